@@ -1,0 +1,223 @@
+package io.github.mcpsubscriptions.autoconfigure;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.util.unit.DataSize;
+
+/**
+ * Configuration properties for MCP resource subscriptions.
+ */
+@ConfigurationProperties("mcp")
+public class McpProperties {
+
+	/**
+	 * Whether the MCP server is enabled.
+	 */
+	private boolean enabled = true;
+
+	private final Server server = new Server();
+
+	private final Endpoint endpoint = new Endpoint();
+
+	private final Sessions sessions = new Sessions();
+
+	public boolean isEnabled() {
+		return this.enabled;
+	}
+
+	public void setEnabled(boolean enabled) {
+		this.enabled = enabled;
+	}
+
+	public Server getServer() {
+		return this.server;
+	}
+
+	public Endpoint getEndpoint() {
+		return this.endpoint;
+	}
+
+	public Sessions getSessions() {
+		return this.sessions;
+	}
+
+	public static class Server {
+
+		/**
+		 * Name the server reports to clients. Defaults to 'spring.application.name', or
+		 * 'mcp-server'.
+		 */
+		private @Nullable String name;
+
+		/**
+		 * Version the server reports to clients. Defaults to the application's build
+		 * version, if known.
+		 */
+		private @Nullable String version;
+
+		/**
+		 * Human-readable title the server reports to clients.
+		 */
+		private @Nullable String title;
+
+		/**
+		 * Instructions on how to use the server, which clients may add to a model's
+		 * prompt.
+		 */
+		private @Nullable String instructions;
+
+		public @Nullable String getName() {
+			return this.name;
+		}
+
+		public void setName(@Nullable String name) {
+			this.name = name;
+		}
+
+		public @Nullable String getVersion() {
+			return this.version;
+		}
+
+		public void setVersion(@Nullable String version) {
+			this.version = version;
+		}
+
+		public @Nullable String getTitle() {
+			return this.title;
+		}
+
+		public void setTitle(@Nullable String title) {
+			this.title = title;
+		}
+
+		public @Nullable String getInstructions() {
+			return this.instructions;
+		}
+
+		public void setInstructions(@Nullable String instructions) {
+			this.instructions = instructions;
+		}
+
+	}
+
+	public static class Endpoint {
+
+		/**
+		 * Path of the MCP endpoint.
+		 */
+		private String path = "/mcp";
+
+		/**
+		 * Whether requests with a foreign Origin or Host header are refused with 403
+		 * (protection against DNS rebinding).
+		 */
+		private boolean dnsRebindingProtection = true;
+
+		/**
+		 * Origins accepted besides the loopback ones, as CORS origin patterns such as
+		 * 'https://*.example.com' or 'http://localhost:[*]'.
+		 */
+		private List<String> allowedOrigins = new ArrayList<>();
+
+		/**
+		 * Host names accepted besides the loopback ones. When empty, requests that
+		 * arrive on a non-loopback address are accepted with any Host.
+		 */
+		private List<String> allowedHosts = new ArrayList<>();
+
+		/**
+		 * Interval between keep-alive comments on open streams. Zero turns them off.
+		 */
+		private Duration keepAlive = Duration.ofSeconds(15);
+
+		/**
+		 * Largest request body accepted; larger requests are answered with 413.
+		 */
+		private DataSize maxRequestSize = DataSize.ofMegabytes(4);
+
+		public String getPath() {
+			return this.path;
+		}
+
+		public void setPath(String path) {
+			this.path = path;
+		}
+
+		public boolean isDnsRebindingProtection() {
+			return this.dnsRebindingProtection;
+		}
+
+		public void setDnsRebindingProtection(boolean dnsRebindingProtection) {
+			this.dnsRebindingProtection = dnsRebindingProtection;
+		}
+
+		public List<String> getAllowedOrigins() {
+			return this.allowedOrigins;
+		}
+
+		public void setAllowedOrigins(List<String> allowedOrigins) {
+			this.allowedOrigins = allowedOrigins;
+		}
+
+		public List<String> getAllowedHosts() {
+			return this.allowedHosts;
+		}
+
+		public void setAllowedHosts(List<String> allowedHosts) {
+			this.allowedHosts = allowedHosts;
+		}
+
+		public Duration getKeepAlive() {
+			return this.keepAlive;
+		}
+
+		public void setKeepAlive(Duration keepAlive) {
+			this.keepAlive = keepAlive;
+		}
+
+		public DataSize getMaxRequestSize() {
+			return this.maxRequestSize;
+		}
+
+		public void setMaxRequestSize(DataSize maxRequestSize) {
+			this.maxRequestSize = maxRequestSize;
+		}
+
+	}
+
+	public static class Sessions {
+
+		/**
+		 * How long a session lives without requests or an open stream.
+		 */
+		private Duration idleTimeout = Duration.ofMinutes(30);
+
+		/**
+		 * Maximum number of sessions at once; initialize is refused past it.
+		 */
+		private int max = 10_000;
+
+		public Duration getIdleTimeout() {
+			return this.idleTimeout;
+		}
+
+		public void setIdleTimeout(Duration idleTimeout) {
+			this.idleTimeout = idleTimeout;
+		}
+
+		public int getMax() {
+			return this.max;
+		}
+
+		public void setMax(int max) {
+			this.max = max;
+		}
+
+	}
+
+}

@@ -1,0 +1,7 @@
+/**
+ * Observability: Micrometer meter binders, the Actuator endpoint and the health contributor.
+ */
+@NullMarked
+package io.github.mcpsubscriptions.metrics;
+
+import org.jspecify.annotations.NullMarked;

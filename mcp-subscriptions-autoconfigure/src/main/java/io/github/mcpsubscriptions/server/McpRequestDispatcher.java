@@ -1,0 +1,164 @@
+package io.github.mcpsubscriptions.server;
+
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.github.mcpsubscriptions.jsonrpc.JsonRpcErrorCodes;
+import io.github.mcpsubscriptions.jsonrpc.JsonRpcException;
+import io.github.mcpsubscriptions.jsonrpc.JsonRpcMessage;
+import io.github.mcpsubscriptions.jsonrpc.JsonRpcNotification;
+import io.github.mcpsubscriptions.jsonrpc.JsonRpcRequest;
+import io.github.mcpsubscriptions.jsonrpc.JsonRpcResponse;
+import io.github.mcpsubscriptions.session.McpSession;
+import io.github.mcpsubscriptions.session.McpSessionManager;
+import io.github.mcpsubscriptions.session.SessionLimitExceededException;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Dispatches MCP messages to their methods and turns every outcome into a response:
+ * a result, the {@link JsonRpcException} a method threw, or {@code -32603} with a safe
+ * message for anything unexpected (which is logged, never sent).
+ */
+public class McpRequestDispatcher {
+
+	private static final Log logger = LogFactory.getLog(McpRequestDispatcher.class);
+
+	static final String INITIALIZE = "initialize";
+
+	private static final List<String> LOG_LEVELS = List.of("debug", "info", "notice", "warning", "error", "critical",
+			"alert", "emergency");
+
+	private static final Map<String, Object> EMPTY_RESULT = Map.of();
+
+	private final McpServerInfo serverInfo;
+
+	private final McpSessionManager sessionManager;
+
+	private final Map<String, McpMethodHandler> methods = new HashMap<>();
+
+	public McpRequestDispatcher(McpServerInfo serverInfo, McpSessionManager sessionManager) {
+		this.serverInfo = serverInfo;
+		this.sessionManager = sessionManager;
+		this.methods.put(INITIALIZE, this::initialize);
+		this.methods.put("ping", (exchange, params) -> EMPTY_RESULT);
+		this.methods.put("logging/setLevel", this::setLogLevel);
+		this.methods.put("completion/complete", this::complete);
+	}
+
+	/**
+	 * Handle one message.
+	 * @param message the message
+	 * @param exchange the request's context
+	 * @return the response for a request; {@code null} for a notification or a response
+	 */
+	public @Nullable JsonRpcResponse dispatch(JsonRpcMessage message, McpExchange exchange) {
+		if (message instanceof JsonRpcRequest request) {
+			return handleRequest(request, exchange);
+		}
+		if (message instanceof JsonRpcNotification notification) {
+			handleNotification(notification, exchange);
+		}
+		// Responses from the client answer nothing this server asked: accepted and ignored.
+		return null;
+	}
+
+	private JsonRpcResponse handleRequest(JsonRpcRequest request, McpExchange exchange) {
+		McpMethodHandler handler = this.methods.get(request.method());
+		try {
+			if (handler == null) {
+				throw JsonRpcException.methodNotFound(request.method());
+			}
+			return JsonRpcResponse.success(request.id(), handler.handle(exchange, request.params()));
+		}
+		catch (JsonRpcException ex) {
+			return JsonRpcResponse.failure(request.id(), ex.getError());
+		}
+		catch (SessionLimitExceededException ex) {
+			// Capacity, not a bad request: the transport answers it with its own status.
+			throw ex;
+		}
+		catch (RuntimeException ex) {
+			logger.error("MCP method " + request.method() + " failed", ex);
+			return JsonRpcResponse.failure(request.id(),
+					new JsonRpcException(JsonRpcErrorCodes.INTERNAL_ERROR, "Internal error").getError());
+		}
+	}
+
+	private void handleNotification(JsonRpcNotification notification, McpExchange exchange) {
+		if ("notifications/initialized".equals(notification.method()) && exchange.getSession() != null) {
+			McpSession session = exchange.getSession();
+			session.markInitialized();
+			this.sessionManager.save(session);
+		}
+		// Other notifications (cancelled, roots/list_changed, ...) need no action here.
+	}
+
+	private Object initialize(McpExchange exchange, @Nullable ObjectNode params) {
+		String requested = Params.requireString(params, "protocolVersion");
+		ObjectNode capabilities = Params.requireObject(params, "capabilities");
+		ObjectNode clientInfo = Params.requireObject(params, "clientInfo");
+		Params.requireString(clientInfo, "name");
+		String version = ProtocolVersions.negotiate(requested);
+		McpSession session = this.sessionManager.create(version, clientInfo, capabilities,
+				exchange.getPrincipalName());
+		exchange.setSession(session);
+		return new InitializeResult(version, capabilities(), implementation(), this.serverInfo.instructions());
+	}
+
+	private Map<String, Object> capabilities() {
+		Map<String, Object> capabilities = new LinkedHashMap<>();
+		capabilities.put("logging", EMPTY_RESULT);
+		capabilities.put("completions", EMPTY_RESULT);
+		return capabilities;
+	}
+
+	private Implementation implementation() {
+		return new Implementation(this.serverInfo.name(), this.serverInfo.version(), this.serverInfo.title());
+	}
+
+	private Object setLogLevel(McpExchange exchange, @Nullable ObjectNode params) {
+		String level = Params.requireString(params, "level");
+		if (!LOG_LEVELS.contains(level)) {
+			throw JsonRpcException.invalidParams("Invalid params: \"level\" must be one of " + LOG_LEVELS);
+		}
+		McpSession session = exchange.requireSession();
+		session.setLogLevel(level);
+		this.sessionManager.save(session);
+		return EMPTY_RESULT;
+	}
+
+	private Object complete(McpExchange exchange, @Nullable ObjectNode params) {
+		ObjectNode ref = Params.requireObject(params, "ref");
+		String type = Params.requireString(ref, "type");
+		switch (type) {
+			case "ref/prompt" -> Params.requireString(ref, "name");
+			case "ref/resource" -> Params.requireString(ref, "uri");
+			default -> throw JsonRpcException
+				.invalidParams("Invalid params: \"ref.type\" must be \"ref/prompt\" or \"ref/resource\"");
+		}
+		ObjectNode argument = Params.requireObject(params, "argument");
+		Params.requireString(argument, "name");
+		Params.requireString(argument, "value");
+		// No completer knows this reference: an empty completion, as the spec allows.
+		return new CompleteResult(new Completion(List.of(), 0, false));
+	}
+
+	record InitializeResult(String protocolVersion, Map<String, Object> capabilities, Implementation serverInfo,
+			@Nullable String instructions) {
+	}
+
+	record Implementation(String name, String version, @Nullable String title) {
+	}
+
+	record CompleteResult(Completion completion) {
+	}
+
+	record Completion(List<String> values, int total, boolean hasMore) {
+	}
+
+}

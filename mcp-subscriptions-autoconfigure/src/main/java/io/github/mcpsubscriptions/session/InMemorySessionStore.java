@@ -1,0 +1,42 @@
+package io.github.mcpsubscriptions.session;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A {@link SessionStore} for a single node.
+ */
+public class InMemorySessionStore implements SessionStore {
+
+	private final ConcurrentMap<String, McpSession> sessions = new ConcurrentHashMap<>();
+
+	@Override
+	public void save(McpSession session) {
+		this.sessions.put(session.getId(), session);
+	}
+
+	@Override
+	public @Nullable McpSession find(String id) {
+		return this.sessions.get(id);
+	}
+
+	@Override
+	public @Nullable McpSession remove(String id) {
+		return this.sessions.remove(id);
+	}
+
+	@Override
+	public Collection<McpSession> findAll() {
+		return List.copyOf(this.sessions.values());
+	}
+
+	@Override
+	public int count() {
+		return this.sessions.size();
+	}
+
+}

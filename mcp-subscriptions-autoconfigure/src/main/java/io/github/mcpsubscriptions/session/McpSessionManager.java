@@ -1,0 +1,316 @@
+package io.github.mcpsubscriptions.session;
+
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import io.github.mcpsubscriptions.notification.MessageStream;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+
+import org.springframework.context.SmartLifecycle;
+
+/**
+ * Creates, finds and ends 2025-era sessions, keeps their node-local GET streams alive,
+ * and expires idle sessions.
+ * <p>
+ * A session is idle when it has no open stream on this node and has had no request for
+ * longer than the idle timeout. Every path that ends a session tells the
+ * {@link SessionListener}s, so that nothing the session held outlives it.
+ */
+public class McpSessionManager implements SmartLifecycle {
+
+	private static final Log logger = LogFactory.getLog(McpSessionManager.class);
+
+	private static final Duration MIN_SWEEP_INTERVAL = Duration.ofMillis(100);
+
+	private static final Duration MAX_SWEEP_INTERVAL = Duration.ofSeconds(30);
+
+	private final SessionStore store;
+
+	private final SessionIdGenerator idGenerator;
+
+	private final Clock clock;
+
+	private final Duration idleTimeout;
+
+	private final int maxSessions;
+
+	private final Duration keepAliveInterval;
+
+	private final List<SessionListener> listeners;
+
+	private final ConcurrentMap<String, MessageStream> streams = new ConcurrentHashMap<>();
+
+	private final Object createLock = new Object();
+
+	private volatile @Nullable ScheduledExecutorService scheduler;
+
+	/**
+	 * Create a new manager.
+	 * @param store where session state lives
+	 * @param idGenerator creates session ids
+	 * @param clock the clock for idle expiry
+	 * @param idleTimeout how long a session without requests or an open stream lives
+	 * @param maxSessions the most sessions at once
+	 * @param keepAliveInterval how often open streams get a keep-alive comment; zero for
+	 * never
+	 * @param listeners told when sessions end
+	 */
+	public McpSessionManager(SessionStore store, SessionIdGenerator idGenerator, Clock clock, Duration idleTimeout,
+			int maxSessions, Duration keepAliveInterval, List<SessionListener> listeners) {
+		if (idleTimeout.isNegative() || idleTimeout.isZero()) {
+			throw new IllegalArgumentException("The idle timeout must be positive, was " + idleTimeout);
+		}
+		if (maxSessions < 1) {
+			throw new IllegalArgumentException("The session limit must be at least 1, was " + maxSessions);
+		}
+		this.store = store;
+		this.idGenerator = idGenerator;
+		this.clock = clock;
+		this.idleTimeout = idleTimeout;
+		this.maxSessions = maxSessions;
+		this.keepAliveInterval = keepAliveInterval;
+		this.listeners = List.copyOf(listeners);
+	}
+
+	/**
+	 * Create and store a new session.
+	 * @param protocolVersion the negotiated protocol version
+	 * @param clientInfo the client's {@code clientInfo}
+	 * @param clientCapabilities the client's {@code capabilities}
+	 * @param principalName the authenticated principal, or {@code null}
+	 * @return the new session
+	 * @throws SessionLimitExceededException when the session limit is reached
+	 */
+	public McpSession create(String protocolVersion, JsonNode clientInfo, JsonNode clientCapabilities,
+			@Nullable String principalName) {
+		synchronized (this.createLock) {
+			if (this.store.count() >= this.maxSessions) {
+				throw new SessionLimitExceededException(this.maxSessions);
+			}
+			McpSession session = new McpSession(this.idGenerator.generateId(), protocolVersion, clientInfo,
+					clientCapabilities, principalName, this.clock.instant());
+			this.store.save(session);
+			return session;
+		}
+	}
+
+	/**
+	 * Find a session for a request and mark it used.
+	 * @param id the session id from the request
+	 * @param principalName the request's authenticated principal, or {@code null}
+	 * @return the session, or {@code null} if there is none with that id for that
+	 * principal
+	 */
+	public @Nullable McpSession find(String id, @Nullable String principalName) {
+		McpSession session = this.store.find(id);
+		if (session == null || !Objects.equals(session.getPrincipalName(), principalName)) {
+			// Another principal's session is reported as absent: ids are not to be probed.
+			return null;
+		}
+		touch(session);
+		return session;
+	}
+
+	/**
+	 * Save a changed session.
+	 * @param session the session
+	 */
+	public void save(McpSession session) {
+		this.store.save(session);
+	}
+
+	private void touch(McpSession session) {
+		session.setLastAccessedAt(this.clock.instant());
+		this.store.save(session);
+	}
+
+	/**
+	 * End a session: remove it, close its stream and tell the listeners.
+	 * @param id the session id
+	 * @param reason why it ends
+	 * @return whether there was such a session
+	 */
+	public boolean end(String id, SessionEndReason reason) {
+		McpSession session = this.store.remove(id);
+		if (session == null) {
+			return false;
+		}
+		MessageStream stream = this.streams.remove(id);
+		if (stream != null) {
+			stream.close();
+		}
+		for (SessionListener listener : this.listeners) {
+			try {
+				listener.sessionEnded(session, reason);
+			}
+			catch (RuntimeException ex) {
+				logger.warn("Session listener " + listener + " failed", ex);
+			}
+		}
+		return true;
+	}
+
+	/**
+	 * Make a stream the session's GET stream, closing the one it replaces.
+	 * @param session the session
+	 * @param stream the new stream
+	 */
+	public void attachStream(McpSession session, MessageStream stream) {
+		MessageStream previous = this.streams.put(session.getId(), stream);
+		if (previous != null && previous != stream) {
+			previous.close();
+		}
+		if (this.store.find(session.getId()) == null) {
+			// The session ended while the stream was being opened.
+			this.streams.remove(session.getId(), stream);
+			stream.close();
+		}
+	}
+
+	/**
+	 * A stream closed (by the client, an error or the server). The session's idle time
+	 * counts from now.
+	 * @param sessionId the session id
+	 * @param stream the stream that closed
+	 */
+	public void streamClosed(String sessionId, MessageStream stream) {
+		if (this.streams.remove(sessionId, stream)) {
+			McpSession session = this.store.find(sessionId);
+			if (session != null) {
+				touch(session);
+			}
+		}
+	}
+
+	/**
+	 * The session's open GET stream on this node.
+	 * @param sessionId the session id
+	 * @return the stream or {@code null}
+	 */
+	public @Nullable MessageStream getStream(String sessionId) {
+		return this.streams.get(sessionId);
+	}
+
+	/**
+	 * How many sessions exist.
+	 * @return the count
+	 */
+	public int getSessionCount() {
+		return this.store.count();
+	}
+
+	/**
+	 * How many GET streams are open on this node.
+	 * @return the count
+	 */
+	public int getOpenStreamCount() {
+		return this.streams.size();
+	}
+
+	/**
+	 * End every session that has been idle for longer than the idle timeout.
+	 * @return how many sessions ended
+	 */
+	public int expireIdleSessions() {
+		Instant deadline = this.clock.instant().minus(this.idleTimeout);
+		int expired = 0;
+		for (McpSession session : this.store.findAll()) {
+			if (!this.streams.containsKey(session.getId()) && session.getLastAccessedAt().isBefore(deadline)
+					&& end(session.getId(), SessionEndReason.EXPIRED)) {
+				expired++;
+			}
+		}
+		return expired;
+	}
+
+	/**
+	 * Write a keep-alive comment to every open stream; a failed write closes the stream,
+	 * which is how clients that vanished without closing TCP are found.
+	 */
+	public void sendKeepAlives() {
+		for (Map.Entry<String, MessageStream> entry : this.streams.entrySet()) {
+			try {
+				entry.getValue().sendComment("keep-alive");
+			}
+			catch (IOException ex) {
+				streamClosed(entry.getKey(), entry.getValue());
+			}
+		}
+	}
+
+	@Override
+	public void start() {
+		ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor((task) -> {
+			Thread thread = new Thread(task, "mcp-sessions");
+			thread.setDaemon(true);
+			return thread;
+		});
+		long sweepMillis = clamp(this.idleTimeout.dividedBy(2)).toMillis();
+		executor.scheduleWithFixedDelay(guarded(this::expireIdleSessions), sweepMillis, sweepMillis,
+				TimeUnit.MILLISECONDS);
+		if (!this.keepAliveInterval.isZero() && !this.keepAliveInterval.isNegative()) {
+			long keepAliveMillis = this.keepAliveInterval.toMillis();
+			executor.scheduleWithFixedDelay(guarded(this::sendKeepAlives), keepAliveMillis, keepAliveMillis,
+					TimeUnit.MILLISECONDS);
+		}
+		this.scheduler = executor;
+	}
+
+	private static Duration clamp(Duration interval) {
+		if (interval.compareTo(MIN_SWEEP_INTERVAL) < 0) {
+			return MIN_SWEEP_INTERVAL;
+		}
+		return (interval.compareTo(MAX_SWEEP_INTERVAL) > 0) ? MAX_SWEEP_INTERVAL : interval;
+	}
+
+	private static Runnable guarded(Runnable task) {
+		return () -> {
+			try {
+				task.run();
+			}
+			catch (RuntimeException ex) {
+				// A periodic task that throws is never run again: keep it alive.
+				logger.error("MCP session maintenance failed", ex);
+			}
+		};
+	}
+
+	/**
+	 * Stop maintenance and complete every open stream cleanly, so that the web server's
+	 * graceful shutdown does not wait for them. Sessions stay in the store: with a shared
+	 * store, another node may serve them.
+	 */
+	@Override
+	public void stop() {
+		ScheduledExecutorService executor = this.scheduler;
+		this.scheduler = null;
+		if (executor != null) {
+			executor.shutdownNow();
+		}
+		for (String id : List.copyOf(this.streams.keySet())) {
+			MessageStream stream = this.streams.remove(id);
+			if (stream != null) {
+				stream.close();
+			}
+		}
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.scheduler != null;
+	}
+
+}

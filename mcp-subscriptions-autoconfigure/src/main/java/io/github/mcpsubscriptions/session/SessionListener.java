@@ -1,0 +1,16 @@
+package io.github.mcpsubscriptions.session;
+
+/**
+ * Told when sessions end, so that whatever they held (subscriptions, buffers) is freed.
+ */
+@FunctionalInterface
+public interface SessionListener {
+
+	/**
+	 * A session ended; it can no longer be found.
+	 * @param session the session
+	 * @param reason why it ended
+	 */
+	void sessionEnded(McpSession session, SessionEndReason reason);
+
+}

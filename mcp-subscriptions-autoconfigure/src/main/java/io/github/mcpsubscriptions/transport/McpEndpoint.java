@@ -1,0 +1,404 @@
+package io.github.mcpsubscriptions.transport;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.security.Principal;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+import io.github.mcpsubscriptions.jsonrpc.InvalidMessageException;
+import io.github.mcpsubscriptions.jsonrpc.JsonRpcCodec;
+import io.github.mcpsubscriptions.jsonrpc.JsonRpcError;
+import io.github.mcpsubscriptions.jsonrpc.JsonRpcErrorCodes;
+import io.github.mcpsubscriptions.jsonrpc.JsonRpcMessage;
+import io.github.mcpsubscriptions.jsonrpc.JsonRpcRequest;
+import io.github.mcpsubscriptions.jsonrpc.JsonRpcResponse;
+import io.github.mcpsubscriptions.server.McpExchange;
+import io.github.mcpsubscriptions.server.McpRequestDispatcher;
+import io.github.mcpsubscriptions.server.ProtocolVersions;
+import io.github.mcpsubscriptions.session.McpSession;
+import io.github.mcpsubscriptions.session.McpSessionManager;
+import io.github.mcpsubscriptions.session.SessionEndReason;
+import io.github.mcpsubscriptions.session.SessionLimitExceededException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.InvalidMediaTypeException;
+import org.springframework.http.MediaType;
+import org.springframework.stereotype.Controller;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestMethod;
+import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
+
+/**
+ * The MCP Streamable HTTP endpoint: POST carries one JSON-RPC message (a batch for
+ * 2025-03-26 sessions), GET opens the session's server-to-client SSE stream, DELETE ends
+ * the session.
+ * <p>
+ * Every refusal is answered with a precise HTTP status and a JSON-RPC error body; the
+ * handler methods write their responses themselves and return an {@link SseEmitter}
+ * only when the answer is a stream.
+ */
+@Controller
+@RequestMapping("${mcp.endpoint.path:/mcp}")
+public class McpEndpoint {
+
+	private static final Log logger = LogFactory.getLog(McpEndpoint.class);
+
+	private static final MediaType EVENT_STREAM = MediaType.TEXT_EVENT_STREAM;
+
+	private final McpRequestDispatcher dispatcher;
+
+	private final McpSessionManager sessionManager;
+
+	private final JsonRpcCodec codec;
+
+	private final DnsRebindingProtection dnsRebindingProtection;
+
+	private final long maxRequestSize;
+
+	/**
+	 * Create the endpoint.
+	 * @param dispatcher handles the messages
+	 * @param sessionManager finds, creates and ends sessions
+	 * @param codec the wire format
+	 * @param options the endpoint's settings
+	 */
+	public McpEndpoint(McpRequestDispatcher dispatcher, McpSessionManager sessionManager, JsonRpcCodec codec,
+			McpEndpointOptions options) {
+		this.dispatcher = dispatcher;
+		this.sessionManager = sessionManager;
+		this.codec = codec;
+		this.dnsRebindingProtection = new DnsRebindingProtection(options.dnsRebindingProtection(),
+				options.allowedOrigins(), options.allowedHosts());
+		this.maxRequestSize = options.maxRequestSize();
+	}
+
+	@PostMapping
+	public @Nullable SseEmitter post(HttpServletRequest request, HttpServletResponse response) throws IOException {
+		try {
+			this.dnsRebindingProtection.check(request);
+			checkContentType(request);
+			checkPostAccept(request);
+			JsonNode body = this.codec.parse(readBody(request));
+			if (body.isArray()) {
+				handleBatch(body, request, response);
+			}
+			else {
+				handleSingle(this.codec.read(body), request, response);
+			}
+		}
+		catch (McpHttpException ex) {
+			writeError(response, ex.getStatus(), null, ex.getError());
+		}
+		catch (InvalidMessageException ex) {
+			HttpStatus status = (ex.getError().code() == JsonRpcErrorCodes.INVALID_PARAMS) ? HttpStatus.OK
+					: HttpStatus.BAD_REQUEST;
+			writeError(response, status, ex.getId(), ex.getError());
+		}
+		catch (SessionLimitExceededException ex) {
+			response.setHeader(HttpHeaders.RETRY_AFTER, "30");
+			writeError(response, HttpStatus.SERVICE_UNAVAILABLE, null,
+					new JsonRpcError(JsonRpcErrorCodes.SERVER_ERROR, ex.getMessage(), new Limit("mcp.sessions.max",
+							ex.getLimit())));
+		}
+		catch (RuntimeException ex) {
+			internalError(response, ex);
+		}
+		return null;
+	}
+
+	private void handleSingle(JsonRpcMessage message, HttpServletRequest request, HttpServletResponse response)
+			throws IOException {
+		boolean initialize = message instanceof JsonRpcRequest call && isInitialize(call);
+		String sessionId = request.getHeader(McpHeaders.SESSION_ID);
+		McpExchange exchange;
+		if (sessionId != null) {
+			if (initialize) {
+				throw new McpHttpException(HttpStatus.BAD_REQUEST, JsonRpcErrorCodes.INVALID_REQUEST,
+						"Invalid request: initialize starts a new session and must not carry "
+								+ McpHeaders.SESSION_ID);
+			}
+			exchange = McpExchange.forSession(requireSession(request), principalName(request));
+		}
+		else if (initialize) {
+			exchange = McpExchange.forInitialize(principalName(request));
+		}
+		else {
+			throw missingSession();
+		}
+		JsonRpcResponse answer = this.dispatcher.dispatch(message, exchange);
+		if (answer == null) {
+			writeAccepted(response);
+			return;
+		}
+		if (initialize && answer.error() == null && exchange.getSession() != null) {
+			response.setHeader(McpHeaders.SESSION_ID, exchange.getSession().getId());
+		}
+		writeJson(response, HttpStatus.OK, answer);
+	}
+
+	private void handleBatch(JsonNode batch, HttpServletRequest request, HttpServletResponse response)
+			throws IOException {
+		if (batch.isEmpty()) {
+			throw new McpHttpException(HttpStatus.BAD_REQUEST, JsonRpcErrorCodes.INVALID_REQUEST,
+					"Invalid request: an empty batch");
+		}
+		if (request.getHeader(McpHeaders.SESSION_ID) == null) {
+			throw new McpHttpException(HttpStatus.BAD_REQUEST, JsonRpcErrorCodes.INVALID_REQUEST,
+					"Invalid request: batches are accepted only in a 2025-03-26 session; "
+							+ "initialize must be sent on its own");
+		}
+		McpSession session = requireSession(request);
+		if (!ProtocolVersions.acceptsBatches(session.getProtocolVersion())) {
+			throw new McpHttpException(HttpStatus.BAD_REQUEST, JsonRpcErrorCodes.INVALID_REQUEST,
+					"Invalid request: protocol version " + session.getProtocolVersion()
+							+ " does not allow JSON-RPC batches; send one message per request");
+		}
+		McpExchange exchange = McpExchange.forSession(session, principalName(request));
+		List<JsonRpcResponse> answers = new ArrayList<>();
+		for (JsonNode element : batch) {
+			try {
+				JsonRpcMessage message = this.codec.read(element);
+				if (message instanceof JsonRpcRequest call && isInitialize(call)) {
+					answers.add(JsonRpcResponse.failure(call.id(), new JsonRpcError(JsonRpcErrorCodes.INVALID_REQUEST,
+							"Invalid request: initialize must not be part of a batch")));
+					continue;
+				}
+				JsonRpcResponse answer = this.dispatcher.dispatch(message, exchange);
+				if (answer != null) {
+					answers.add(answer);
+				}
+			}
+			catch (InvalidMessageException ex) {
+				answers.add(JsonRpcResponse.failure(ex.getId(), ex.getError()));
+			}
+		}
+		if (answers.isEmpty()) {
+			writeAccepted(response);
+		}
+		else {
+			writeJson(response, HttpStatus.OK, answers);
+		}
+	}
+
+	@GetMapping
+	public @Nullable SseEmitter get(HttpServletRequest request, HttpServletResponse response) throws IOException {
+		try {
+			this.dnsRebindingProtection.check(request);
+			if (!accepts(request, EVENT_STREAM)) {
+				throw new McpHttpException(HttpStatus.NOT_ACCEPTABLE, JsonRpcErrorCodes.SERVER_ERROR,
+						"Not Acceptable: the GET stream is served as text/event-stream only");
+			}
+			if (request.getHeader(McpHeaders.SESSION_ID) == null) {
+				throw missingSession();
+			}
+			McpSession session = requireSession(request);
+			return openStream(session, response);
+		}
+		catch (McpHttpException ex) {
+			writeError(response, ex.getStatus(), null, ex.getError());
+		}
+		catch (RuntimeException ex) {
+			internalError(response, ex);
+		}
+		return null;
+	}
+
+	private SseEmitter openStream(McpSession session, HttpServletResponse response) {
+		// No timeout: the stream lives until the client leaves or the session ends.
+		SseEmitter emitter = new SseEmitter(0L);
+		SseMessageStream stream = new SseMessageStream(emitter,
+				(closed) -> this.sessionManager.streamClosed(session.getId(), closed));
+		response.setHeader(HttpHeaders.CACHE_CONTROL, "no-cache, no-transform");
+		response.setHeader("X-Accel-Buffering", "no");
+		try {
+			// The emitter commits the response only on its first write: without one,
+			// clients would wait for the status and headers until the first keep-alive.
+			stream.sendComment("stream open");
+		}
+		catch (IOException ex) {
+			return emitter;
+		}
+		this.sessionManager.attachStream(session, stream);
+		return emitter;
+	}
+
+	@DeleteMapping
+	public void delete(HttpServletRequest request, HttpServletResponse response) throws IOException {
+		try {
+			this.dnsRebindingProtection.check(request);
+			if (request.getHeader(McpHeaders.SESSION_ID) == null) {
+				throw missingSession();
+			}
+			McpSession session = requireSession(request);
+			if (!this.sessionManager.end(session.getId(), SessionEndReason.DELETED)) {
+				throw sessionNotFound();
+			}
+			response.setStatus(HttpStatus.NO_CONTENT.value());
+		}
+		catch (McpHttpException ex) {
+			writeError(response, ex.getStatus(), null, ex.getError());
+		}
+		catch (RuntimeException ex) {
+			internalError(response, ex);
+		}
+	}
+
+	@RequestMapping(method = { RequestMethod.PUT, RequestMethod.PATCH })
+	public void otherMethods(HttpServletResponse response) throws IOException {
+		response.setHeader(HttpHeaders.ALLOW, "GET, POST, DELETE");
+		writeError(response, HttpStatus.METHOD_NOT_ALLOWED, null,
+				new JsonRpcError(JsonRpcErrorCodes.SERVER_ERROR, "Method not allowed: use POST, GET or DELETE"));
+	}
+
+	private McpSession requireSession(HttpServletRequest request) {
+		String sessionId = request.getHeader(McpHeaders.SESSION_ID);
+		McpSession session = (sessionId != null) ? this.sessionManager.find(sessionId, principalName(request)) : null;
+		if (session == null) {
+			throw sessionNotFound();
+		}
+		checkProtocolVersionHeader(request);
+		return session;
+	}
+
+	/**
+	 * Any supported version is accepted, even one other than the negotiated version:
+	 * clients and the conformance suite send older versions on newer sessions.
+	 */
+	private static void checkProtocolVersionHeader(HttpServletRequest request) {
+		String version = request.getHeader(McpHeaders.PROTOCOL_VERSION);
+		if (version != null && !ProtocolVersions.isSessionEra(version)) {
+			throw new McpHttpException(HttpStatus.BAD_REQUEST, JsonRpcErrorCodes.SERVER_ERROR,
+					"Bad Request: unsupported protocol version " + version + " (supported: "
+							+ String.join(", ", ProtocolVersions.SESSION_ERA) + ")");
+		}
+	}
+
+	private static McpHttpException missingSession() {
+		return new McpHttpException(HttpStatus.BAD_REQUEST, JsonRpcErrorCodes.SERVER_ERROR,
+				"Bad Request: missing " + McpHeaders.SESSION_ID + " header; send initialize first");
+	}
+
+	private static McpHttpException sessionNotFound() {
+		return new McpHttpException(HttpStatus.NOT_FOUND, JsonRpcErrorCodes.SESSION_NOT_FOUND,
+				"Session not found: it ended or never existed; send initialize to start a new one");
+	}
+
+	private static boolean isInitialize(JsonRpcRequest request) {
+		return "initialize".equals(request.method());
+	}
+
+	private static @Nullable String principalName(HttpServletRequest request) {
+		Principal principal = request.getUserPrincipal();
+		return (principal != null) ? principal.getName() : null;
+	}
+
+	private static void checkContentType(HttpServletRequest request) {
+		String contentType = request.getContentType();
+		MediaType type = null;
+		try {
+			type = (contentType != null) ? MediaType.parseMediaType(contentType) : null;
+		}
+		catch (InvalidMediaTypeException ex) {
+			// Reported below like any other unsupported type.
+		}
+		if (type == null || !MediaType.APPLICATION_JSON.equalsTypeAndSubtype(type)) {
+			throw new McpHttpException(HttpStatus.UNSUPPORTED_MEDIA_TYPE, JsonRpcErrorCodes.SERVER_ERROR,
+					"Unsupported Media Type: Content-Type must be application/json");
+		}
+	}
+
+	private static void checkPostAccept(HttpServletRequest request) {
+		if (!accepts(request, MediaType.APPLICATION_JSON) || !accepts(request, EVENT_STREAM)) {
+			throw new McpHttpException(HttpStatus.NOT_ACCEPTABLE, JsonRpcErrorCodes.SERVER_ERROR,
+					"Not Acceptable: the Accept header must list both application/json and text/event-stream");
+		}
+	}
+
+	/**
+	 * Whether the Accept header names a type explicitly. Wildcards do not count: the
+	 * transport requires clients to list the types they handle.
+	 */
+	private static boolean accepts(HttpServletRequest request, MediaType type) {
+		for (String header : Collections.list(request.getHeaders(HttpHeaders.ACCEPT))) {
+			try {
+				for (MediaType accepted : MediaType.parseMediaTypes(header)) {
+					if (type.equalsTypeAndSubtype(accepted)) {
+						return true;
+					}
+				}
+			}
+			catch (InvalidMediaTypeException ex) {
+				return false;
+			}
+		}
+		return false;
+	}
+
+	private byte[] readBody(HttpServletRequest request) throws IOException {
+		long declared = request.getContentLengthLong();
+		if (declared > this.maxRequestSize) {
+			throw tooLarge();
+		}
+		ByteArrayOutputStream body = new ByteArrayOutputStream((declared > 0) ? (int) declared : 1024);
+		byte[] buffer = new byte[8192];
+		try (InputStream in = request.getInputStream()) {
+			int read;
+			while ((read = in.read(buffer)) != -1) {
+				if (body.size() + read > this.maxRequestSize) {
+					throw tooLarge();
+				}
+				body.write(buffer, 0, read);
+			}
+		}
+		return body.toByteArray();
+	}
+
+	private McpHttpException tooLarge() {
+		return new McpHttpException(HttpStatus.PAYLOAD_TOO_LARGE, JsonRpcErrorCodes.INVALID_REQUEST,
+				"Payload Too Large: the body exceeds " + this.maxRequestSize
+						+ " bytes (mcp.endpoint.max-request-size)");
+	}
+
+	private void writeAccepted(HttpServletResponse response) {
+		response.setStatus(HttpStatus.ACCEPTED.value());
+		response.setContentLength(0);
+	}
+
+	private void writeError(HttpServletResponse response, HttpStatus status, @Nullable JsonNode id,
+			JsonRpcError error) throws IOException {
+		writeJson(response, status, JsonRpcResponse.failure(id, error));
+	}
+
+	private void writeJson(HttpServletResponse response, HttpStatus status, Object body) throws IOException {
+		byte[] bytes = this.codec.write(body);
+		response.setStatus(status.value());
+		response.setContentType(MediaType.APPLICATION_JSON_VALUE);
+		response.setContentLength(bytes.length);
+		response.getOutputStream().write(bytes);
+	}
+
+	private void internalError(HttpServletResponse response, RuntimeException ex) throws IOException {
+		logger.error("MCP request failed", ex);
+		if (!response.isCommitted()) {
+			writeError(response, HttpStatus.INTERNAL_SERVER_ERROR, null,
+					new JsonRpcError(JsonRpcErrorCodes.INTERNAL_ERROR, "Internal error"));
+		}
+	}
+
+	record Limit(String limit, int value) {
+	}
+
+}

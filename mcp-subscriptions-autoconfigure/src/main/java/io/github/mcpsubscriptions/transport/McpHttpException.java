@@ -1,0 +1,31 @@
+package io.github.mcpsubscriptions.transport;
+
+import io.github.mcpsubscriptions.jsonrpc.JsonRpcError;
+
+import org.springframework.http.HttpStatus;
+
+/**
+ * A request that is refused at the HTTP level, answered with a status and a JSON-RPC
+ * error body.
+ */
+class McpHttpException extends RuntimeException {
+
+	private final HttpStatus status;
+
+	private final JsonRpcError error;
+
+	McpHttpException(HttpStatus status, int code, String message) {
+		super(message, null, false, false);
+		this.status = status;
+		this.error = new JsonRpcError(code, message);
+	}
+
+	HttpStatus getStatus() {
+		return this.status;
+	}
+
+	JsonRpcError getError() {
+		return this.error;
+	}
+
+}

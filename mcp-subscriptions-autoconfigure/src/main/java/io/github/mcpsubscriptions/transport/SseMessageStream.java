@@ -1,0 +1,82 @@
+package io.github.mcpsubscriptions.transport;
+
+import java.io.IOException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+
+import io.github.mcpsubscriptions.notification.MessageStream;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
+import org.springframework.web.servlet.mvc.method.annotation.SseEmitter.SseEventBuilder;
+
+/**
+ * A {@link MessageStream} over Spring MVC's {@link SseEmitter}. The emitter serializes
+ * concurrent sends; this class tracks whether the stream is still open and reports its
+ * end exactly once.
+ */
+final class SseMessageStream implements MessageStream {
+
+	private final SseEmitter emitter;
+
+	private final AtomicBoolean open = new AtomicBoolean(true);
+
+	private final Consumer<MessageStream> onClosed;
+
+	SseMessageStream(SseEmitter emitter, Consumer<MessageStream> onClosed) {
+		this.emitter = emitter;
+		this.onClosed = onClosed;
+		emitter.onCompletion(this::closed);
+		emitter.onTimeout(this::close);
+		emitter.onError((ex) -> closed());
+	}
+
+	@Override
+	public void send(@Nullable String eventId, String data) throws IOException {
+		SseEventBuilder event = SseEmitter.event();
+		if (eventId != null) {
+			event.id(eventId);
+		}
+		write(event.data(data));
+	}
+
+	@Override
+	public void sendComment(String comment) throws IOException {
+		write(SseEmitter.event().comment(comment));
+	}
+
+	private void write(SseEventBuilder event) throws IOException {
+		if (!this.open.get()) {
+			throw new IOException("The stream is closed");
+		}
+		try {
+			this.emitter.send(event);
+		}
+		catch (IOException | IllegalStateException ex) {
+			// The client went away, or the response completed under us.
+			this.emitter.completeWithError(ex);
+			closed();
+			throw (ex instanceof IOException io) ? io : new IOException(ex.getMessage(), ex);
+		}
+	}
+
+	@Override
+	public boolean isOpen() {
+		return this.open.get();
+	}
+
+	@Override
+	public void close() {
+		if (this.open.get()) {
+			this.emitter.complete();
+			closed();
+		}
+	}
+
+	private void closed() {
+		if (this.open.compareAndSet(true, false)) {
+			this.onClosed.accept(this);
+		}
+	}
+
+}

@@ -1,0 +1,146 @@
+package io.github.mcpsubscriptions.autoconfigure;
+
+import java.time.Duration;
+
+import io.github.mcpsubscriptions.jsonrpc.JsonRpcCodec;
+import io.github.mcpsubscriptions.server.McpRequestDispatcher;
+import io.github.mcpsubscriptions.server.McpServerInfo;
+import io.github.mcpsubscriptions.session.InMemorySessionStore;
+import io.github.mcpsubscriptions.session.McpSessionManager;
+import io.github.mcpsubscriptions.session.SessionIdGenerator;
+import io.github.mcpsubscriptions.session.SessionStore;
+import io.github.mcpsubscriptions.transport.McpEndpoint;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.info.BuildProperties;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.util.unit.DataSize;
+import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class McpEndpointAutoConfigurationTests {
+
+	private final WebApplicationContextRunner runner = new WebApplicationContextRunner().withConfiguration(
+			AutoConfigurations.of(McpServerAutoConfiguration.class, McpEndpointAutoConfiguration.class));
+
+	@Test
+	void createsEndpointAndItsCollaborators() {
+		this.runner.run((context) -> assertThat(context).hasSingleBean(McpEndpoint.class)
+			.hasSingleBean(McpRequestDispatcher.class)
+			.hasSingleBean(McpSessionManager.class)
+			.hasSingleBean(JsonRpcCodec.class)
+			.hasSingleBean(SessionIdGenerator.class)
+			.getBean(SessionStore.class)
+			.isInstanceOf(InMemorySessionStore.class));
+	}
+
+	@Test
+	void noEndpointWithoutWebApplication() {
+		new ApplicationContextRunner()
+			.withConfiguration(
+					AutoConfigurations.of(McpServerAutoConfiguration.class, McpEndpointAutoConfiguration.class))
+			.run((context) -> assertThat(context).hasSingleBean(JsonRpcCodec.class)
+				.doesNotHaveBean(McpEndpoint.class)
+				.doesNotHaveBean(McpSessionManager.class));
+	}
+
+	@Test
+	void noEndpointWithoutSpringMvc() {
+		this.runner.withClassLoader(new FilteredClassLoader(SseEmitter.class))
+			.run((context) -> assertThat(context).doesNotHaveBean(McpEndpoint.class));
+	}
+
+	@Test
+	void disabledByProperty() {
+		this.runner.withPropertyValues("mcp.enabled=false")
+			.run((context) -> assertThat(context).doesNotHaveBean(McpEndpoint.class)
+				.doesNotHaveBean(JsonRpcCodec.class)
+				.doesNotHaveBean(McpProperties.class));
+	}
+
+	@Test
+	void backsOffForUserBeans() {
+		this.runner.withUserConfiguration(UserBeans.class).run((context) -> {
+			assertThat(context).hasSingleBean(SessionStore.class)
+				.hasSingleBean(SessionIdGenerator.class)
+				.hasSingleBean(McpServerInfo.class);
+			assertThat(context.getBean(SessionStore.class)).isSameAs(context.getBean("customStore"));
+			assertThat(context.getBean(SessionIdGenerator.class).generateId()).isEqualTo("fixed");
+			assertThat(context.getBean(McpServerInfo.class).name()).isEqualTo("custom");
+		});
+	}
+
+	@Test
+	void bindsProperties() {
+		this.runner
+			.withPropertyValues("mcp.endpoint.path=/ai/mcp", "mcp.endpoint.keep-alive=5s",
+					"mcp.endpoint.max-request-size=64KB", "mcp.endpoint.allowed-origins=https://a.example.com",
+					"mcp.endpoint.allowed-hosts=api.example.com", "mcp.endpoint.dns-rebinding-protection=false",
+					"mcp.sessions.idle-timeout=2m", "mcp.sessions.max=7", "mcp.server.name=n", "mcp.server.version=v",
+					"mcp.server.title=t", "mcp.server.instructions=i")
+			.run((context) -> {
+				McpProperties properties = context.getBean(McpProperties.class);
+				assertThat(properties.getEndpoint().getPath()).isEqualTo("/ai/mcp");
+				assertThat(properties.getEndpoint().getKeepAlive()).isEqualTo(Duration.ofSeconds(5));
+				assertThat(properties.getEndpoint().getMaxRequestSize()).isEqualTo(DataSize.ofKilobytes(64));
+				assertThat(properties.getEndpoint().getAllowedOrigins()).containsExactly("https://a.example.com");
+				assertThat(properties.getEndpoint().getAllowedHosts()).containsExactly("api.example.com");
+				assertThat(properties.getEndpoint().isDnsRebindingProtection()).isFalse();
+				assertThat(properties.getSessions().getIdleTimeout()).isEqualTo(Duration.ofMinutes(2));
+				assertThat(properties.getSessions().getMax()).isEqualTo(7);
+				assertThat(context.getBean(McpServerInfo.class))
+					.isEqualTo(new McpServerInfo("n", "v", "t", "i"));
+			});
+	}
+
+	@Test
+	void serverNameDefaultsToApplicationName() {
+		this.runner.withPropertyValues("spring.application.name=shop")
+			.run((context) -> assertThat(context.getBean(McpServerInfo.class).name()).isEqualTo("shop"));
+	}
+
+	@Test
+	void serverVersionDefaultsToBuildVersion() {
+		this.runner.withBean(BuildProperties.class, () -> {
+			java.util.Properties entries = new java.util.Properties();
+			entries.setProperty("version", "9.8.7");
+			return new BuildProperties(entries);
+		}).run((context) -> assertThat(context.getBean(McpServerInfo.class).version()).isEqualTo("9.8.7"));
+	}
+
+	@Test
+	void invalidSessionSettingsFailStartup() {
+		this.runner.withPropertyValues("mcp.sessions.max=0")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("session limit"));
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class UserBeans {
+
+		@Bean
+		SessionStore customStore() {
+			return new InMemorySessionStore();
+		}
+
+		@Bean
+		SessionIdGenerator customIds() {
+			return () -> "fixed";
+		}
+
+		@Bean
+		McpServerInfo customInfo() {
+			return new McpServerInfo("custom", "1", null, null);
+		}
+
+	}
+
+}

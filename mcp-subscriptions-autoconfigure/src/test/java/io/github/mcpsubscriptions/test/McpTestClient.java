@@ -1,0 +1,148 @@
+package io.github.mcpsubscriptions.test;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * A raw MCP-over-HTTP client for tests, on the JDK {@link HttpClient}: it sends exactly
+ * the bytes and headers a test asks for.
+ */
+public final class McpTestClient {
+
+	public static final String ACCEPT_BOTH = "application/json, text/event-stream";
+
+	private static final JsonMapper json = JsonMapper.builder().build();
+
+	private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+	private final URI endpoint;
+
+	private final AtomicLong ids = new AtomicLong();
+
+	public McpTestClient(int port) {
+		this(URI.create("http://localhost:" + port + "/mcp"));
+	}
+
+	public McpTestClient(URI endpoint) {
+		this.endpoint = endpoint;
+	}
+
+	public URI endpoint() {
+		return this.endpoint;
+	}
+
+	/**
+	 * A POST with the headers a well-behaved client sends, plus extra ones.
+	 * @param body the body
+	 * @param headers extra header name/value pairs
+	 * @return the request builder
+	 */
+	public HttpRequest.Builder postRequest(String body, String... headers) {
+		HttpRequest.Builder builder = HttpRequest.newBuilder(this.endpoint)
+			.timeout(Duration.ofSeconds(10))
+			.POST(HttpRequest.BodyPublishers.ofString(body));
+		boolean contentType = false;
+		boolean accept = false;
+		for (int i = 0; i < headers.length; i += 2) {
+			contentType |= headers[i].equalsIgnoreCase("Content-Type");
+			accept |= headers[i].equalsIgnoreCase("Accept");
+			builder.header(headers[i], headers[i + 1]);
+		}
+		if (!contentType) {
+			builder.header("Content-Type", "application/json");
+		}
+		if (!accept) {
+			builder.header("Accept", ACCEPT_BOTH);
+		}
+		return builder;
+	}
+
+	public HttpResponse<String> post(String body, String... headers) throws IOException, InterruptedException {
+		return send(postRequest(body, headers).build());
+	}
+
+	public HttpResponse<String> send(HttpRequest request) throws IOException, InterruptedException {
+		return this.http.send(request, HttpResponse.BodyHandlers.ofString());
+	}
+
+	/**
+	 * Call a method in a session.
+	 * @param sessionId the session
+	 * @param method the method
+	 * @param params the params as JSON, or {@code null}
+	 * @return the response
+	 */
+	public HttpResponse<String> call(String sessionId, String method, String params)
+			throws IOException, InterruptedException {
+		String body = "{\"jsonrpc\":\"2.0\",\"id\":" + this.ids.incrementAndGet() + ",\"method\":\"" + method + "\""
+				+ ((params != null) ? ",\"params\":" + params : "") + "}";
+		return post(body, "Mcp-Session-Id", sessionId);
+	}
+
+	public String initializeBody(String protocolVersion) {
+		return "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\""
+				+ protocolVersion + "\",\"capabilities\":{},\"clientInfo\":{\"name\":\"test\",\"version\":\"1\"}}}";
+	}
+
+	/**
+	 * Initialize a session and send {@code notifications/initialized}.
+	 * @param protocolVersion the version to ask for
+	 * @return the session id
+	 */
+	public String initialize(String protocolVersion) throws IOException, InterruptedException {
+		HttpResponse<String> response = post(initializeBody(protocolVersion));
+		if (response.statusCode() != 200) {
+			throw new IllegalStateException("initialize failed: " + response.statusCode() + " " + response.body());
+		}
+		String sessionId = response.headers()
+			.firstValue("Mcp-Session-Id")
+			.orElseThrow(() -> new IllegalStateException("No session id"));
+		HttpResponse<String> initialized = post("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}",
+				"Mcp-Session-Id", sessionId);
+		if (initialized.statusCode() != 202) {
+			throw new IllegalStateException("initialized failed: " + initialized.statusCode());
+		}
+		return sessionId;
+	}
+
+	public String initialize() throws IOException, InterruptedException {
+		return initialize("2025-11-25");
+	}
+
+	/**
+	 * Open the session's GET stream.
+	 * @param sessionId the session
+	 * @param headers extra header name/value pairs
+	 * @return the live stream; check {@code response().statusCode()}
+	 */
+	public SseStream openStream(String sessionId, String... headers) throws IOException, InterruptedException {
+		HttpRequest.Builder builder = HttpRequest.newBuilder(this.endpoint)
+			.timeout(Duration.ofSeconds(10))
+			.GET()
+			.header("Accept", "text/event-stream")
+			.header("Mcp-Session-Id", sessionId);
+		for (int i = 0; i < headers.length; i += 2) {
+			builder.setHeader(headers[i], headers[i + 1]);
+		}
+		HttpResponse<InputStream> response = this.http.send(builder.build(), HttpResponse.BodyHandlers.ofInputStream());
+		return new SseStream(response);
+	}
+
+	public HttpResponse<String> delete(String sessionId) throws IOException, InterruptedException {
+		return send(HttpRequest.newBuilder(this.endpoint).DELETE().header("Mcp-Session-Id", sessionId).build());
+	}
+
+	public static JsonNode json(String body) {
+		return json.readTree(body);
+	}
+
+}

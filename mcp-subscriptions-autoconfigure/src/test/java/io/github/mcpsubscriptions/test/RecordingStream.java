@@ -1,0 +1,58 @@
+package io.github.mcpsubscriptions.test;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import io.github.mcpsubscriptions.notification.MessageStream;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A {@link MessageStream} that records what is written; it can be told to fail like a
+ * client that went away.
+ */
+public final class RecordingStream implements MessageStream {
+
+	private final List<String> written = new CopyOnWriteArrayList<>();
+
+	private volatile boolean open = true;
+
+	private volatile boolean failing;
+
+	public void failWrites() {
+		this.failing = true;
+	}
+
+	public List<String> written() {
+		return this.written;
+	}
+
+	@Override
+	public void send(@Nullable String eventId, String data) throws IOException {
+		write("id=" + eventId + " data=" + data);
+	}
+
+	@Override
+	public void sendComment(String comment) throws IOException {
+		write(":" + comment);
+	}
+
+	private void write(String line) throws IOException {
+		if (!this.open || this.failing) {
+			this.open = false;
+			throw new IOException("gone");
+		}
+		this.written.add(line);
+	}
+
+	@Override
+	public boolean isOpen() {
+		return this.open;
+	}
+
+	@Override
+	public void close() {
+		this.open = false;
+	}
+
+}
