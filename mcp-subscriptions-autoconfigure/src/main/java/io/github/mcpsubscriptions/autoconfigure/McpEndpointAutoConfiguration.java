@@ -3,6 +3,11 @@ package io.github.mcpsubscriptions.autoconfigure;
 import java.time.Clock;
 
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcCodec;
+import io.github.mcpsubscriptions.notification.ResourceListChangedEvent;
+import io.github.mcpsubscriptions.resource.ResourceCompleter;
+import io.github.mcpsubscriptions.resource.ResourceContentMapper;
+import io.github.mcpsubscriptions.resource.ResourceRegistry;
+import io.github.mcpsubscriptions.server.ListChangedNotifier;
 import io.github.mcpsubscriptions.server.McpRequestDispatcher;
 import io.github.mcpsubscriptions.server.McpServerInfo;
 import io.github.mcpsubscriptions.session.InMemorySessionStore;
@@ -21,6 +26,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.info.BuildProperties;
+import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
@@ -73,8 +79,25 @@ public final class McpEndpointAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	McpRequestDispatcher mcpRequestDispatcher(McpServerInfo serverInfo, McpSessionManager sessionManager) {
-		return new McpRequestDispatcher(serverInfo, sessionManager);
+	McpRequestDispatcher mcpRequestDispatcher(McpServerInfo serverInfo, McpSessionManager sessionManager,
+			ResourceRegistry resourceRegistry, ResourceContentMapper contentMapper,
+			ObjectProvider<ResourceCompleter> completers, McpProperties properties) {
+		return new McpRequestDispatcher(serverInfo, sessionManager, resourceRegistry, contentMapper,
+				completers.orderedStream().toList(), properties.getResources().getPageSize());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	ListChangedNotifier mcpListChangedNotifier(McpSessionManager sessionManager, JsonRpcCodec codec,
+			ResourceRegistry resourceRegistry) {
+		ListChangedNotifier notifier = new ListChangedNotifier(sessionManager, codec);
+		resourceRegistry.addListener(notifier);
+		return notifier;
+	}
+
+	@Bean
+	ApplicationListener<ResourceListChangedEvent> mcpResourceListChangedEventListener(ListChangedNotifier notifier) {
+		return (event) -> notifier.resourceListChanged();
 	}
 
 	@Bean

@@ -26,6 +26,8 @@ public class McpProperties {
 
 	private final Sessions sessions = new Sessions();
 
+	private final Resources resources = new Resources();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -44,6 +46,27 @@ public class McpProperties {
 
 	public Sessions getSessions() {
 		return this.sessions;
+	}
+
+	public Resources getResources() {
+		return this.resources;
+	}
+
+	public static class Resources {
+
+		/**
+		 * Most entries in one page of resources/list and resources/templates/list.
+		 */
+		private int pageSize = 100;
+
+		public int getPageSize() {
+			return this.pageSize;
+		}
+
+		public void setPageSize(int pageSize) {
+			this.pageSize = pageSize;
+		}
+
 	}
 
 	public static class Server {

@@ -11,6 +11,9 @@ import io.github.mcpsubscriptions.jsonrpc.JsonRpcMessage;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcNotification;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcRequest;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcResponse;
+import io.github.mcpsubscriptions.resource.ResourceCompleter;
+import io.github.mcpsubscriptions.resource.ResourceContentMapper;
+import io.github.mcpsubscriptions.resource.ResourceRegistry;
 import io.github.mcpsubscriptions.session.McpSession;
 import io.github.mcpsubscriptions.session.McpSessionManager;
 import io.github.mcpsubscriptions.session.SessionLimitExceededException;
@@ -41,9 +44,23 @@ public class McpRequestDispatcher {
 
 	private final Map<String, McpMethodHandler> methods = new HashMap<>();
 
-	public McpRequestDispatcher(McpServerInfo serverInfo, McpSessionManager sessionManager) {
+	private final ResourceMethods resourceMethods;
+
+	/**
+	 * Create a dispatcher.
+	 * @param serverInfo how the server introduces itself
+	 * @param sessionManager creates sessions on {@code initialize}
+	 * @param resources the resources offered
+	 * @param contentMapper turns what resources return into contents
+	 * @param completers complete template variables
+	 * @param pageSize how many entries a list result holds at most
+	 */
+	public McpRequestDispatcher(McpServerInfo serverInfo, McpSessionManager sessionManager, ResourceRegistry resources,
+			ResourceContentMapper contentMapper, List<ResourceCompleter> completers, int pageSize) {
 		this.serverInfo = serverInfo;
 		this.sessionManager = sessionManager;
+		this.resourceMethods = new ResourceMethods(resources, contentMapper, completers, pageSize);
+		this.resourceMethods.register(this.methods);
 		this.methods.put(INITIALIZE, this::initialize);
 		this.methods.put("ping", (exchange, params) -> EMPTY_RESULT);
 		this.methods.put("logging/setLevel", this::setLogLevel);
@@ -112,6 +129,7 @@ public class McpRequestDispatcher {
 
 	private Map<String, Object> capabilities() {
 		Map<String, Object> capabilities = new LinkedHashMap<>();
+		capabilities.put("resources", Map.of("listChanged", true));
 		capabilities.put("logging", EMPTY_RESULT);
 		capabilities.put("completions", EMPTY_RESULT);
 		return capabilities;
@@ -142,10 +160,14 @@ public class McpRequestDispatcher {
 				.invalidParams("Invalid params: \"ref.type\" must be \"ref/prompt\" or \"ref/resource\"");
 		}
 		ObjectNode argument = Params.requireObject(params, "argument");
-		Params.requireString(argument, "name");
-		Params.requireString(argument, "value");
-		// No completer knows this reference: an empty completion, as the spec allows.
-		return new CompleteResult(new Completion(List.of(), 0, false));
+		String name = Params.requireString(argument, "name");
+		String value = Params.requireString(argument, "value");
+		if (type.equals("ref/resource")) {
+			return new CompleteResult(this.resourceMethods.complete(ref.get("uri").stringValue(), name, value,
+					ResourceMethods.contextArguments(params.get("context"))));
+		}
+		// No prompts here: an empty completion, as the spec allows for unknown references.
+		return new CompleteResult(new ResourceMethods.Completion(List.of(), 0, false));
 	}
 
 	record InitializeResult(String protocolVersion, Map<String, Object> capabilities, Implementation serverInfo,
@@ -155,10 +177,7 @@ public class McpRequestDispatcher {
 	record Implementation(String name, String version, @Nullable String title) {
 	}
 
-	record CompleteResult(Completion completion) {
-	}
-
-	record Completion(List<String> values, int total, boolean hasMore) {
+	record CompleteResult(ResourceMethods.Completion completion) {
 	}
 
 }

@@ -205,6 +205,14 @@ public class McpSessionManager implements SmartLifecycle {
 	}
 
 	/**
+	 * All sessions.
+	 * @return a snapshot
+	 */
+	public java.util.Collection<McpSession> getSessions() {
+		return this.store.findAll();
+	}
+
+	/**
 	 * How many sessions exist.
 	 * @return the count
 	 */

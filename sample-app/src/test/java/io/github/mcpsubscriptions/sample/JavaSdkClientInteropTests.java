@@ -39,6 +39,36 @@ class JavaSdkClientInteropTests {
 	}
 
 	@Test
+	void listsAndReadsStaticAndTemplatedResources() {
+		McpSyncClient client = client();
+		try {
+			client.initialize();
+			assertThat(client.getServerCapabilities().resources().listChanged()).isTrue();
+			McpSchema.ListResourcesResult list = client.listResources();
+			assertThat(list.resources()).extracting(McpSchema.Resource::uri)
+				.contains("catalog://products", "catalog://products/1", "catalog://products/5");
+			assertThat(client.listResourceTemplates().resourceTemplates())
+				.extracting(McpSchema.ResourceTemplate::uriTemplate)
+				.contains("catalog://products/{id}");
+
+			McpSchema.ReadResourceResult collection = client
+				.readResource(new McpSchema.ReadResourceRequest("catalog://products"));
+			McpSchema.TextResourceContents all = (McpSchema.TextResourceContents) collection.contents().get(0);
+			assertThat(all.mimeType()).isEqualTo("application/json");
+			assertThat(all.text()).contains("\"id\":1", "\"id\":5");
+
+			McpSchema.ReadResourceResult one = client
+				.readResource(new McpSchema.ReadResourceRequest("catalog://products/3"));
+			McpSchema.TextResourceContents product = (McpSchema.TextResourceContents) one.contents().get(0);
+			assertThat(product.uri()).isEqualTo("catalog://products/3");
+			assertThat(product.text()).contains("\"id\":3", "Fountain pen");
+		}
+		finally {
+			client.closeGracefully();
+		}
+	}
+
+	@Test
 	void initializesPingsAndCloses() {
 		int before = this.sessions.getSessionCount();
 		McpSyncClient client = client();

@@ -1,0 +1,22 @@
+package io.github.mcpsubscriptions.resource;
+
+import java.util.Map;
+
+/**
+ * A concrete URI resolved to the definition that serves it.
+ *
+ * @param definition the resource or template
+ * @param uri the concrete URI
+ * @param variables the template variables, empty for a static resource
+ */
+public record ResolvedResource(ResourceDefinition definition, String uri, Map<String, String> variables) {
+
+	/**
+	 * The request to hand to the definition's reader.
+	 * @return the request
+	 */
+	public ResourceRequest request() {
+		return new ResourceRequest(this.uri, this.variables);
+	}
+
+}

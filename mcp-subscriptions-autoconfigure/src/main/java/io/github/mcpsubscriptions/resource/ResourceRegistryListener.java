@@ -1,0 +1,14 @@
+package io.github.mcpsubscriptions.resource;
+
+/**
+ * Told when resources or templates are added or removed.
+ */
+@FunctionalInterface
+public interface ResourceRegistryListener {
+
+	/**
+	 * The list of resources changed.
+	 */
+	void resourceListChanged();
+
+}
