@@ -3,19 +3,33 @@ package io.github.mcpsubscriptions.autoconfigure;
 import java.time.Clock;
 
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcCodec;
+import io.github.mcpsubscriptions.notification.DeliveryScheduler;
+import io.github.mcpsubscriptions.notification.ExecutorDeliveryScheduler;
+import io.github.mcpsubscriptions.notification.InMemoryResourceChangeFeed;
+import io.github.mcpsubscriptions.notification.MinIntervals;
+import io.github.mcpsubscriptions.notification.NotificationDispatcher;
+import io.github.mcpsubscriptions.notification.NotificationEncoder;
+import io.github.mcpsubscriptions.notification.ResourceChange;
+import io.github.mcpsubscriptions.notification.ResourceChangeFeed;
+import io.github.mcpsubscriptions.notification.ResourceChangedEvent;
+import io.github.mcpsubscriptions.notification.ResourceEventForwarder;
 import io.github.mcpsubscriptions.notification.ResourceListChangedEvent;
 import io.github.mcpsubscriptions.resource.ResourceCompleter;
 import io.github.mcpsubscriptions.resource.ResourceContentMapper;
 import io.github.mcpsubscriptions.resource.ResourceRegistry;
-import io.github.mcpsubscriptions.server.ListChangedNotifier;
 import io.github.mcpsubscriptions.server.McpRequestDispatcher;
 import io.github.mcpsubscriptions.server.McpServerInfo;
+import io.github.mcpsubscriptions.server.SubscriptionLimits;
 import io.github.mcpsubscriptions.session.InMemorySessionStore;
 import io.github.mcpsubscriptions.session.McpSessionManager;
 import io.github.mcpsubscriptions.session.SecureRandomSessionIdGenerator;
 import io.github.mcpsubscriptions.session.SessionIdGenerator;
 import io.github.mcpsubscriptions.session.SessionListener;
 import io.github.mcpsubscriptions.session.SessionStore;
+import io.github.mcpsubscriptions.subscription.ResourceAccessPolicy;
+import io.github.mcpsubscriptions.subscription.SubscriptionFilter;
+import io.github.mcpsubscriptions.subscription.SubscriptionIndex;
+import io.github.mcpsubscriptions.subscription.SubscriptionMatcher;
 import io.github.mcpsubscriptions.transport.McpEndpoint;
 import io.github.mcpsubscriptions.transport.McpEndpointOptions;
 
@@ -24,16 +38,18 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.info.BuildProperties;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
 /**
- * Auto-configuration for the MCP Streamable HTTP endpoint and its 2025-era sessions in
- * a Spring MVC application.
+ * Auto-configuration for the MCP Streamable HTTP endpoint in a Spring MVC application:
+ * sessions, subscriptions and the delivery of notifications.
  */
 @AutoConfiguration(after = McpServerAutoConfiguration.class)
 @ConditionalOnBooleanProperty(name = "mcp.enabled", matchIfMissing = true)
@@ -55,11 +71,47 @@ public final class McpEndpointAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
+	ResourceChangeFeed mcpResourceChangeFeed() {
+		return new InMemoryResourceChangeFeed();
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	ResourceAccessPolicy mcpResourceAccessPolicy() {
+		return ResourceAccessPolicy.PERMIT_ALL;
+	}
+
+	@Bean(destroyMethod = "close")
+	@ConditionalOnMissingBean
+	DeliveryScheduler mcpDeliveryScheduler(McpProperties properties) {
+		return new ExecutorDeliveryScheduler(properties.getNotifications().getDeliveryThreads());
+	}
+
+	@Bean(destroyMethod = "close")
+	@ConditionalOnMissingBean
+	NotificationDispatcher mcpNotificationDispatcher(ResourceChangeFeed feed, ResourceAccessPolicy accessPolicy,
+			ObjectProvider<SubscriptionMatcher> matchers, ObjectProvider<SubscriptionFilter> filters,
+			DeliveryScheduler scheduler, JsonRpcCodec codec, ResourceRegistry resourceRegistry,
+			McpProperties properties) {
+		McpProperties.Notifications notifications = properties.getNotifications();
+		NotificationDispatcher dispatcher = new NotificationDispatcher(feed,
+				new SubscriptionIndex<>(matchers.orderedStream().toList()), accessPolicy,
+				filters.orderedStream().toList(),
+				new NotificationEncoder(codec, properties.getSubscriptions().isCorrelation()), scheduler,
+				Clock.systemUTC(), notifications.getOutboxCapacity(),
+				new MinIntervals(notifications.getMinInterval(), notifications.getMinIntervalByUri()));
+		resourceRegistry.addListener(dispatcher::resourceListChanged);
+		return dispatcher;
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
 	McpSessionManager mcpSessionManager(SessionStore store, SessionIdGenerator idGenerator, McpProperties properties,
-			ObjectProvider<SessionListener> listeners) {
+			ObjectProvider<SessionListener> listeners, NotificationDispatcher dispatcher) {
 		McpProperties.Sessions sessions = properties.getSessions();
 		return new McpSessionManager(store, idGenerator, Clock.systemUTC(), sessions.getIdleTimeout(),
-				sessions.getMax(), properties.getEndpoint().getKeepAlive(), listeners.orderedStream().toList());
+				sessions.getMax(), properties.getEndpoint().getKeepAlive(), listeners.orderedStream().toList(),
+				dispatcher);
 	}
 
 	@Bean
@@ -81,23 +133,12 @@ public final class McpEndpointAutoConfiguration {
 	@ConditionalOnMissingBean
 	McpRequestDispatcher mcpRequestDispatcher(McpServerInfo serverInfo, McpSessionManager sessionManager,
 			ResourceRegistry resourceRegistry, ResourceContentMapper contentMapper,
-			ObjectProvider<ResourceCompleter> completers, McpProperties properties) {
+			ObjectProvider<ResourceCompleter> completers, NotificationDispatcher notifications,
+			ResourceAccessPolicy accessPolicy, McpProperties properties) {
+		McpProperties.Subscriptions subscriptions = properties.getSubscriptions();
 		return new McpRequestDispatcher(serverInfo, sessionManager, resourceRegistry, contentMapper,
-				completers.orderedStream().toList(), properties.getResources().getPageSize());
-	}
-
-	@Bean
-	@ConditionalOnMissingBean
-	ListChangedNotifier mcpListChangedNotifier(McpSessionManager sessionManager, JsonRpcCodec codec,
-			ResourceRegistry resourceRegistry) {
-		ListChangedNotifier notifier = new ListChangedNotifier(sessionManager, codec);
-		resourceRegistry.addListener(notifier);
-		return notifier;
-	}
-
-	@Bean
-	ApplicationListener<ResourceListChangedEvent> mcpResourceListChangedEventListener(ListChangedNotifier notifier) {
-		return (event) -> notifier.resourceListChanged();
+				completers.orderedStream().toList(), properties.getResources().getPageSize(), notifications,
+				accessPolicy, new SubscriptionLimits(subscriptions.getMaxPerSession(), subscriptions.getMaxTotal()));
 	}
 
 	@Bean
@@ -108,6 +149,36 @@ public final class McpEndpointAutoConfiguration {
 		return new McpEndpoint(dispatcher, sessionManager, codec,
 				new McpEndpointOptions(endpoint.getMaxRequestSize().toBytes(), endpoint.isDnsRebindingProtection(),
 						endpoint.getAllowedOrigins(), endpoint.getAllowedHosts()));
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = "org.springframework.transaction.event.TransactionalEventListener")
+	static class TransactionalEventsConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		ResourceEventForwarder mcpResourceEventForwarder(ResourceChangeFeed feed, NotificationDispatcher dispatcher) {
+			return new ResourceEventForwarder(feed, dispatcher);
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnMissingClass("org.springframework.transaction.event.TransactionalEventListener")
+	static class PlainEventsConfiguration {
+
+		@Bean
+		ApplicationListener<ResourceChangedEvent> mcpResourceChangedEventListener(ResourceChangeFeed feed) {
+			return (event) -> feed.publish(new ResourceChange(event.getUri(), event.getAttributes(),
+					java.time.Instant.ofEpochMilli(event.getTimestamp())));
+		}
+
+		@Bean
+		ApplicationListener<ResourceListChangedEvent> mcpResourceListChangedEventListener(
+				NotificationDispatcher dispatcher) {
+			return (event) -> dispatcher.resourceListChanged();
+		}
+
 	}
 
 }

@@ -2,7 +2,9 @@ package io.github.mcpsubscriptions.autoconfigure;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
 
@@ -28,6 +30,10 @@ public class McpProperties {
 
 	private final Resources resources = new Resources();
 
+	private final Subscriptions subscriptions = new Subscriptions();
+
+	private final Notifications notifications = new Notifications();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -50,6 +56,117 @@ public class McpProperties {
 
 	public Resources getResources() {
 		return this.resources;
+	}
+
+	public Subscriptions getSubscriptions() {
+		return this.subscriptions;
+	}
+
+	public Notifications getNotifications() {
+		return this.notifications;
+	}
+
+	public static class Subscriptions {
+
+		/**
+		 * Maximum number of subscriptions of one session or listen stream.
+		 */
+		private int maxPerSession = 100;
+
+		/**
+		 * Maximum number of subscriptions the server holds in all.
+		 */
+		private int maxTotal = 100_000;
+
+		/**
+		 * Whether notifications carry 'subscribedUri', naming the subscription that
+		 * matched.
+		 */
+		private boolean correlation = true;
+
+		public int getMaxPerSession() {
+			return this.maxPerSession;
+		}
+
+		public void setMaxPerSession(int maxPerSession) {
+			this.maxPerSession = maxPerSession;
+		}
+
+		public int getMaxTotal() {
+			return this.maxTotal;
+		}
+
+		public void setMaxTotal(int maxTotal) {
+			this.maxTotal = maxTotal;
+		}
+
+		public boolean isCorrelation() {
+			return this.correlation;
+		}
+
+		public void setCorrelation(boolean correlation) {
+			this.correlation = correlation;
+		}
+
+	}
+
+	public static class Notifications {
+
+		/**
+		 * Minimum interval between two notifications of one subscription; later ones are
+		 * delayed, never dropped. Zero for no limit.
+		 */
+		private Duration minInterval = Duration.ZERO;
+
+		/**
+		 * Minimum intervals by subscribed-URI pattern ('*' matches anything), overriding
+		 * 'min-interval'.
+		 */
+		private Map<String, Duration> minIntervalByUri = new LinkedHashMap<>();
+
+		/**
+		 * Maximum number of notifications waiting for one subscriber; past it the
+		 * subscriber's stream is closed and it is told to resync.
+		 */
+		private int outboxCapacity = 1000;
+
+		/**
+		 * Size of the delivery thread pool on JDKs without virtual threads.
+		 */
+		private int deliveryThreads = 16;
+
+		public Duration getMinInterval() {
+			return this.minInterval;
+		}
+
+		public void setMinInterval(Duration minInterval) {
+			this.minInterval = minInterval;
+		}
+
+		public Map<String, Duration> getMinIntervalByUri() {
+			return this.minIntervalByUri;
+		}
+
+		public void setMinIntervalByUri(Map<String, Duration> minIntervalByUri) {
+			this.minIntervalByUri = minIntervalByUri;
+		}
+
+		public int getOutboxCapacity() {
+			return this.outboxCapacity;
+		}
+
+		public void setOutboxCapacity(int outboxCapacity) {
+			this.outboxCapacity = outboxCapacity;
+		}
+
+		public int getDeliveryThreads() {
+			return this.deliveryThreads;
+		}
+
+		public void setDeliveryThreads(int deliveryThreads) {
+			this.deliveryThreads = deliveryThreads;
+		}
+
 	}
 
 	public static class Resources {

@@ -1,5 +1,7 @@
 package io.github.mcpsubscriptions.server;
 
+import java.security.Principal;
+
 import io.github.mcpsubscriptions.session.McpSession;
 import org.jspecify.annotations.Nullable;
 
@@ -11,30 +13,30 @@ public final class McpExchange {
 
 	private @Nullable McpSession session;
 
-	private final @Nullable String principalName;
+	private final @Nullable Principal principal;
 
-	private McpExchange(@Nullable McpSession session, @Nullable String principalName) {
+	private McpExchange(@Nullable McpSession session, @Nullable Principal principal) {
 		this.session = session;
-		this.principalName = principalName;
+		this.principal = principal;
 	}
 
 	/**
 	 * An exchange for a request of an existing session.
 	 * @param session the session
-	 * @param principalName the authenticated principal, or {@code null}
+	 * @param principal the authenticated principal, or {@code null}
 	 * @return the exchange
 	 */
-	public static McpExchange forSession(McpSession session, @Nullable String principalName) {
-		return new McpExchange(session, principalName);
+	public static McpExchange forSession(McpSession session, @Nullable Principal principal) {
+		return new McpExchange(session, principal);
 	}
 
 	/**
 	 * An exchange for an {@code initialize} request, which creates its session.
-	 * @param principalName the authenticated principal, or {@code null}
+	 * @param principal the authenticated principal, or {@code null}
 	 * @return the exchange
 	 */
-	public static McpExchange forInitialize(@Nullable String principalName) {
-		return new McpExchange(null, principalName);
+	public static McpExchange forInitialize(@Nullable Principal principal) {
+		return new McpExchange(null, principal);
 	}
 
 	/**
@@ -56,8 +58,8 @@ public final class McpExchange {
 		this.session = session;
 	}
 
-	public @Nullable String getPrincipalName() {
-		return this.principalName;
+	public @Nullable Principal getPrincipal() {
+		return this.principal;
 	}
 
 }

@@ -11,12 +11,14 @@ import io.github.mcpsubscriptions.jsonrpc.JsonRpcMessage;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcNotification;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcRequest;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcResponse;
+import io.github.mcpsubscriptions.notification.NotificationDispatcher;
 import io.github.mcpsubscriptions.resource.ResourceCompleter;
 import io.github.mcpsubscriptions.resource.ResourceContentMapper;
 import io.github.mcpsubscriptions.resource.ResourceRegistry;
 import io.github.mcpsubscriptions.session.McpSession;
 import io.github.mcpsubscriptions.session.McpSessionManager;
 import io.github.mcpsubscriptions.session.SessionLimitExceededException;
+import io.github.mcpsubscriptions.subscription.ResourceAccessPolicy;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -54,13 +56,20 @@ public class McpRequestDispatcher {
 	 * @param contentMapper turns what resources return into contents
 	 * @param completers complete template variables
 	 * @param pageSize how many entries a list result holds at most
+	 * @param notifications holds the subscriptions
+	 * @param accessPolicy decides who may subscribe to what
+	 * @param limits the subscription limits
 	 */
 	public McpRequestDispatcher(McpServerInfo serverInfo, McpSessionManager sessionManager, ResourceRegistry resources,
-			ResourceContentMapper contentMapper, List<ResourceCompleter> completers, int pageSize) {
+			ResourceContentMapper contentMapper, List<ResourceCompleter> completers, int pageSize,
+			NotificationDispatcher notifications, ResourceAccessPolicy accessPolicy, SubscriptionLimits limits) {
 		this.serverInfo = serverInfo;
 		this.sessionManager = sessionManager;
 		this.resourceMethods = new ResourceMethods(resources, contentMapper, completers, pageSize);
 		this.resourceMethods.register(this.methods);
+		new SubscriptionMethods(notifications, sessionManager, resources, accessPolicy, limits.maxPerSubscriber(),
+				limits.maxTotal())
+			.register(this.methods);
 		this.methods.put(INITIALIZE, this::initialize);
 		this.methods.put("ping", (exchange, params) -> EMPTY_RESULT);
 		this.methods.put("logging/setLevel", this::setLogLevel);
@@ -121,15 +130,14 @@ public class McpRequestDispatcher {
 		ObjectNode clientInfo = Params.requireObject(params, "clientInfo");
 		Params.requireString(clientInfo, "name");
 		String version = ProtocolVersions.negotiate(requested);
-		McpSession session = this.sessionManager.create(version, clientInfo, capabilities,
-				exchange.getPrincipalName());
+		McpSession session = this.sessionManager.create(version, clientInfo, capabilities, exchange.getPrincipal());
 		exchange.setSession(session);
 		return new InitializeResult(version, capabilities(), implementation(), this.serverInfo.instructions());
 	}
 
 	private Map<String, Object> capabilities() {
 		Map<String, Object> capabilities = new LinkedHashMap<>();
-		capabilities.put("resources", Map.of("listChanged", true));
+		capabilities.put("resources", Map.of("subscribe", true, "listChanged", true));
 		capabilities.put("logging", EMPTY_RESULT);
 		capabilities.put("completions", EMPTY_RESULT);
 		return capabilities;

@@ -1,9 +1,11 @@
 package io.github.mcpsubscriptions.session;
 
 import java.io.IOException;
+import java.security.Principal;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -12,8 +14,11 @@ import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 import io.github.mcpsubscriptions.notification.MessageStream;
+import io.github.mcpsubscriptions.notification.NotificationDispatcher;
+import io.github.mcpsubscriptions.notification.Subscriber;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -53,6 +58,12 @@ public class McpSessionManager implements SmartLifecycle {
 
 	private final ConcurrentMap<String, MessageStream> streams = new ConcurrentHashMap<>();
 
+	private final ConcurrentMap<String, Subscriber> subscribers = new ConcurrentHashMap<>();
+
+	private final NotificationDispatcher dispatcher;
+
+	private final AtomicLong subscriberIds = new AtomicLong();
+
 	private final Object createLock = new Object();
 
 	private volatile @Nullable ScheduledExecutorService scheduler;
@@ -67,9 +78,11 @@ public class McpSessionManager implements SmartLifecycle {
 	 * @param keepAliveInterval how often open streams get a keep-alive comment; zero for
 	 * never
 	 * @param listeners told when sessions end
+	 * @param dispatcher queues notifications for the sessions
 	 */
 	public McpSessionManager(SessionStore store, SessionIdGenerator idGenerator, Clock clock, Duration idleTimeout,
-			int maxSessions, Duration keepAliveInterval, List<SessionListener> listeners) {
+			int maxSessions, Duration keepAliveInterval, List<SessionListener> listeners,
+			NotificationDispatcher dispatcher) {
 		if (idleTimeout.isNegative() || idleTimeout.isZero()) {
 			throw new IllegalArgumentException("The idle timeout must be positive, was " + idleTimeout);
 		}
@@ -83,6 +96,7 @@ public class McpSessionManager implements SmartLifecycle {
 		this.maxSessions = maxSessions;
 		this.keepAliveInterval = keepAliveInterval;
 		this.listeners = List.copyOf(listeners);
+		this.dispatcher = dispatcher;
 	}
 
 	/**
@@ -90,21 +104,33 @@ public class McpSessionManager implements SmartLifecycle {
 	 * @param protocolVersion the negotiated protocol version
 	 * @param clientInfo the client's {@code clientInfo}
 	 * @param clientCapabilities the client's {@code capabilities}
-	 * @param principalName the authenticated principal, or {@code null}
+	 * @param principal the authenticated principal, or {@code null}
 	 * @return the new session
 	 * @throws SessionLimitExceededException when the session limit is reached
 	 */
 	public McpSession create(String protocolVersion, JsonNode clientInfo, JsonNode clientCapabilities,
-			@Nullable String principalName) {
+			@Nullable Principal principal) {
+		McpSession session;
 		synchronized (this.createLock) {
 			if (this.store.count() >= this.maxSessions) {
 				throw new SessionLimitExceededException(this.maxSessions);
 			}
-			McpSession session = new McpSession(this.idGenerator.generateId(), protocolVersion, clientInfo,
-					clientCapabilities, principalName, this.clock.instant());
+			session = new McpSession(this.idGenerator.generateId(), protocolVersion, clientInfo, clientCapabilities,
+					(principal != null) ? principal.getName() : null, this.clock.instant());
 			this.store.save(session);
-			return session;
 		}
+		getSubscriber(session).setPrincipal(principal);
+		return session;
+	}
+
+	/**
+	 * The session's subscriber on this node: its subscriptions and outbox.
+	 * @param session the session
+	 * @return the subscriber
+	 */
+	public Subscriber getSubscriber(McpSession session) {
+		return this.subscribers.computeIfAbsent(session.getId(), (id) -> this.dispatcher
+			.register("session-" + this.subscriberIds.incrementAndGet(), null, true, Map.of()));
 	}
 
 	/**
@@ -152,6 +178,10 @@ public class McpSessionManager implements SmartLifecycle {
 		if (stream != null) {
 			stream.close();
 		}
+		Subscriber subscriber = this.subscribers.remove(id);
+		if (subscriber != null) {
+			this.dispatcher.unregister(subscriber);
+		}
 		for (SessionListener listener : this.listeners) {
 			try {
 				listener.sessionEnded(session, reason);
@@ -177,7 +207,9 @@ public class McpSessionManager implements SmartLifecycle {
 			// The session ended while the stream was being opened.
 			this.streams.remove(session.getId(), stream);
 			stream.close();
+			return;
 		}
+		getSubscriber(session).getOutbox().attach(stream);
 	}
 
 	/**
@@ -187,6 +219,10 @@ public class McpSessionManager implements SmartLifecycle {
 	 * @param stream the stream that closed
 	 */
 	public void streamClosed(String sessionId, MessageStream stream) {
+		Subscriber subscriber = this.subscribers.get(sessionId);
+		if (subscriber != null) {
+			subscriber.getOutbox().detach(stream);
+		}
 		if (this.streams.remove(sessionId, stream)) {
 			McpSession session = this.store.find(sessionId);
 			if (session != null) {
@@ -208,7 +244,7 @@ public class McpSessionManager implements SmartLifecycle {
 	 * All sessions.
 	 * @return a snapshot
 	 */
-	public java.util.Collection<McpSession> getSessions() {
+	public Collection<McpSession> getSessions() {
 		return this.store.findAll();
 	}
 

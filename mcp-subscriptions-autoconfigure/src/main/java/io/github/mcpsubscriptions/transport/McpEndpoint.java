@@ -130,10 +130,10 @@ public class McpEndpoint {
 						"Invalid request: initialize starts a new session and must not carry "
 								+ McpHeaders.SESSION_ID);
 			}
-			exchange = McpExchange.forSession(requireSession(request), principalName(request));
+			exchange = McpExchange.forSession(requireSession(request), principal(request));
 		}
 		else if (initialize) {
-			exchange = McpExchange.forInitialize(principalName(request));
+			exchange = McpExchange.forInitialize(principal(request));
 		}
 		else {
 			throw missingSession();
@@ -166,7 +166,7 @@ public class McpEndpoint {
 					"Invalid request: protocol version " + session.getProtocolVersion()
 							+ " does not allow JSON-RPC batches; send one message per request");
 		}
-		McpExchange exchange = McpExchange.forSession(session, principalName(request));
+		McpExchange exchange = McpExchange.forSession(session, principal(request));
 		List<JsonRpcResponse> answers = new ArrayList<>();
 		for (JsonNode element : batch) {
 			try {
@@ -298,6 +298,10 @@ public class McpEndpoint {
 
 	private static boolean isInitialize(JsonRpcRequest request) {
 		return "initialize".equals(request.method());
+	}
+
+	private static @Nullable Principal principal(HttpServletRequest request) {
+		return request.getUserPrincipal();
 	}
 
 	private static @Nullable String principalName(HttpServletRequest request) {

@@ -17,6 +17,8 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter.SseEvent
  */
 final class SseMessageStream implements MessageStream {
 
+	static final String MESSAGE_EVENT = "message";
+
 	private final SseEmitter emitter;
 
 	private final AtomicBoolean open = new AtomicBoolean(true);
@@ -36,6 +38,11 @@ final class SseMessageStream implements MessageStream {
 		SseEventBuilder event = SseEmitter.event();
 		if (eventId != null) {
 			event.id(eventId);
+		}
+		if (!data.isEmpty()) {
+			// SSE's default type is "message", but clients such as the MCP Java SDK
+			// dispatch only events that name it.
+			event.name(MESSAGE_EVENT);
 		}
 		write(event.data(data));
 	}

@@ -5,6 +5,13 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.github.mcpsubscriptions.jsonrpc.JsonRpcCodec;
+import io.github.mcpsubscriptions.notification.InMemoryResourceChangeFeed;
+import io.github.mcpsubscriptions.notification.NotificationDispatcher;
+import io.github.mcpsubscriptions.notification.NotificationEncoder;
+import io.github.mcpsubscriptions.subscription.ResourceAccessPolicy;
+import io.github.mcpsubscriptions.subscription.SubscriptionIndex;
+import io.github.mcpsubscriptions.test.ManualDeliveryScheduler;
 import io.github.mcpsubscriptions.test.MutableClock;
 import io.github.mcpsubscriptions.test.RecordingStream;
 import org.junit.jupiter.api.Test;
@@ -25,9 +32,14 @@ class McpSessionManagerTests {
 
 	private final InMemorySessionStore store = new InMemorySessionStore();
 
+	private final NotificationDispatcher dispatcher = new NotificationDispatcher(new InMemoryResourceChangeFeed(),
+			new SubscriptionIndex<>(), ResourceAccessPolicy.PERMIT_ALL, List.of(),
+			new NotificationEncoder(new JsonRpcCodec(), true), new ManualDeliveryScheduler(this.clock), this.clock, 10,
+			(uri) -> Duration.ZERO);
+
 	private final McpSessionManager manager = new McpSessionManager(this.store, new SecureRandomSessionIdGenerator(),
 			this.clock, IDLE, 3, Duration.ofSeconds(15),
-			List.of((session, reason) -> this.ended.add(session.getId() + ":" + reason)));
+			List.of((session, reason) -> this.ended.add(session.getId() + ":" + reason)), this.dispatcher);
 
 	private final ObjectNode empty = JsonMapper.builder().build().createObjectNode();
 
@@ -56,6 +68,16 @@ class McpSessionManagerTests {
 		create(null);
 		this.manager.end(first.getId(), SessionEndReason.DELETED);
 		assertThat(create(null)).isNotNull();
+	}
+
+	@Test
+	void endingSessionRemovesItsSubscriptions() {
+		McpSession session = create(null);
+		this.dispatcher.subscribe(this.manager.getSubscriber(session), "a://x");
+		assertThat(this.dispatcher.getIndex().size()).isOne();
+		this.manager.end(session.getId(), SessionEndReason.EXPIRED);
+		assertThat(this.dispatcher.getIndex().size()).isZero();
+		assertThat(this.dispatcher.getSubscribers()).isEmpty();
 	}
 
 	@Test
@@ -163,10 +185,11 @@ class McpSessionManagerTests {
 	@Test
 	void rejectsNonsensicalSettings() {
 		assertThatIllegalArgumentException().isThrownBy(() -> new McpSessionManager(this.store,
-				new SecureRandomSessionIdGenerator(), this.clock, Duration.ZERO, 1, Duration.ZERO, List.of()))
+				new SecureRandomSessionIdGenerator(), this.clock, Duration.ZERO, 1, Duration.ZERO, List.of(),
+				this.dispatcher))
 			.withMessageContaining("idle timeout");
 		assertThatIllegalArgumentException().isThrownBy(() -> new McpSessionManager(this.store,
-				new SecureRandomSessionIdGenerator(), this.clock, IDLE, 0, Duration.ZERO, List.of()))
+				new SecureRandomSessionIdGenerator(), this.clock, IDLE, 0, Duration.ZERO, List.of(), this.dispatcher))
 			.withMessageContaining("session limit");
 	}
 
@@ -179,7 +202,7 @@ class McpSessionManagerTests {
 	}
 
 	private McpSession create(String principal) {
-		return this.manager.create("2025-11-25", this.empty, this.empty, principal);
+		return this.manager.create("2025-11-25", this.empty, this.empty, (principal != null) ? () -> principal : null);
 	}
 
 }

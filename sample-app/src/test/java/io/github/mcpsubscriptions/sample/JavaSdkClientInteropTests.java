@@ -1,6 +1,14 @@
 package io.github.mcpsubscriptions.sample;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 
 import io.github.mcpsubscriptions.session.McpSessionManager;
 import io.modelcontextprotocol.client.McpClient;
@@ -62,6 +70,42 @@ class JavaSdkClientInteropTests {
 			McpSchema.TextResourceContents product = (McpSchema.TextResourceContents) one.contents().get(0);
 			assertThat(product.uri()).isEqualTo("catalog://products/3");
 			assertThat(product.text()).contains("\"id\":3", "Fountain pen");
+		}
+		finally {
+			client.closeGracefully();
+		}
+	}
+
+	@Test
+	void receivesNotificationTriggeredThroughRestApi() throws Exception {
+		BlockingQueue<List<McpSchema.ResourceContents>> updates = new LinkedBlockingQueue<>();
+		HttpClientStreamableHttpTransport transport = HttpClientStreamableHttpTransport
+			.builder("http://localhost:" + this.port)
+			.endpoint("/mcp")
+			.build();
+		McpSyncClient client = McpClient.sync(transport)
+			.requestTimeout(Duration.ofSeconds(10))
+			.resourcesUpdateConsumer(updates::add)
+			.build();
+		try {
+			client.initialize();
+			assertThat(client.getServerCapabilities().resources().subscribe()).isTrue();
+			client.subscribeResource(new McpSchema.SubscribeRequest("catalog://products/2"));
+			await().atMost(Duration.ofSeconds(10)).until(() -> this.sessions.getOpenStreamCount() >= 1);
+
+			HttpResponse<String> put = HttpClient.newHttpClient()
+				.send(HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + "/api/products/2"))
+					.header("Content-Type", "application/json")
+					.PUT(HttpRequest.BodyPublishers.ofString("{\"name\":\"Squared notebook\",\"price\":4.20}"))
+					.build(), HttpResponse.BodyHandlers.ofString());
+			assertThat(put.statusCode()).isEqualTo(200);
+
+			// The SDK re-reads the resource it was told about and hands over the contents.
+			List<McpSchema.ResourceContents> contents = updates.poll(10, TimeUnit.SECONDS);
+			assertThat(contents).as("a notification arrived").isNotNull();
+			McpSchema.TextResourceContents product = (McpSchema.TextResourceContents) contents.get(0);
+			assertThat(product.uri()).isEqualTo("catalog://products/2");
+			assertThat(product.text()).contains("Squared notebook");
 		}
 		finally {
 			client.closeGracefully();

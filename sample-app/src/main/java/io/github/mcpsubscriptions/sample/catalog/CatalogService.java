@@ -1,21 +1,31 @@
 package io.github.mcpsubscriptions.sample.catalog;
 
 import java.math.BigDecimal;
+import java.util.Map;
 import java.util.Optional;
 
+import io.github.mcpsubscriptions.notification.ResourceChangedEvent;
+import io.github.mcpsubscriptions.notification.ResourceListChangedEvent;
+
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
 
 /**
- * Changes to the catalogue, each in a transaction.
+ * Changes to the catalogue, each in a transaction. Every change publishes a
+ * {@link ResourceChangedEvent} for the product's URI; subscribers are told after the
+ * transaction commits, and never if it rolls back.
  */
 @Service
 public class CatalogService {
 
 	private final ProductRepository products;
 
-	public CatalogService(ProductRepository products) {
+	private final ApplicationEventPublisher events;
+
+	public CatalogService(ProductRepository products, ApplicationEventPublisher events) {
 		this.products = products;
+		this.events = events;
 	}
 
 	@Transactional
@@ -23,18 +33,30 @@ public class CatalogService {
 		if (!this.products.update(id, name, price)) {
 			return Optional.empty();
 		}
+		changed(id, "updated");
 		return this.products.findById(id);
 	}
 
 	@Transactional
 	public Product create(String name, BigDecimal price) {
 		long id = this.products.insert(name, price);
+		changed(id, "created");
+		this.events.publishEvent(new ResourceListChangedEvent(this));
 		return this.products.findById(id).orElseThrow();
 	}
 
 	@Transactional
 	public boolean delete(long id) {
-		return this.products.delete(id);
+		if (!this.products.delete(id)) {
+			return false;
+		}
+		changed(id, "deleted");
+		this.events.publishEvent(new ResourceListChangedEvent(this));
+		return true;
+	}
+
+	private void changed(long id, String change) {
+		this.events.publishEvent(new ResourceChangedEvent("catalog://products/" + id, Map.of("change", change)));
 	}
 
 }

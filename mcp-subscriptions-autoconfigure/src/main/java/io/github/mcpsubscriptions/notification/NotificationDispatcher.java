@@ -1,0 +1,251 @@
+package io.github.mcpsubscriptions.notification;
+
+import java.security.Principal;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+
+import io.github.mcpsubscriptions.subscription.ResourceAccessPolicy;
+import io.github.mcpsubscriptions.subscription.SubscriptionFilter;
+import io.github.mcpsubscriptions.subscription.SubscriptionIndex;
+import io.github.mcpsubscriptions.subscription.SubscriptionMatch;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Turns changes into notifications. Changes arrive from the {@link ResourceChangeFeed} on
+ * the publisher's thread and are handed at once to the dispatcher's own thread, which
+ * finds every matching subscription in the index, checks the access policy and the
+ * filters, and queues one notification per matching subscription in its subscriber's
+ * {@link Outbox}. The publisher never waits, and no I/O happens on its thread or on the
+ * dispatcher's.
+ */
+public class NotificationDispatcher implements AutoCloseable {
+
+	private static final Log logger = LogFactory.getLog(NotificationDispatcher.class);
+
+	private final SubscriptionIndex<Subscriber> index;
+
+	private final ResourceAccessPolicy accessPolicy;
+
+	private final List<SubscriptionFilter> filters;
+
+	private final NotificationEncoder encoder;
+
+	private final DeliveryScheduler scheduler;
+
+	private final Clock clock;
+
+	private final int outboxCapacity;
+
+	private final Function<String, Duration> minInterval;
+
+	private final NotificationStats stats = new NotificationStats();
+
+	private final Set<Subscriber> subscribers = ConcurrentHashMap.newKeySet();
+
+	private final AtomicInteger backlog = new AtomicInteger();
+
+	private final ExecutorService executor = Executors.newSingleThreadExecutor((task) -> {
+		Thread thread = new Thread(task, "mcp-dispatch");
+		thread.setDaemon(true);
+		return thread;
+	});
+
+	/**
+	 * Create a dispatcher and subscribe it to the feed.
+	 * @param feed where changes come from
+	 * @param index the subscriptions
+	 * @param accessPolicy checked for every notification
+	 * @param filters all must agree for a notification to be queued
+	 * @param encoder writes notifications
+	 * @param scheduler runs outbox drains
+	 * @param clock the clock for rate limits
+	 * @param outboxCapacity how many notifications may wait per subscriber
+	 * @param minInterval the minimum interval between notifications of a subscription,
+	 * by its URI
+	 */
+	public NotificationDispatcher(ResourceChangeFeed feed, SubscriptionIndex<Subscriber> index,
+			ResourceAccessPolicy accessPolicy, List<SubscriptionFilter> filters, NotificationEncoder encoder,
+			DeliveryScheduler scheduler, Clock clock, int outboxCapacity, Function<String, Duration> minInterval) {
+		this.index = index;
+		this.accessPolicy = accessPolicy;
+		this.filters = List.copyOf(filters);
+		this.encoder = encoder;
+		this.scheduler = scheduler;
+		this.clock = clock;
+		this.outboxCapacity = outboxCapacity;
+		this.minInterval = minInterval;
+		feed.subscribe(this::onChange);
+	}
+
+	/**
+	 * Register a subscriber whose notifications are written as plain SSE events.
+	 * @param id an id for logs and reports
+	 * @param principal the subscriber's principal, or {@code null}
+	 * @param listChanges whether it gets {@code list_changed}
+	 * @param meta entries for the {@code _meta} of its notifications
+	 * @return the subscriber, with its outbox
+	 */
+	public Subscriber register(String id, @Nullable Principal principal, boolean listChanges,
+			Map<String, Object> meta) {
+		return register(id, principal, listChanges, meta,
+				(subscriber) -> (stream, notification) -> stream.send(null, this.encoder.encode(notification,
+						subscriber)));
+	}
+
+	/**
+	 * Register a subscriber with its own way of writing notifications (event ids, a
+	 * replay log).
+	 * @param id an id for logs and reports
+	 * @param principal the subscriber's principal, or {@code null}
+	 * @param listChanges whether it gets {@code list_changed}
+	 * @param meta entries for the {@code _meta} of its notifications
+	 * @param writer creates the subscriber's writer
+	 * @return the subscriber, with its outbox
+	 */
+	public Subscriber register(String id, @Nullable Principal principal, boolean listChanges, Map<String, Object> meta,
+			Function<Subscriber, Outbox.Writer> writer) {
+		Subscriber subscriber = new Subscriber(id, principal, listChanges, meta);
+		subscriber.setOutbox(new Outbox(this.outboxCapacity, this.minInterval, this.clock, this.scheduler,
+				writer.apply(subscriber), this.stats, () -> this.index.subscriptionsOf(subscriber)));
+		this.subscribers.add(subscriber);
+		return subscriber;
+	}
+
+	/**
+	 * Remove a subscriber and everything it held: subscriptions, waiting notifications.
+	 * @param subscriber the subscriber
+	 */
+	public void unregister(Subscriber subscriber) {
+		this.subscribers.remove(subscriber);
+		this.index.removeAll(subscriber);
+		subscriber.getOutbox().close();
+	}
+
+	/**
+	 * Add a subscription; the caller has validated it.
+	 * @param subscriber the subscriber
+	 * @param uri the URI subscribed to
+	 * @return {@code false} if it existed already
+	 */
+	public boolean subscribe(Subscriber subscriber, String uri) {
+		return this.index.add(subscriber, uri);
+	}
+
+	/**
+	 * Remove a subscription and what waits for it.
+	 * @param subscriber the subscriber
+	 * @param uri the URI subscribed to
+	 * @return whether there was such a subscription
+	 */
+	public boolean unsubscribe(Subscriber subscriber, String uri) {
+		boolean removed = this.index.remove(subscriber, uri);
+		subscriber.getOutbox().forget(uri);
+		return removed;
+	}
+
+	/**
+	 * Take a change from the feed: queued for the dispatcher's thread at once.
+	 * @param change the change
+	 */
+	public void onChange(ResourceChange change) {
+		this.stats.eventsReceived.increment();
+		submit(() -> dispatch(change));
+	}
+
+	/**
+	 * Tell every subscriber that wants it that the resource list changed.
+	 */
+	public void resourceListChanged() {
+		submit(() -> {
+			OutboundNotification notification = OutboundNotification.listChanged(this.clock.instant());
+			for (Subscriber subscriber : this.subscribers) {
+				if (subscriber.isListChanges()) {
+					subscriber.getOutbox().offer(notification);
+				}
+			}
+		});
+	}
+
+	private void submit(Runnable task) {
+		this.backlog.incrementAndGet();
+		try {
+			this.executor.execute(() -> {
+				try {
+					task.run();
+				}
+				catch (RuntimeException ex) {
+					logger.error("MCP notification dispatch failed", ex);
+				}
+				finally {
+					this.backlog.decrementAndGet();
+				}
+			});
+		}
+		catch (RejectedExecutionException ex) {
+			this.backlog.decrementAndGet();
+		}
+	}
+
+	private void dispatch(ResourceChange change) {
+		for (SubscriptionMatch<Subscriber> match : this.index.match(change.uri())) {
+			Subscriber subscriber = match.subscriber();
+			Principal principal = subscriber.getPrincipal();
+			if (!this.accessPolicy.canReceive(principal, change.uri(), match.subscribedUri())) {
+				this.stats.denied.increment();
+				continue;
+			}
+			if (!accepted(new SubscriptionFilter.Candidate(change.uri(), match.subscribedUri(), change.attributes(),
+					principal))) {
+				this.stats.filtered.increment();
+				continue;
+			}
+			subscriber.getOutbox().offer(OutboundNotification.updated(change, match.subscribedUri()));
+		}
+	}
+
+	private boolean accepted(SubscriptionFilter.Candidate candidate) {
+		for (SubscriptionFilter filter : this.filters) {
+			if (!filter.shouldNotify(candidate)) {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	public SubscriptionIndex<Subscriber> getIndex() {
+		return this.index;
+	}
+
+	public NotificationStats getStats() {
+		return this.stats;
+	}
+
+	/**
+	 * How many changes wait for the dispatcher's thread.
+	 * @return the backlog
+	 */
+	public int getBacklog() {
+		return this.backlog.get();
+	}
+
+	public Set<Subscriber> getSubscribers() {
+		return Set.copyOf(this.subscribers);
+	}
+
+	@Override
+	public void close() {
+		this.executor.shutdownNow();
+	}
+
+}

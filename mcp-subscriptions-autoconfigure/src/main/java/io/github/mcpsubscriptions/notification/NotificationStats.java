@@ -1,0 +1,66 @@
+package io.github.mcpsubscriptions.notification;
+
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Counts of what the dispatcher and the outboxes did, for metrics.
+ */
+public final class NotificationStats {
+
+	final LongAdder eventsReceived = new LongAdder();
+
+	final LongAdder sent = new LongAdder();
+
+	final LongAdder coalesced = new LongAdder();
+
+	final LongAdder delayed = new LongAdder();
+
+	final LongAdder filtered = new LongAdder();
+
+	final LongAdder denied = new LongAdder();
+
+	final LongAdder overflows = new LongAdder();
+
+	final LongAdder resyncsQueued = new LongAdder();
+
+	/** Changes received from the feed. */
+	public long getEventsReceived() {
+		return this.eventsReceived.sum();
+	}
+
+	/** Notifications written to streams. */
+	public long getSent() {
+		return this.sent.sum();
+	}
+
+	/** Notifications merged into an identical one still waiting. */
+	public long getCoalesced() {
+		return this.coalesced.sum();
+	}
+
+	/** Notifications held back by a rate limit (each counted once). */
+	public long getDelayed() {
+		return this.delayed.sum();
+	}
+
+	/** Notifications a {@code SubscriptionFilter} left out. */
+	public long getFiltered() {
+		return this.filtered.sum();
+	}
+
+	/** Notifications the access policy refused at delivery. */
+	public long getDenied() {
+		return this.denied.sum();
+	}
+
+	/** Outboxes that overflowed (slow consumers), their streams closed. */
+	public long getOverflows() {
+		return this.overflows.sum();
+	}
+
+	/** Resync notifications queued after a gap. */
+	public long getResyncsQueued() {
+		return this.resyncsQueued.sum();
+	}
+
+}

@@ -1,0 +1,342 @@
+package io.github.mcpsubscriptions.notification;
+
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One subscriber's queue of notifications on their way to its stream.
+ * <ul>
+ * <li><b>Coalescing:</b> a notification with the same key (method, URI, subscribed URI) as
+ * one still waiting replaces it in place, with the newer attributes.</li>
+ * <li><b>Rate limits delay, never drop:</b> after a notification for a subscription, the
+ * next one for it waits out the minimum interval; a timer then sends what waits, so the
+ * last change is always told (trailing edge).</li>
+ * <li><b>No stream yet:</b> notifications wait (bounded) and go out when one
+ * attaches.</li>
+ * <li><b>Bounded:</b> past the capacity the outbox overflows: what waits is dropped, the
+ * stream is closed, and for every active subscription a resync notification is queued,
+ * so the client learns it must re-read. A gap is never silent.</li>
+ * <li><b>One writer:</b> at most one drain runs at a time, so writes to a stream are
+ * serialized and in order.</li>
+ * </ul>
+ */
+public final class Outbox {
+
+	/**
+	 * Writes one notification to a stream.
+	 */
+	@FunctionalInterface
+	public interface Writer {
+
+		/**
+		 * Write a notification.
+		 * @param stream the stream
+		 * @param notification the notification
+		 * @throws IOException when the client is gone
+		 */
+		void write(MessageStream stream, OutboundNotification notification) throws IOException;
+
+	}
+
+	private final Object lock = new Object();
+
+	private final LinkedHashMap<OutboundNotification.Key, OutboundNotification> pending = new LinkedHashMap<>();
+
+	private final Set<OutboundNotification.Key> delayed = new HashSet<>();
+
+	private final Map<String, Instant> lastSent = new HashMap<>();
+
+	private final int capacity;
+
+	private final Function<String, Duration> minInterval;
+
+	private final Clock clock;
+
+	private final DeliveryScheduler scheduler;
+
+	private final Writer writer;
+
+	private final NotificationStats stats;
+
+	private final Supplier<Collection<String>> activeSubscriptions;
+
+	private @Nullable MessageStream stream;
+
+	private boolean draining;
+
+	private @Nullable Instant wakeUpAt;
+
+	private boolean closed;
+
+	Outbox(int capacity, Function<String, Duration> minInterval, Clock clock, DeliveryScheduler scheduler,
+			Writer writer, NotificationStats stats, Supplier<Collection<String>> activeSubscriptions) {
+		if (capacity < 1) {
+			throw new IllegalArgumentException("The outbox capacity must be at least 1, was " + capacity);
+		}
+		this.capacity = capacity;
+		this.minInterval = minInterval;
+		this.clock = clock;
+		this.scheduler = scheduler;
+		this.writer = writer;
+		this.stats = stats;
+		this.activeSubscriptions = activeSubscriptions;
+	}
+
+	/**
+	 * Queue a notification.
+	 * @param notification the notification
+	 */
+	public void offer(OutboundNotification notification) {
+		MessageStream toClose = null;
+		synchronized (this.lock) {
+			if (this.closed) {
+				return;
+			}
+			OutboundNotification.Key key = notification.key();
+			if (this.pending.containsKey(key)) {
+				this.pending.put(key, notification);
+				this.stats.coalesced.increment();
+				return;
+			}
+			if (this.pending.size() >= this.capacity) {
+				toClose = overflow();
+			}
+			else {
+				this.pending.put(key, notification);
+			}
+		}
+		if (toClose != null) {
+			toClose.close();
+			return;
+		}
+		requestDrain();
+	}
+
+	/** Called with the lock held. */
+	private @Nullable MessageStream overflow() {
+		this.stats.overflows.increment();
+		this.pending.clear();
+		this.delayed.clear();
+		queueResyncs();
+		MessageStream current = this.stream;
+		this.stream = null;
+		return current;
+	}
+
+	/**
+	 * Queue a resync notification for every active subscription: the client may have
+	 * missed changes and should re-read. Called with the lock held.
+	 */
+	private void queueResyncs() {
+		Instant now = this.clock.instant();
+		for (String subscribedUri : this.activeSubscriptions.get()) {
+			if (this.pending.size() >= this.capacity) {
+				break;
+			}
+			OutboundNotification resync = OutboundNotification.resync(subscribedUri, now);
+			this.pending.put(resync.key(), resync);
+			this.stats.resyncsQueued.increment();
+		}
+	}
+
+	/**
+	 * Tell the client, on its next stream, to re-read every subscription (after a gap
+	 * that replay cannot fill).
+	 */
+	public void resync() {
+		synchronized (this.lock) {
+			if (!this.closed) {
+				queueResyncs();
+			}
+		}
+		requestDrain();
+	}
+
+	/**
+	 * Drop what waits for a subscription that ended, so nothing is told after
+	 * unsubscribe.
+	 * @param subscribedUri the subscription's URI
+	 */
+	public void forget(String subscribedUri) {
+		synchronized (this.lock) {
+			this.pending.values().removeIf((notification) -> subscribedUri.equals(notification.subscribedUri()));
+			this.delayed.removeIf((key) -> subscribedUri.equals(key.subscribedUri()));
+			this.lastSent.remove(subscribedUri);
+		}
+	}
+
+	/**
+	 * Start writing to a stream.
+	 * @param stream the stream
+	 */
+	public void attach(MessageStream stream) {
+		synchronized (this.lock) {
+			if (this.closed) {
+				return;
+			}
+			this.stream = stream;
+		}
+		requestDrain();
+	}
+
+	/**
+	 * Stop writing to a stream, if it is the current one.
+	 * @param stream the stream
+	 */
+	public void detach(MessageStream stream) {
+		synchronized (this.lock) {
+			if (this.stream == stream) {
+				this.stream = null;
+			}
+		}
+	}
+
+	/**
+	 * Drop everything and accept nothing more. The stream is left to its owner.
+	 */
+	public void close() {
+		synchronized (this.lock) {
+			this.closed = true;
+			this.stream = null;
+			this.pending.clear();
+			this.delayed.clear();
+			this.lastSent.clear();
+		}
+	}
+
+	/**
+	 * How many notifications wait.
+	 * @return the count
+	 */
+	public int size() {
+		synchronized (this.lock) {
+			return this.pending.size();
+		}
+	}
+
+	public int getCapacity() {
+		return this.capacity;
+	}
+
+	private void requestDrain() {
+		synchronized (this.lock) {
+			if (this.draining || this.stream == null || this.pending.isEmpty()) {
+				return;
+			}
+			this.draining = true;
+		}
+		this.scheduler.execute(this::drain);
+	}
+
+	private void drain() {
+		while (true) {
+			MessageStream target;
+			OutboundNotification next;
+			synchronized (this.lock) {
+				target = this.stream;
+				next = (target != null) ? pollDue(this.clock.instant()) : null;
+				if (next == null) {
+					this.draining = false;
+					if (target != null) {
+						scheduleWakeUp();
+					}
+					return;
+				}
+			}
+			try {
+				this.writer.write(target, next);
+				this.stats.sent.increment();
+			}
+			catch (IOException ex) {
+				synchronized (this.lock) {
+					// Keep it for the next stream, unless something newer took its place.
+					putFirst(next);
+					if (this.stream == target) {
+						this.stream = null;
+					}
+					this.draining = false;
+				}
+				return;
+			}
+		}
+	}
+
+	/** Called with the lock held. */
+	private @Nullable OutboundNotification pollDue(Instant now) {
+		Iterator<OutboundNotification> iterator = this.pending.values().iterator();
+		while (iterator.hasNext()) {
+			OutboundNotification candidate = iterator.next();
+			String subscription = candidate.subscribedUri();
+			Duration interval = (subscription != null && !candidate.resync()) ? this.minInterval.apply(subscription)
+					: Duration.ZERO;
+			if (!interval.isZero()) {
+				Instant last = this.lastSent.get(subscription);
+				if (last != null && now.isBefore(last.plus(interval))) {
+					if (this.delayed.add(candidate.key())) {
+						this.stats.delayed.increment();
+					}
+					continue;
+				}
+				this.lastSent.put(subscription, now);
+			}
+			iterator.remove();
+			this.delayed.remove(candidate.key());
+			return candidate;
+		}
+		return null;
+	}
+
+	/** Called with the lock held: wake up when the earliest delayed notification is due. */
+	private void scheduleWakeUp() {
+		Instant earliest = null;
+		for (OutboundNotification waiting : this.pending.values()) {
+			Instant last = this.lastSent.get(waiting.subscribedUri());
+			if (last != null && waiting.subscribedUri() != null) {
+				Instant due = last.plus(this.minInterval.apply(waiting.subscribedUri()));
+				if (earliest == null || due.isBefore(earliest)) {
+					earliest = due;
+				}
+			}
+		}
+		if (earliest == null || (this.wakeUpAt != null && !earliest.isBefore(this.wakeUpAt))) {
+			return;
+		}
+		this.wakeUpAt = earliest;
+		Duration delay = Duration.between(this.clock.instant(), earliest);
+		this.scheduler.schedule(() -> {
+			synchronized (this.lock) {
+				this.wakeUpAt = null;
+			}
+			requestDrain();
+		}, delay.isNegative() ? Duration.ZERO : delay);
+	}
+
+	/** Called with the lock held. */
+	private void putFirst(OutboundNotification notification) {
+		if (this.pending.containsKey(notification.key())) {
+			return;
+		}
+		List<OutboundNotification> rest = new ArrayList<>(this.pending.values());
+		this.pending.clear();
+		this.pending.put(notification.key(), notification);
+		for (OutboundNotification waiting : rest) {
+			this.pending.put(waiting.key(), waiting);
+		}
+	}
+
+}

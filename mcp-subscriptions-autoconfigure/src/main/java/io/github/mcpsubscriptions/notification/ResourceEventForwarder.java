@@ -1,0 +1,34 @@
+package io.github.mcpsubscriptions.notification;
+
+import java.time.Instant;
+
+import org.springframework.transaction.event.TransactionalEventListener;
+
+/**
+ * Forwards the application's events to the change feed and the dispatcher. Events
+ * published inside a transaction are forwarded after commit, and dropped on rollback;
+ * others at once. Forwarding only queues: the publisher never waits for delivery.
+ */
+public class ResourceEventForwarder {
+
+	private final ResourceChangeFeed feed;
+
+	private final NotificationDispatcher dispatcher;
+
+	public ResourceEventForwarder(ResourceChangeFeed feed, NotificationDispatcher dispatcher) {
+		this.feed = feed;
+		this.dispatcher = dispatcher;
+	}
+
+	@TransactionalEventListener(fallbackExecution = true)
+	public void resourceChanged(ResourceChangedEvent event) {
+		this.feed.publish(new ResourceChange(event.getUri(), event.getAttributes(),
+				Instant.ofEpochMilli(event.getTimestamp())));
+	}
+
+	@TransactionalEventListener(fallbackExecution = true)
+	public void resourceListChanged(ResourceListChangedEvent event) {
+		this.dispatcher.resourceListChanged();
+	}
+
+}

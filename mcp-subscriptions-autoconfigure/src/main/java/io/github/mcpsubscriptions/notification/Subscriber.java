@@ -1,0 +1,88 @@
+package io.github.mcpsubscriptions.notification;
+
+import java.security.Principal;
+import java.util.Map;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Someone notifications go to: a 2025-era session or a 2026-era listen stream. Identity
+ * is by object: each subscriber is one live registration on this node.
+ */
+public final class Subscriber {
+
+	private final String id;
+
+	private final boolean listChanges;
+
+	private final Map<String, Object> meta;
+
+	private volatile @Nullable Principal principal;
+
+	private volatile @Nullable Outbox outbox;
+
+	Subscriber(String id, @Nullable Principal principal, boolean listChanges, Map<String, Object> meta) {
+		this.id = id;
+		this.principal = principal;
+		this.listChanges = listChanges;
+		this.meta = Map.copyOf(meta);
+	}
+
+	/**
+	 * An id for logs and reports; never a session id.
+	 * @return the id
+	 */
+	public String getId() {
+		return this.id;
+	}
+
+	/**
+	 * The principal the access policy and filters see.
+	 * @return the principal, or {@code null}
+	 */
+	public @Nullable Principal getPrincipal() {
+		return this.principal;
+	}
+
+	/**
+	 * Update the principal, as of the latest request.
+	 * @param principal the principal
+	 */
+	public void setPrincipal(@Nullable Principal principal) {
+		this.principal = principal;
+	}
+
+	/**
+	 * Whether the subscriber is told when the resource list changes.
+	 * @return whether it gets {@code list_changed}
+	 */
+	public boolean isListChanges() {
+		return this.listChanges;
+	}
+
+	/**
+	 * Entries added to the {@code _meta} of every notification (the 2026 subscription id).
+	 * @return the entries
+	 */
+	public Map<String, Object> getMeta() {
+		return this.meta;
+	}
+
+	public Outbox getOutbox() {
+		Outbox current = this.outbox;
+		if (current == null) {
+			throw new IllegalStateException("Subscriber " + this.id + " has no outbox yet");
+		}
+		return current;
+	}
+
+	void setOutbox(Outbox outbox) {
+		this.outbox = outbox;
+	}
+
+	@Override
+	public String toString() {
+		return "Subscriber[" + this.id + "]";
+	}
+
+}

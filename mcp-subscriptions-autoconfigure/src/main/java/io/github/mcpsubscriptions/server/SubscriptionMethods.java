@@ -1,0 +1,167 @@
+package io.github.mcpsubscriptions.server;
+
+import java.security.Principal;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+import io.github.mcpsubscriptions.jsonrpc.JsonRpcErrorCodes;
+import io.github.mcpsubscriptions.jsonrpc.JsonRpcException;
+import io.github.mcpsubscriptions.notification.NotificationDispatcher;
+import io.github.mcpsubscriptions.notification.Subscriber;
+import io.github.mcpsubscriptions.resource.ResourceDefinition;
+import io.github.mcpsubscriptions.resource.ResourceRegistry;
+import io.github.mcpsubscriptions.resource.UriTemplate;
+import io.github.mcpsubscriptions.session.McpSession;
+import io.github.mcpsubscriptions.session.McpSessionManager;
+import io.github.mcpsubscriptions.subscription.CoverageKind;
+import io.github.mcpsubscriptions.subscription.CoverageRules;
+import io.github.mcpsubscriptions.subscription.ResourceAccessPolicy;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * {@code resources/subscribe} and {@code resources/unsubscribe}, and the validation
+ * both protocol eras apply to a subscription: a URI, covering at least one registered
+ * resource or template, allowed by the access policy, within the limits.
+ */
+class SubscriptionMethods {
+
+	private static final Pattern URI_SYNTAX = Pattern.compile("[A-Za-z][A-Za-z0-9+.-]*:[^\\s\\x00-\\x1F\\x7F]*");
+
+	private static final Map<String, Object> EMPTY_RESULT = Map.of();
+
+	private final NotificationDispatcher dispatcher;
+
+	private final McpSessionManager sessionManager;
+
+	private final ResourceRegistry registry;
+
+	private final ResourceAccessPolicy accessPolicy;
+
+	private final int maxPerSubscriber;
+
+	private final int maxTotal;
+
+	SubscriptionMethods(NotificationDispatcher dispatcher, McpSessionManager sessionManager, ResourceRegistry registry,
+			ResourceAccessPolicy accessPolicy, int maxPerSubscriber, int maxTotal) {
+		this.dispatcher = dispatcher;
+		this.sessionManager = sessionManager;
+		this.registry = registry;
+		this.accessPolicy = accessPolicy;
+		this.maxPerSubscriber = maxPerSubscriber;
+		this.maxTotal = maxTotal;
+	}
+
+	void register(Map<String, McpMethodHandler> methods) {
+		methods.put("resources/subscribe", this::subscribe);
+		methods.put("resources/unsubscribe", this::unsubscribe);
+	}
+
+	private Object subscribe(McpExchange exchange, @Nullable ObjectNode params) {
+		String uri = requireSubscriptionUri(params);
+		McpSession session = exchange.requireSession();
+		Subscriber subscriber = this.sessionManager.getSubscriber(session);
+		subscriber.setPrincipal(exchange.getPrincipal());
+		if (!isAcceptable(uri, exchange.getPrincipal())) {
+			throw ResourceMethods.notFound(uri);
+		}
+		add(subscriber, uri);
+		return EMPTY_RESULT;
+	}
+
+	private Object unsubscribe(McpExchange exchange, @Nullable ObjectNode params) {
+		String uri = ResourceMethods.requireUri(params);
+		this.dispatcher.unsubscribe(this.sessionManager.getSubscriber(exchange.requireSession()), uri);
+		return EMPTY_RESULT;
+	}
+
+	/**
+	 * Add a subscription within the limits; adding one that exists changes nothing.
+	 */
+	synchronized void add(Subscriber subscriber, String uri) {
+		int own = this.dispatcher.getIndex().subscriptionsOf(subscriber).size();
+		if (this.dispatcher.getIndex().subscriptionsOf(subscriber).contains(uri)) {
+			return;
+		}
+		if (own >= this.maxPerSubscriber) {
+			throw limit("at most " + this.maxPerSubscriber + " subscriptions per session",
+					"mcp.subscriptions.max-per-session", this.maxPerSubscriber);
+		}
+		if (this.dispatcher.getIndex().size() >= this.maxTotal) {
+			throw limit("the server holds its maximum of " + this.maxTotal + " subscriptions",
+					"mcp.subscriptions.max-total", this.maxTotal);
+		}
+		this.dispatcher.subscribe(subscriber, uri);
+	}
+
+	private static JsonRpcException limit(String what, String property, int value) {
+		return new JsonRpcException(JsonRpcErrorCodes.SERVER_ERROR, "Subscription limit reached: " + what + " ("
+				+ property + ")", Map.of("limit", property, "value", value));
+	}
+
+	/**
+	 * Read and check a subscription URI.
+	 * @throws JsonRpcException {@code -32602} when it is missing, too long, not a URI, or an
+	 * invalid template or pattern
+	 */
+	static String requireSubscriptionUri(@Nullable ObjectNode params) {
+		String uri = ResourceMethods.requireUri(params);
+		if (!URI_SYNTAX.matcher(uri).matches()) {
+			throw JsonRpcException.invalidParams("Invalid params: \"uri\" is not a URI (scheme:rest, no spaces)");
+		}
+		try {
+			CoverageRules.validate(uri);
+		}
+		catch (IllegalArgumentException ex) {
+			throw JsonRpcException.invalidParams("Invalid params: " + ex.getMessage());
+		}
+		return uri;
+	}
+
+	/**
+	 * Whether a subscription is allowed and covers at least one registered resource or
+	 * template. Refusals look like "not found" so that URIs cannot be probed.
+	 */
+	boolean isAcceptable(String uri, @Nullable Principal principal) {
+		return this.accessPolicy.canSubscribe(principal, uri) && coversRegistered(uri);
+	}
+
+	private boolean coversRegistered(String uri) {
+		for (ResourceDefinition resource : this.registry.getResources()) {
+			if (CoverageRules.covers(uri, resource.getUri())) {
+				return true;
+			}
+		}
+		CoverageKind kind = CoverageRules.kindOf(uri);
+		if (kind != CoverageKind.TEMPLATE && kind != CoverageKind.PATTERN && this.registry.resolve(uri) != null) {
+			return true;
+		}
+		String base = base(uri, kind);
+		for (ResourceDefinition template : this.registry.getTemplates()) {
+			if (template.getUri().equals(uri)) {
+				return true;
+			}
+			String prefix = template.getTemplate().getLiteralPrefix();
+			// The template's URIs lie below the subscription...
+			if (prefix.startsWith(base) && (base.endsWith("/") || prefix.length() == base.length()
+					|| prefix.charAt(base.length()) == '/')) {
+				return true;
+			}
+			// ...or a reserved expansion can reach below it.
+			if (template.getUri().contains("{+") && base.startsWith(prefix)) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	private static String base(String uri, CoverageKind kind) {
+		if (kind == CoverageKind.TEMPLATE) {
+			String prefix = UriTemplate.parse(uri).getLiteralPrefix();
+			return prefix.substring(0, prefix.lastIndexOf('/') + 1);
+		}
+		int query = uri.indexOf('?');
+		return (query >= 0) ? uri.substring(0, query) : uri;
+	}
+
+}

@@ -1,0 +1,201 @@
+package io.github.mcpsubscriptions.notification;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import io.github.mcpsubscriptions.test.ManualDeliveryScheduler;
+import io.github.mcpsubscriptions.test.MutableClock;
+import io.github.mcpsubscriptions.test.RecordingStream;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Coalescing, trailing-edge rate limits, waiting for a stream and overflow, on a clock
+ * the test moves.
+ */
+class OutboxTests {
+
+	private static final Instant START = Instant.parse("2026-01-01T00:00:00Z");
+
+	private final MutableClock clock = new MutableClock(START);
+
+	private final ManualDeliveryScheduler scheduler = new ManualDeliveryScheduler(this.clock);
+
+	private final NotificationStats stats = new NotificationStats();
+
+	private final Set<String> subscriptions = new LinkedHashSet<>(List.of("a://items"));
+
+	private final List<String> written = new ArrayList<>();
+
+	private Outbox outbox(int capacity, Duration minInterval) {
+		return new Outbox(capacity, (uri) -> minInterval, this.clock, this.scheduler, (stream, notification) -> {
+			stream.send(null, notification.uri() + (notification.resync() ? " resync" : "") + " "
+					+ notification.attributes());
+			this.written.add(notification.uri() + (notification.resync() ? " resync" : "") + " "
+					+ notification.attributes().getOrDefault("v", ""));
+		}, this.stats, () -> this.subscriptions);
+	}
+
+	@Test
+	void deliversInOrderWhenStreamIsOpen() {
+		Outbox outbox = outbox(10, Duration.ZERO);
+		outbox.attach(new RecordingStream());
+		outbox.offer(change("a://items/1", 1));
+		outbox.offer(change("a://items/2", 1));
+		assertThat(this.written).containsExactly("a://items/1 1", "a://items/2 1");
+		assertThat(this.stats.getSent()).isEqualTo(2);
+	}
+
+	@Test
+	void waitsForStreamThenDeliversCoalesced() {
+		Outbox outbox = outbox(10, Duration.ZERO);
+		outbox.offer(change("a://items/1", 1));
+		outbox.offer(change("a://items/2", 1));
+		outbox.offer(change("a://items/1", 2));
+		assertThat(this.written).isEmpty();
+		assertThat(outbox.size()).isEqualTo(2);
+		outbox.attach(new RecordingStream());
+		// The second change of item 1 took the first one's place, with the newer attributes.
+		assertThat(this.written).containsExactly("a://items/1 2", "a://items/2 1");
+		assertThat(this.stats.getCoalesced()).isOne();
+	}
+
+	@Test
+	void rateLimitDelaysButNeverDropsTheLastChange() {
+		Outbox outbox = outbox(10, Duration.ofSeconds(1));
+		outbox.attach(new RecordingStream());
+		outbox.offer(change("a://items/1", 1));
+		assertThat(this.written).containsExactly("a://items/1 1");
+		outbox.offer(change("a://items/1", 2));
+		outbox.offer(change("a://items/1", 3));
+		assertThat(this.written).hasSize(1);
+		assertThat(this.stats.getDelayed()).isOne();
+		this.scheduler.advance(Duration.ofMillis(999));
+		assertThat(this.written).hasSize(1);
+		this.scheduler.advance(Duration.ofMillis(1));
+		// Trailing edge: the last change goes out when the interval has passed.
+		assertThat(this.written).containsExactly("a://items/1 1", "a://items/1 3");
+		assertThat(this.scheduler.pendingTimers()).isZero();
+	}
+
+	@Test
+	void rateLimitIsPerSubscription() {
+		Outbox outbox = new Outbox(10, (uri) -> uri.equals("a://slow") ? Duration.ofSeconds(5) : Duration.ZERO,
+				this.clock, this.scheduler, (stream, n) -> this.written.add(n.subscribedUri() + " " + n.uri()), this.stats,
+				() -> this.subscriptions);
+		outbox.attach(new RecordingStream());
+		outbox.offer(change("a://slow/1", "a://slow", 1));
+		outbox.offer(change("a://slow/2", "a://slow", 1));
+		outbox.offer(change("a://fast/1", "a://fast", 1));
+		assertThat(this.written).containsExactly("a://slow a://slow/1", "a://fast a://fast/1");
+		this.scheduler.advance(Duration.ofSeconds(5));
+		assertThat(this.written).containsExactly("a://slow a://slow/1", "a://fast a://fast/1", "a://slow a://slow/2");
+	}
+
+	@Test
+	void overflowClosesStreamAndQueuesResync() {
+		Outbox outbox = outbox(2, Duration.ZERO);
+		RecordingStream stream = new RecordingStream();
+		outbox.offer(change("a://items/1", 1));
+		outbox.offer(change("a://items/2", 1));
+		outbox.attach(stream);
+		this.written.clear();
+		outbox.detach(stream);
+		outbox.offer(change("a://items/3", 1));
+		outbox.offer(change("a://items/4", 1));
+		outbox.offer(change("a://items/5", 1));
+		assertThat(this.stats.getOverflows()).isOne();
+		assertThat(outbox.size()).as("only the resync waits").isOne();
+		RecordingStream next = new RecordingStream();
+		outbox.attach(next);
+		assertThat(this.written).containsExactly("a://items resync ");
+		assertThat(this.stats.getResyncsQueued()).isOne();
+	}
+
+	@Test
+	void slowConsumerOverflowClosesItsOpenStream() {
+		List<Runnable> stalledDrains = new ArrayList<>();
+		DeliveryScheduler stalled = new DeliveryScheduler() {
+
+			@Override
+			public void execute(Runnable task) {
+				// The writer is stuck on a client that does not read.
+				stalledDrains.add(task);
+			}
+
+			@Override
+			public void schedule(Runnable task, Duration delay) {
+			}
+
+		};
+		Outbox outbox = new Outbox(2, (uri) -> Duration.ZERO, this.clock, stalled, (stream, n) -> {
+		}, this.stats, () -> this.subscriptions);
+		RecordingStream stream = new RecordingStream();
+		outbox.attach(stream);
+		outbox.offer(change("a://items/1", 1));
+		outbox.offer(change("a://items/2", 1));
+		assertThat(stream.isOpen()).isTrue();
+		outbox.offer(change("a://items/3", 1));
+		assertThat(stream.isOpen()).as("past the bound the stream is closed").isFalse();
+		assertThat(this.stats.getOverflows()).isOne();
+		assertThat(outbox.size()).as("memory is released: only the resync waits").isOne();
+	}
+
+	@Test
+	void failedWriteKeepsNotificationForNextStream() {
+		Outbox outbox = outbox(10, Duration.ZERO);
+		RecordingStream broken = new RecordingStream();
+		broken.failWrites();
+		outbox.attach(broken);
+		outbox.offer(change("a://items/1", 1));
+		assertThat(this.written).isEmpty();
+		assertThat(outbox.size()).isOne();
+		outbox.attach(new RecordingStream());
+		assertThat(this.written).containsExactly("a://items/1 1");
+	}
+
+	@Test
+	void forgetDropsWaitingNotificationsOfSubscription() {
+		Outbox outbox = outbox(10, Duration.ZERO);
+		outbox.offer(change("a://items/1", "a://items", 1));
+		outbox.offer(change("b://x", "b://x", 1));
+		outbox.forget("a://items");
+		outbox.attach(new RecordingStream());
+		assertThat(this.written).containsExactly("b://x 1");
+	}
+
+	@Test
+	void closedOutboxAcceptsNothing() {
+		Outbox outbox = outbox(10, Duration.ZERO);
+		outbox.close();
+		outbox.offer(change("a://items/1", 1));
+		outbox.attach(new RecordingStream());
+		assertThat(outbox.size()).isZero();
+		assertThat(this.written).isEmpty();
+	}
+
+	@Test
+	void resyncOnRequestCoversEverySubscription() {
+		this.subscriptions.add("b://other");
+		Outbox outbox = outbox(10, Duration.ZERO);
+		outbox.resync();
+		outbox.attach(new RecordingStream());
+		assertThat(this.written).containsExactly("a://items resync ", "b://other resync ");
+	}
+
+	private static OutboundNotification change(String uri, int version) {
+		return change(uri, "a://items", version);
+	}
+
+	private static OutboundNotification change(String uri, String subscribedUri, int version) {
+		return OutboundNotification.updated(new ResourceChange(uri, Map.of("v", version), START), subscribedUri);
+	}
+
+}
