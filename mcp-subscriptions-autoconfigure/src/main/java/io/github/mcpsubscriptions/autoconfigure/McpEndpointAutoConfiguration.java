@@ -41,6 +41,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.info.BuildProperties;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -134,11 +135,12 @@ public final class McpEndpointAutoConfiguration {
 	McpRequestDispatcher mcpRequestDispatcher(McpServerInfo serverInfo, McpSessionManager sessionManager,
 			ResourceRegistry resourceRegistry, ResourceContentMapper contentMapper,
 			ObjectProvider<ResourceCompleter> completers, NotificationDispatcher notifications,
-			ResourceAccessPolicy accessPolicy, McpProperties properties) {
+			ResourceAccessPolicy accessPolicy, McpProperties properties, ApplicationEventPublisher events) {
 		McpProperties.Subscriptions subscriptions = properties.getSubscriptions();
 		return new McpRequestDispatcher(serverInfo, sessionManager, resourceRegistry, contentMapper,
 				completers.orderedStream().toList(), properties.getResources().getPageSize(), notifications,
-				accessPolicy, new SubscriptionLimits(subscriptions.getMaxPerSession(), subscriptions.getMaxTotal()));
+				accessPolicy, new SubscriptionLimits(subscriptions.getMaxPerSession(), subscriptions.getMaxTotal()),
+				events);
 	}
 
 	@Bean

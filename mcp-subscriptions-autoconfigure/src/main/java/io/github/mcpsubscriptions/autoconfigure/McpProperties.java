@@ -34,6 +34,8 @@ public class McpProperties {
 
 	private final Notifications notifications = new Notifications();
 
+	private final Management management = new Management();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -64,6 +66,53 @@ public class McpProperties {
 
 	public Notifications getNotifications() {
 		return this.notifications;
+	}
+
+	public Management getManagement() {
+		return this.management;
+	}
+
+	public static class Management {
+
+		/**
+		 * Whether the 'mcpsubscriptions' Actuator endpoint may close sessions.
+		 */
+		private boolean allowSessionClose;
+
+		/**
+		 * How many of the most subscribed URIs the Actuator endpoint lists.
+		 */
+		private int topUris = 10;
+
+		/**
+		 * Dispatch backlog above which the health indicator reports down.
+		 */
+		private int healthMaxBacklog = 10_000;
+
+		public boolean isAllowSessionClose() {
+			return this.allowSessionClose;
+		}
+
+		public void setAllowSessionClose(boolean allowSessionClose) {
+			this.allowSessionClose = allowSessionClose;
+		}
+
+		public int getTopUris() {
+			return this.topUris;
+		}
+
+		public void setTopUris(int topUris) {
+			this.topUris = topUris;
+		}
+
+		public int getHealthMaxBacklog() {
+			return this.healthMaxBacklog;
+		}
+
+		public void setHealthMaxBacklog(int healthMaxBacklog) {
+			this.healthMaxBacklog = healthMaxBacklog;
+		}
+
 	}
 
 	public static class Subscriptions {

@@ -55,6 +55,8 @@ public class NotificationDispatcher implements AutoCloseable {
 
 	private final AtomicInteger backlog = new AtomicInteger();
 
+	private volatile DispatchObserver observer = DispatchObserver.NONE;
+
 	private final ExecutorService executor = Executors.newSingleThreadExecutor((task) -> {
 		Thread thread = new Thread(task, "mcp-dispatch");
 		thread.setDaemon(true);
@@ -160,7 +162,7 @@ public class NotificationDispatcher implements AutoCloseable {
 	 */
 	public void onChange(ResourceChange change) {
 		this.stats.eventsReceived.increment();
-		submit(() -> dispatch(change));
+		submit(() -> this.observer.observe(change, () -> dispatch(change)));
 	}
 
 	/**
@@ -197,8 +199,17 @@ public class NotificationDispatcher implements AutoCloseable {
 		}
 	}
 
-	private void dispatch(ResourceChange change) {
-		for (SubscriptionMatch<Subscriber> match : this.index.match(change.uri())) {
+	/**
+	 * Observe every dispatch, for tracing.
+	 * @param observer the observer
+	 */
+	public void setObserver(DispatchObserver observer) {
+		this.observer = observer;
+	}
+
+	private int dispatch(ResourceChange change) {
+		List<SubscriptionMatch<Subscriber>> matches = this.index.match(change.uri());
+		for (SubscriptionMatch<Subscriber> match : matches) {
 			Subscriber subscriber = match.subscriber();
 			Principal principal = subscriber.getPrincipal();
 			if (!this.accessPolicy.canReceive(principal, change.uri(), match.subscribedUri())) {
@@ -212,6 +223,7 @@ public class NotificationDispatcher implements AutoCloseable {
 			}
 			subscriber.getOutbox().offer(OutboundNotification.updated(change, match.subscribedUri()));
 		}
+		return matches.size();
 	}
 
 	private boolean accepted(SubscriptionFilter.Candidate candidate) {

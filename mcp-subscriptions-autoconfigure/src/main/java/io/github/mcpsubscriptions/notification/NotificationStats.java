@@ -1,6 +1,9 @@
 package io.github.mcpsubscriptions.notification;
 
+import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
 
 /**
  * Counts of what the dispatcher and the outboxes did, for metrics.
@@ -22,6 +25,22 @@ public final class NotificationStats {
 	final LongAdder overflows = new LongAdder();
 
 	final LongAdder resyncsQueued = new LongAdder();
+
+	private volatile Consumer<Duration> latencyListener = (latency) -> {
+	};
+
+	/**
+	 * Be told the time from each change's publication to its notification's write.
+	 * @param listener the listener, such as a timer
+	 */
+	public void setLatencyListener(Consumer<Duration> listener) {
+		this.latencyListener = listener;
+	}
+
+	void sent(Instant publishedAt, Instant now) {
+		this.sent.increment();
+		this.latencyListener.accept(Duration.between(publishedAt, now));
+	}
 
 	/** Changes received from the feed. */
 	public long getEventsReceived() {

@@ -260,7 +260,7 @@ public final class Outbox {
 			}
 			try {
 				this.writer.write(target, next);
-				this.stats.sent.increment();
+				this.stats.sent(next.publishedAt(), this.clock.instant());
 			}
 			catch (IOException ex) {
 				synchronized (this.lock) {

@@ -24,6 +24,8 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.node.ObjectNode;
 
+import org.springframework.context.ApplicationEventPublisher;
+
 /**
  * Dispatches MCP messages to their methods and turns every outcome into a response:
  * a result, the {@link JsonRpcException} a method threw, or {@code -32603} with a safe
@@ -59,16 +61,18 @@ public class McpRequestDispatcher {
 	 * @param notifications holds the subscriptions
 	 * @param accessPolicy decides who may subscribe to what
 	 * @param limits the subscription limits
+	 * @param events publishes audit events
 	 */
 	public McpRequestDispatcher(McpServerInfo serverInfo, McpSessionManager sessionManager, ResourceRegistry resources,
 			ResourceContentMapper contentMapper, List<ResourceCompleter> completers, int pageSize,
-			NotificationDispatcher notifications, ResourceAccessPolicy accessPolicy, SubscriptionLimits limits) {
+			NotificationDispatcher notifications, ResourceAccessPolicy accessPolicy, SubscriptionLimits limits,
+			ApplicationEventPublisher events) {
 		this.serverInfo = serverInfo;
 		this.sessionManager = sessionManager;
 		this.resourceMethods = new ResourceMethods(resources, contentMapper, completers, pageSize);
 		this.resourceMethods.register(this.methods);
 		new SubscriptionMethods(notifications, sessionManager, resources, accessPolicy, limits.maxPerSubscriber(),
-				limits.maxTotal())
+				limits.maxTotal(), events)
 			.register(this.methods);
 		this.methods.put(INITIALIZE, this::initialize);
 		this.methods.put("ping", (exchange, params) -> EMPTY_RESULT);

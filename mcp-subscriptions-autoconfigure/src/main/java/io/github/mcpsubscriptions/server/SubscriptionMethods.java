@@ -15,9 +15,14 @@ import io.github.mcpsubscriptions.session.McpSession;
 import io.github.mcpsubscriptions.session.McpSessionManager;
 import io.github.mcpsubscriptions.subscription.CoverageKind;
 import io.github.mcpsubscriptions.subscription.CoverageRules;
+import io.github.mcpsubscriptions.subscription.McpSubscriptionAuditEvent;
+import io.github.mcpsubscriptions.subscription.McpSubscriptionAuditEvent.Action;
+import io.github.mcpsubscriptions.subscription.McpSubscriptionAuditEvent.Reason;
 import io.github.mcpsubscriptions.subscription.ResourceAccessPolicy;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.node.ObjectNode;
+
+import org.springframework.context.ApplicationEventPublisher;
 
 /**
  * {@code resources/subscribe} and {@code resources/unsubscribe}, and the validation
@@ -42,14 +47,17 @@ class SubscriptionMethods {
 
 	private final int maxTotal;
 
+	private final ApplicationEventPublisher events;
+
 	SubscriptionMethods(NotificationDispatcher dispatcher, McpSessionManager sessionManager, ResourceRegistry registry,
-			ResourceAccessPolicy accessPolicy, int maxPerSubscriber, int maxTotal) {
+			ResourceAccessPolicy accessPolicy, int maxPerSubscriber, int maxTotal, ApplicationEventPublisher events) {
 		this.dispatcher = dispatcher;
 		this.sessionManager = sessionManager;
 		this.registry = registry;
 		this.accessPolicy = accessPolicy;
 		this.maxPerSubscriber = maxPerSubscriber;
 		this.maxTotal = maxTotal;
+		this.events = events;
 	}
 
 	void register(Map<String, McpMethodHandler> methods) {
@@ -58,21 +66,48 @@ class SubscriptionMethods {
 	}
 
 	private Object subscribe(McpExchange exchange, @Nullable ObjectNode params) {
-		String uri = requireSubscriptionUri(params);
 		McpSession session = exchange.requireSession();
 		Subscriber subscriber = this.sessionManager.getSubscriber(session);
-		subscriber.setPrincipal(exchange.getPrincipal());
-		if (!isAcceptable(uri, exchange.getPrincipal())) {
-			throw ResourceMethods.notFound(uri);
+		Principal principal = exchange.getPrincipal();
+		subscriber.setPrincipal(principal);
+		String uri = null;
+		try {
+			uri = requireSubscriptionUri(params);
+			if (!isAcceptable(uri, principal)) {
+				throw ResourceMethods.notFound(uri);
+			}
+			add(subscriber, uri);
 		}
-		add(subscriber, uri);
+		catch (JsonRpcException ex) {
+			String reported = (uri != null) ? uri : String.valueOf(params != null ? params.get("uri") : null);
+			audit(Action.REJECT, reported, subscriber, principal, reason(ex));
+			throw ex;
+		}
+		audit(Action.SUBSCRIBE, uri, subscriber, principal, null);
 		return EMPTY_RESULT;
+	}
+
+	private static Reason reason(JsonRpcException ex) {
+		return switch (ex.getError().code()) {
+			case JsonRpcErrorCodes.RESOURCE_NOT_FOUND -> Reason.NOT_FOUND;
+			case JsonRpcErrorCodes.SERVER_ERROR -> Reason.LIMIT;
+			default -> Reason.INVALID;
+		};
 	}
 
 	private Object unsubscribe(McpExchange exchange, @Nullable ObjectNode params) {
 		String uri = ResourceMethods.requireUri(params);
-		this.dispatcher.unsubscribe(this.sessionManager.getSubscriber(exchange.requireSession()), uri);
+		Subscriber subscriber = this.sessionManager.getSubscriber(exchange.requireSession());
+		if (this.dispatcher.unsubscribe(subscriber, uri)) {
+			audit(Action.UNSUBSCRIBE, uri, subscriber, exchange.getPrincipal(), null);
+		}
 		return EMPTY_RESULT;
+	}
+
+	private void audit(Action action, String uri, Subscriber subscriber, @Nullable Principal principal,
+			@Nullable Reason reason) {
+		this.events.publishEvent(
+				new McpSubscriptionAuditEvent(this, action, uri, subscriber.getId(), principal, reason));
 	}
 
 	/**

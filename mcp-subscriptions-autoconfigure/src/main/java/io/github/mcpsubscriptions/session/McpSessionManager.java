@@ -249,6 +249,21 @@ public class McpSessionManager implements SmartLifecycle {
 	}
 
 	/**
+	 * Find a session by its subscriber's id, the name reports use instead of the secret
+	 * session id.
+	 * @param subscriberId the subscriber id
+	 * @return the session, or {@code null}
+	 */
+	public @Nullable McpSession findBySubscriberId(String subscriberId) {
+		for (Map.Entry<String, Subscriber> entry : this.subscribers.entrySet()) {
+			if (entry.getValue().getId().equals(subscriberId)) {
+				return this.store.find(entry.getKey());
+			}
+		}
+		return null;
+	}
+
+	/**
 	 * How many sessions exist.
 	 * @return the count
 	 */

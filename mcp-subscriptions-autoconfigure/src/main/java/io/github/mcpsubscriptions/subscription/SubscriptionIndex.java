@@ -225,6 +225,23 @@ public final class SubscriptionIndex<S> {
 	}
 
 	/**
+	 * The most subscribed URIs, for operators.
+	 * @param limit how many at most
+	 * @return URIs and their subscriber counts, most subscribers first
+	 */
+	public Map<String, Integer> topSubscribedUris(int limit) {
+		Map<String, Integer> top = new java.util.LinkedHashMap<>();
+		this.entries.entrySet()
+			.stream()
+			.map((entry) -> Map.entry(entry.getKey(), entry.getValue().subscribers.length))
+			.filter((entry) -> entry.getValue() > 0)
+			.sorted(Map.Entry.<String, Integer>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
+			.limit(limit)
+			.forEach((entry) -> top.put(entry.getKey(), entry.getValue()));
+		return top;
+	}
+
+	/**
 	 * Counts the internal entries, so tests can check that nothing leaks.
 	 */
 	InternalCounts internalCounts() {

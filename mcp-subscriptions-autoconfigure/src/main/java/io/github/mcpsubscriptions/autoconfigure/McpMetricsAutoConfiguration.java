@@ -1,0 +1,85 @@
+package io.github.mcpsubscriptions.autoconfigure;
+
+import io.github.mcpsubscriptions.metrics.McpDispatchObservation;
+import io.github.mcpsubscriptions.metrics.McpHealthIndicator;
+import io.github.mcpsubscriptions.metrics.McpMetrics;
+import io.github.mcpsubscriptions.metrics.McpSubscriptionsEndpoint;
+import io.github.mcpsubscriptions.notification.NotificationDispatcher;
+import io.github.mcpsubscriptions.session.McpSessionManager;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import io.micrometer.observation.ObservationRegistry;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * Auto-configuration for observing MCP subscriptions: Micrometer meters, a dispatch
+ * observation, the {@code mcpsubscriptions} Actuator endpoint and a health indicator,
+ * each only when its library is present.
+ */
+@AutoConfiguration(after = McpEndpointAutoConfiguration.class)
+@ConditionalOnBean({ McpSessionManager.class, NotificationDispatcher.class })
+public final class McpMetricsAutoConfiguration {
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(MeterBinder.class)
+	static class MeterConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		McpMetrics mcpMetrics(McpSessionManager sessions, NotificationDispatcher dispatcher) {
+			return new McpMetrics(sessions, dispatcher);
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(ObservationRegistry.class)
+	static class ObservationConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		McpDispatchObservation mcpDispatchObservation(ObjectProvider<ObservationRegistry> registry,
+				NotificationDispatcher dispatcher) {
+			McpDispatchObservation observation = new McpDispatchObservation(
+					registry.getIfAvailable(() -> ObservationRegistry.NOOP));
+			dispatcher.setObserver(observation);
+			return observation;
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(Endpoint.class)
+	static class EndpointConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		McpSubscriptionsEndpoint mcpSubscriptionsEndpoint(McpSessionManager sessions,
+				NotificationDispatcher dispatcher, McpProperties properties) {
+			return new McpSubscriptionsEndpoint(sessions, dispatcher, properties,
+					properties.getManagement().getTopUris(), properties.getManagement().isAllowSessionClose());
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(HealthIndicator.class)
+	static class HealthConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean(name = "mcpHealthIndicator")
+		McpHealthIndicator mcpHealthIndicator(NotificationDispatcher dispatcher, McpProperties properties) {
+			return new McpHealthIndicator(dispatcher, properties.getManagement().getHealthMaxBacklog());
+		}
+
+	}
+
+}

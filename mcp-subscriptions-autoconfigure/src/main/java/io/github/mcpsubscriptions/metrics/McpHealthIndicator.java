@@ -1,0 +1,51 @@
+package io.github.mcpsubscriptions.metrics;
+
+import java.util.Set;
+
+import io.github.mcpsubscriptions.notification.NotificationDispatcher;
+import io.github.mcpsubscriptions.notification.Outbox;
+import io.github.mcpsubscriptions.notification.Subscriber;
+
+import org.springframework.boot.health.contributor.AbstractHealthIndicator;
+import org.springframework.boot.health.contributor.Health;
+
+/**
+ * Up while the dispatcher keeps up with changes; reports how full the subscribers'
+ * outboxes are. A backlog beyond the threshold is down: notifications are late.
+ */
+public class McpHealthIndicator extends AbstractHealthIndicator {
+
+	private static final double SATURATED = 0.8;
+
+	private final NotificationDispatcher dispatcher;
+
+	private final int maxBacklog;
+
+	public McpHealthIndicator(NotificationDispatcher dispatcher, int maxBacklog) {
+		super("MCP subscriptions health check failed");
+		this.dispatcher = dispatcher;
+		this.maxBacklog = maxBacklog;
+	}
+
+	@Override
+	protected void doHealthCheck(Health.Builder builder) {
+		int backlog = this.dispatcher.getBacklog();
+		Set<Subscriber> subscribers = this.dispatcher.getSubscribers();
+		int saturated = 0;
+		double fullest = 0;
+		for (Subscriber subscriber : subscribers) {
+			Outbox outbox = subscriber.getOutbox();
+			double fill = (double) outbox.size() / outbox.getCapacity();
+			fullest = Math.max(fullest, fill);
+			if (fill >= SATURATED) {
+				saturated++;
+			}
+		}
+		(backlog > this.maxBacklog ? builder.down() : builder.up()).withDetail("dispatchBacklog", backlog)
+			.withDetail("maxDispatchBacklog", this.maxBacklog)
+			.withDetail("subscribers", subscribers.size())
+			.withDetail("saturatedOutboxes", saturated)
+			.withDetail("fullestOutbox", Math.round(fullest * 100) + "%");
+	}
+
+}

@@ -1,0 +1,114 @@
+package io.github.mcpsubscriptions.metrics;
+
+import java.time.Duration;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.function.ToDoubleFunction;
+
+import io.github.mcpsubscriptions.notification.NotificationDispatcher;
+import io.github.mcpsubscriptions.notification.NotificationStats;
+import io.github.mcpsubscriptions.session.McpSessionManager;
+import io.github.mcpsubscriptions.subscription.CoverageKind;
+import io.github.mcpsubscriptions.subscription.McpSubscriptionAuditEvent;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.context.ApplicationListener;
+
+/**
+ * Micrometer meters for sessions, streams, subscriptions and notifications. Tags are
+ * low-cardinality by design: never a session id or a URI.
+ */
+public class McpMetrics implements MeterBinder, ApplicationListener<McpSubscriptionAuditEvent> {
+
+	private final McpSessionManager sessions;
+
+	private final NotificationDispatcher dispatcher;
+
+	private final ConcurrentMap<McpSubscriptionAuditEvent.Reason, Counter> rejections = new ConcurrentHashMap<>();
+
+	private volatile @Nullable MeterRegistry registry;
+
+	public McpMetrics(McpSessionManager sessions, NotificationDispatcher dispatcher) {
+		this.sessions = sessions;
+		this.dispatcher = dispatcher;
+	}
+
+	@Override
+	public void bindTo(MeterRegistry registry) {
+		this.registry = registry;
+		Gauge.builder("mcp.sessions.active", this.sessions, McpSessionManager::getSessionCount)
+			.description("Sessions that exist (2025-era protocol)")
+			.register(registry);
+		Gauge.builder("mcp.streams.open", this.sessions, McpSessionManager::getOpenStreamCount)
+			.tag("era", "2025")
+			.description("Open server-to-client streams on this node")
+			.register(registry);
+		for (CoverageKind kind : CoverageKind.values()) {
+			Gauge.builder("mcp.subscriptions.active", this.dispatcher,
+					(dispatcher) -> dispatcher.getIndex().countByKind().get(kind))
+				.tag("kind", kind.name().toLowerCase(java.util.Locale.ROOT))
+				.description("Active subscriptions by coverage kind")
+				.register(registry);
+		}
+		Gauge.builder("mcp.dispatch.backlog", this.dispatcher, NotificationDispatcher::getBacklog)
+			.description("Changes waiting for the dispatcher")
+			.register(registry);
+		NotificationStats stats = this.dispatcher.getStats();
+		counter(registry, "mcp.events.received", stats, NotificationStats::getEventsReceived,
+				"Resource changes received from the change feed");
+		counter(registry, "mcp.notifications.sent", stats, NotificationStats::getSent,
+				"Notifications written to streams");
+		counter(registry, "mcp.notifications.coalesced", stats, NotificationStats::getCoalesced,
+				"Notifications merged into an identical one still waiting");
+		counter(registry, "mcp.notifications.delayed", stats, NotificationStats::getDelayed,
+				"Notifications held back by a rate limit");
+		FunctionCounter.builder("mcp.notifications.dropped", stats, (s) -> s.getFiltered())
+			.tag("reason", "filtered")
+			.description("Notifications not sent, by reason")
+			.register(registry);
+		FunctionCounter.builder("mcp.notifications.dropped", stats, (s) -> s.getDenied())
+			.tag("reason", "access-denied")
+			.description("Notifications not sent, by reason")
+			.register(registry);
+		counter(registry, "mcp.outbox.overflows", stats, NotificationStats::getOverflows,
+				"Slow consumers whose outbox overflowed and whose stream was closed");
+		counter(registry, "mcp.notifications.resyncs", stats, NotificationStats::getResyncsQueued,
+				"Resync notifications queued after a gap");
+		Timer latency = Timer.builder("mcp.notifications.latency")
+			.description("Time from a change's publication to its notification's write")
+			.publishPercentileHistogram()
+			.register(registry);
+		stats.setLatencyListener((duration) -> latency.record(duration.isNegative() ? Duration.ZERO : duration));
+		for (McpSubscriptionAuditEvent.Reason reason : McpSubscriptionAuditEvent.Reason.values()) {
+			rejections(registry, reason);
+		}
+	}
+
+	private static <T> void counter(MeterRegistry registry, String name, T state, ToDoubleFunction<T> count,
+			String description) {
+		FunctionCounter.builder(name, state, count).description(description).register(registry);
+	}
+
+	private Counter rejections(MeterRegistry registry, McpSubscriptionAuditEvent.Reason reason) {
+		return this.rejections.computeIfAbsent(reason,
+				(key) -> Counter.builder("mcp.subscriptions.rejected")
+					.tag("reason", key.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'))
+					.description("Subscriptions refused, by reason")
+					.register(registry));
+	}
+
+	@Override
+	public void onApplicationEvent(McpSubscriptionAuditEvent event) {
+		MeterRegistry current = this.registry;
+		if (current != null && event.getReason() != null) {
+			rejections(current, event.getReason()).increment();
+		}
+	}
+
+}

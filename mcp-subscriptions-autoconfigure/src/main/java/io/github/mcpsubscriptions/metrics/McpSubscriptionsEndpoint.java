@@ -1,0 +1,146 @@
+package io.github.mcpsubscriptions.metrics;
+
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.github.mcpsubscriptions.notification.NotificationDispatcher;
+import io.github.mcpsubscriptions.notification.NotificationStats;
+import io.github.mcpsubscriptions.notification.Subscriber;
+import io.github.mcpsubscriptions.session.McpSession;
+import io.github.mcpsubscriptions.session.McpSessionManager;
+import io.github.mcpsubscriptions.session.SessionEndReason;
+
+import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
+import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
+
+/**
+ * The {@code mcpsubscriptions} Actuator endpoint: what the subscription system is doing.
+ * Sessions are named by their subscriber id, never by their (secret) session id. Closing
+ * a session is refused unless enabled.
+ */
+@Endpoint(id = "mcpsubscriptions")
+public class McpSubscriptionsEndpoint {
+
+	static final int MAX_SESSIONS_LISTED = 100;
+
+	private final McpSessionManager sessions;
+
+	private final NotificationDispatcher dispatcher;
+
+	private final Object configuration;
+
+	private final int topUris;
+
+	private final boolean allowSessionClose;
+
+	public McpSubscriptionsEndpoint(McpSessionManager sessions, NotificationDispatcher dispatcher,
+			Object configuration, int topUris, boolean allowSessionClose) {
+		this.sessions = sessions;
+		this.dispatcher = dispatcher;
+		this.configuration = configuration;
+		this.topUris = topUris;
+		this.allowSessionClose = allowSessionClose;
+	}
+
+	@ReadOperation
+	public Report report() {
+		NotificationStats stats = this.dispatcher.getStats();
+		Map<String, Object> totals = new LinkedHashMap<>();
+		totals.put("sessions", this.sessions.getSessionCount());
+		totals.put("openStreams", this.sessions.getOpenStreamCount());
+		totals.put("subscriptions", this.dispatcher.getIndex().size());
+		totals.put("subscribers", this.dispatcher.getSubscribers().size());
+		totals.put("dispatchBacklog", this.dispatcher.getBacklog());
+		totals.put("eventsReceived", stats.getEventsReceived());
+		totals.put("notificationsSent", stats.getSent());
+		totals.put("notificationsCoalesced", stats.getCoalesced());
+		totals.put("notificationsDelayed", stats.getDelayed());
+		totals.put("notificationsFiltered", stats.getFiltered());
+		totals.put("notificationsDenied", stats.getDenied());
+		totals.put("outboxOverflows", stats.getOverflows());
+		totals.put("resyncsQueued", stats.getResyncsQueued());
+		Map<String, Integer> byKind = new LinkedHashMap<>();
+		this.dispatcher.getIndex()
+			.countByKind()
+			.forEach((kind, count) -> byKind.put(kind.name().toLowerCase(java.util.Locale.ROOT), count));
+		List<TopUri> top = this.dispatcher.getIndex()
+			.topSubscribedUris(this.topUris)
+			.entrySet()
+			.stream()
+			.map((entry) -> new TopUri(entry.getKey(), entry.getValue()))
+			.toList();
+		List<SessionReport> sessionReports = this.sessions.getSessions()
+			.stream()
+			.sorted(Comparator.comparing(McpSession::getLastAccessedAt).reversed())
+			.limit(MAX_SESSIONS_LISTED)
+			.map(this::describe)
+			.toList();
+		return new Report(totals, byKind, top, sessionReports, this.configuration);
+	}
+
+	private SessionReport describe(McpSession session) {
+		Subscriber subscriber = this.sessions.getSubscriber(session);
+		return new SessionReport(subscriber.getId(), session.getProtocolVersion(), session.getCreatedAt(),
+				session.getLastAccessedAt(), this.dispatcher.getIndex().subscriptionsOf(subscriber).size(),
+				this.sessions.getStream(session.getId()) != null, subscriber.getOutbox().size());
+	}
+
+	@DeleteOperation
+	public WebEndpointResponse<Map<String, Object>> closeSession(@Selector String subscriberId) {
+		if (!this.allowSessionClose) {
+			return new WebEndpointResponse<>(
+					Map.of("message", "Closing sessions is disabled; set mcp.management.allow-session-close=true"),
+					403);
+		}
+		McpSession session = this.sessions.findBySubscriberId(subscriberId);
+		if (session == null || !this.sessions.end(session.getId(), SessionEndReason.DELETED)) {
+			return new WebEndpointResponse<>(Map.of("message", "No session " + subscriberId),
+					WebEndpointResponse.STATUS_NOT_FOUND);
+		}
+		return new WebEndpointResponse<>(Map.of("closed", subscriberId), WebEndpointResponse.STATUS_OK);
+	}
+
+	/**
+	 * What the endpoint reports.
+	 *
+	 * @param totals counts
+	 * @param subscriptionsByKind active subscriptions by coverage kind
+	 * @param topSubscribedUris the most subscribed URIs
+	 * @param sessions the most recently used sessions, at most 100
+	 * @param configuration the {@code mcp.*} settings in effect
+	 */
+	public record Report(Map<String, Object> totals, Map<String, Integer> subscriptionsByKind,
+			List<TopUri> topSubscribedUris, List<SessionReport> sessions, Object configuration) {
+	}
+
+	/**
+	 * A subscribed URI and how many subscribers it has.
+	 *
+	 * @param uri the URI
+	 * @param subscribers the number of subscribers
+	 */
+	public record TopUri(String uri, int subscribers) {
+	}
+
+	/**
+	 * One session, named by its subscriber id.
+	 *
+	 * @param id the subscriber id
+	 * @param protocolVersion the negotiated version
+	 * @param createdAt when it was created
+	 * @param lastAccessedAt when it was last used
+	 * @param subscriptions how many subscriptions it holds
+	 * @param streamOpen whether its GET stream is open on this node
+	 * @param pendingNotifications notifications waiting in its outbox
+	 */
+	public record SessionReport(String id, String protocolVersion, Instant createdAt, Instant lastAccessedAt,
+			int subscriptions, boolean streamOpen, int pendingNotifications) {
+	}
+
+}
