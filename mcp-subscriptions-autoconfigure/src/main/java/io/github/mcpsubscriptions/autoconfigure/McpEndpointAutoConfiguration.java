@@ -110,9 +110,11 @@ public final class McpEndpointAutoConfiguration {
 	McpSessionManager mcpSessionManager(SessionStore store, SessionIdGenerator idGenerator, McpProperties properties,
 			ObjectProvider<SessionListener> listeners, NotificationDispatcher dispatcher) {
 		McpProperties.Sessions sessions = properties.getSessions();
-		return new McpSessionManager(store, idGenerator, Clock.systemUTC(), sessions.getIdleTimeout(),
-				sessions.getMax(), properties.getEndpoint().getKeepAlive(), listeners.orderedStream().toList(),
-				dispatcher);
+		McpSessionManager.Settings settings = new McpSessionManager.Settings(sessions.getIdleTimeout(),
+				sessions.getMax(), properties.getEndpoint().getKeepAlive(), sessions.getReplayLogSize(),
+				properties.getNotifications().getWriteTimeout(), sessions.getRetry());
+		return new McpSessionManager(store, idGenerator, Clock.systemUTC(), settings,
+				listeners.orderedStream().toList(), dispatcher);
 	}
 
 	@Bean

@@ -184,6 +184,20 @@ public class McpProperties {
 		 */
 		private int deliveryThreads = 16;
 
+		/**
+		 * How long a write to a stream may block before the client is taken to have stopped
+		 * reading: its stream is closed and it is told to resync when it returns.
+		 */
+		private Duration writeTimeout = Duration.ofSeconds(10);
+
+		public Duration getWriteTimeout() {
+			return this.writeTimeout;
+		}
+
+		public void setWriteTimeout(Duration writeTimeout) {
+			this.writeTimeout = writeTimeout;
+		}
+
 		public Duration getMinInterval() {
 			return this.minInterval;
 		}
@@ -390,6 +404,35 @@ public class McpProperties {
 		 * Maximum number of sessions at once; initialize is refused past it.
 		 */
 		private int max = 10_000;
+
+		/**
+		 * How many messages of a session's stream are kept for replay after a reconnect
+		 * with Last-Event-ID.
+		 */
+		private int replayLogSize = 256;
+
+		/**
+		 * Reconnection delay sent as an SSE 'retry' field in the priming event of clients
+		 * of 2025-11-25 and later. Unset by default: the MCP Java SDK client (1.1) rejects
+		 * streams that carry one.
+		 */
+		private @Nullable Duration retry;
+
+		public int getReplayLogSize() {
+			return this.replayLogSize;
+		}
+
+		public void setReplayLogSize(int replayLogSize) {
+			this.replayLogSize = replayLogSize;
+		}
+
+		public @Nullable Duration getRetry() {
+			return this.retry;
+		}
+
+		public void setRetry(@Nullable Duration retry) {
+			this.retry = retry;
+		}
 
 		public Duration getIdleTimeout() {
 			return this.idleTimeout;

@@ -80,6 +80,10 @@ public class McpMetrics implements MeterBinder, ApplicationListener<McpSubscript
 				"Slow consumers whose outbox overflowed and whose stream was closed");
 		counter(registry, "mcp.notifications.resyncs", stats, NotificationStats::getResyncsQueued,
 				"Resync notifications queued after a gap");
+		counter(registry, "mcp.replays.served", stats, NotificationStats::getReplays,
+				"Reconnections with Last-Event-ID served from the replay log");
+		counter(registry, "mcp.streams.stalled", stats, NotificationStats::getStalls,
+				"Streams given up because a write blocked longer than the write timeout");
 		Timer latency = Timer.builder("mcp.notifications.latency")
 			.description("Time from a change's publication to its notification's write")
 			.publishPercentileHistogram()

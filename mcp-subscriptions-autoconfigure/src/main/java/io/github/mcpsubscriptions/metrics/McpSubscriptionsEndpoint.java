@@ -65,6 +65,8 @@ public class McpSubscriptionsEndpoint {
 		totals.put("notificationsDenied", stats.getDenied());
 		totals.put("outboxOverflows", stats.getOverflows());
 		totals.put("resyncsQueued", stats.getResyncsQueued());
+		totals.put("replaysServed", stats.getReplays());
+		totals.put("stalledStreams", stats.getStalls());
 		Map<String, Integer> byKind = new LinkedHashMap<>();
 		this.dispatcher.getIndex()
 			.countByKind()

@@ -125,6 +125,36 @@ public class NotificationDispatcher implements AutoCloseable {
 	}
 
 	/**
+	 * Encode a notification for a subscriber, in the wire format.
+	 * @param notification the notification
+	 * @param subscriber who it is for
+	 * @return one line of JSON
+	 */
+	public String encode(OutboundNotification notification, Subscriber subscriber) {
+		return this.encoder.encode(notification, subscriber);
+	}
+
+	/**
+	 * Give up every stream whose write has been blocked for longer than the timeout: a
+	 * client that stopped reading. Each is detached at once (its subscriber will be told to
+	 * resync) and closed; closing never waits for the blocked write.
+	 * @param now the current time
+	 * @param timeout the write timeout
+	 * @return how many streams were given up
+	 */
+	public int closeStalledStreams(java.time.Instant now, Duration timeout) {
+		int stalled = 0;
+		for (Subscriber subscriber : this.subscribers) {
+			MessageStream stream = subscriber.getOutbox().takeStalledStream(now, timeout);
+			if (stream != null) {
+				stalled++;
+				stream.close();
+			}
+		}
+		return stalled;
+	}
+
+	/**
 	 * Remove a subscriber and everything it held: subscriptions, waiting notifications.
 	 * @param subscriber the subscriber
 	 */

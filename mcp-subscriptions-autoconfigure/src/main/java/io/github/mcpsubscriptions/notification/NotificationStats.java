@@ -26,6 +26,10 @@ public final class NotificationStats {
 
 	final LongAdder resyncsQueued = new LongAdder();
 
+	final LongAdder stalls = new LongAdder();
+
+	final LongAdder replays = new LongAdder();
+
 	private volatile Consumer<Duration> latencyListener = (latency) -> {
 	};
 
@@ -80,6 +84,21 @@ public final class NotificationStats {
 	/** Resync notifications queued after a gap. */
 	public long getResyncsQueued() {
 		return this.resyncsQueued.sum();
+	}
+
+	/** Streams given up because a write stalled longer than the write timeout. */
+	public long getStalls() {
+		return this.stalls.sum();
+	}
+
+	/** Reconnections served from the replay log. */
+	public long getReplays() {
+		return this.replays.sum();
+	}
+
+	/** Count a reconnection served from a replay log. */
+	public void replayed() {
+		this.replays.increment();
 	}
 
 }

@@ -16,6 +16,8 @@ import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -36,6 +38,8 @@ import org.jspecify.annotations.Nullable;
  * </ul>
  */
 public final class Outbox {
+
+	private static final Log logger = LogFactory.getLog(Outbox.class);
 
 	/**
 	 * Writes one notification to a stream.
@@ -76,6 +80,12 @@ public final class Outbox {
 	private final Supplier<Collection<String>> activeSubscriptions;
 
 	private @Nullable MessageStream stream;
+
+	private @Nullable AttachAction attachAction;
+
+	private boolean keepAliveRequested;
+
+	private volatile @Nullable Instant writeStartedAt;
 
 	private boolean draining;
 
@@ -181,17 +191,98 @@ public final class Outbox {
 	}
 
 	/**
+	 * What to write to a stream when it attaches, before any waiting notification: a
+	 * priming event, a replay. It runs as the stream's only writer.
+	 */
+	@FunctionalInterface
+	public interface AttachAction {
+
+		/**
+		 * Write to the new stream.
+		 * @param stream the stream
+		 * @param outbox this outbox, to queue resyncs when a replay cannot fill a gap
+		 * @throws IOException when the client is gone
+		 */
+		void attached(MessageStream stream, Outbox outbox) throws IOException;
+
+	}
+
+	/**
 	 * Start writing to a stream.
 	 * @param stream the stream
 	 */
 	public void attach(MessageStream stream) {
+		attach(stream, null);
+	}
+
+	/**
+	 * Start writing to a stream, first running an action as its only writer.
+	 * @param stream the stream
+	 * @param action what to write first, or {@code null}
+	 */
+	public void attach(MessageStream stream, @Nullable AttachAction action) {
 		synchronized (this.lock) {
 			if (this.closed) {
 				return;
 			}
 			this.stream = stream;
+			this.attachAction = action;
 		}
 		requestDrain();
+	}
+
+	/**
+	 * Write a keep-alive comment through the stream's writer, unless a write is under way
+	 * (which keeps the connection busy anyway). A failed write closes the stream, which is
+	 * how clients that vanished without closing TCP are found.
+	 */
+	public void keepAlive() {
+		synchronized (this.lock) {
+			if (this.stream == null || this.draining) {
+				return;
+			}
+			this.keepAliveRequested = true;
+		}
+		requestDrain();
+	}
+
+	/**
+	 * If a write to the stream has been blocked for longer than the timeout, give the
+	 * stream up: it is detached, the client will be told to resync when it comes back,
+	 * and the stream is returned for the caller to close.
+	 * @param now the current time
+	 * @param timeout the write timeout
+	 * @return the stalled stream, or {@code null}
+	 */
+	public @Nullable MessageStream takeStalledStream(Instant now, Duration timeout) {
+		Instant started = this.writeStartedAt;
+		if (started == null || !now.isAfter(started.plus(timeout))) {
+			return null;
+		}
+		synchronized (this.lock) {
+			MessageStream stalled = this.stream;
+			if (stalled == null) {
+				return null;
+			}
+			this.stream = null;
+			this.stats.stalls.increment();
+			if (!this.closed) {
+				queueResyncs();
+			}
+			return stalled;
+		}
+	}
+
+	/**
+	 * Queue a resync notification for every active subscription, as the writer (from an
+	 * {@link AttachAction}).
+	 */
+	public void queueResync() {
+		synchronized (this.lock) {
+			if (!this.closed) {
+				queueResyncs();
+			}
+		}
 	}
 
 	/**
@@ -235,7 +326,8 @@ public final class Outbox {
 
 	private void requestDrain() {
 		synchronized (this.lock) {
-			if (this.draining || this.stream == null || this.pending.isEmpty()) {
+			boolean work = !this.pending.isEmpty() || this.attachAction != null || this.keepAliveRequested;
+			if (this.draining || this.stream == null || !work) {
 				return;
 			}
 			this.draining = true;
@@ -247,10 +339,16 @@ public final class Outbox {
 		while (true) {
 			MessageStream target;
 			OutboundNotification next;
+			AttachAction action;
+			boolean keepAlive;
 			synchronized (this.lock) {
 				target = this.stream;
-				next = (target != null) ? pollDue(this.clock.instant()) : null;
-				if (next == null) {
+				action = this.attachAction;
+				keepAlive = this.keepAliveRequested;
+				this.attachAction = null;
+				this.keepAliveRequested = false;
+				next = (target != null && action == null && !keepAlive) ? pollDue(this.clock.instant()) : null;
+				if (target == null || (next == null && action == null && !keepAlive)) {
 					this.draining = false;
 					if (target != null) {
 						scheduleWakeUp();
@@ -259,19 +357,37 @@ public final class Outbox {
 				}
 			}
 			try {
-				this.writer.write(target, next);
-				this.stats.sent(next.publishedAt(), this.clock.instant());
+				this.writeStartedAt = this.clock.instant();
+				if (action != null) {
+					action.attached(target, this);
+				}
+				else if (keepAlive) {
+					target.sendComment("keep-alive");
+				}
+				else {
+					this.writer.write(target, next);
+					this.stats.sent(next.publishedAt(), this.clock.instant());
+				}
 			}
 			catch (IOException ex) {
 				synchronized (this.lock) {
-					// Keep it for the next stream, unless something newer took its place.
-					putFirst(next);
+					if (next != null) {
+						// Keep it for the next stream, unless something newer took its place.
+						putFirst(next);
+					}
 					if (this.stream == target) {
 						this.stream = null;
 					}
 					this.draining = false;
 				}
 				return;
+			}
+			catch (RuntimeException ex) {
+				// A bug in a writer must not wedge the outbox: this one notification is lost.
+				logger.error("Writing an MCP notification failed", ex);
+			}
+			finally {
+				this.writeStartedAt = null;
 			}
 		}
 	}

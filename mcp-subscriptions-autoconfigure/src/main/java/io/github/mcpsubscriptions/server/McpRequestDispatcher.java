@@ -17,6 +17,7 @@ import io.github.mcpsubscriptions.resource.ResourceContentMapper;
 import io.github.mcpsubscriptions.resource.ResourceRegistry;
 import io.github.mcpsubscriptions.session.McpSession;
 import io.github.mcpsubscriptions.session.McpSessionManager;
+import io.github.mcpsubscriptions.session.ProtocolVersions;
 import io.github.mcpsubscriptions.session.SessionLimitExceededException;
 import io.github.mcpsubscriptions.subscription.ResourceAccessPolicy;
 import org.apache.commons.logging.Log;

@@ -31,8 +31,10 @@ public final class McpSession {
 
 	private volatile @Nullable String logLevel;
 
+	private final SessionEventLog eventLog;
+
 	public McpSession(String id, String protocolVersion, JsonNode clientInfo, JsonNode clientCapabilities,
-			@Nullable String principalName, Instant createdAt) {
+			@Nullable String principalName, Instant createdAt, int replayLogSize) {
 		this.id = id;
 		this.protocolVersion = protocolVersion;
 		this.clientInfo = clientInfo;
@@ -40,6 +42,16 @@ public final class McpSession {
 		this.principalName = principalName;
 		this.createdAt = createdAt;
 		this.lastAccessedAt = createdAt;
+		this.eventLog = new SessionEventLog(replayLogSize);
+	}
+
+	/**
+	 * The event ids and replay log of the session's GET stream. Kept with the session, so
+	 * that {@code Last-Event-ID} can resume wherever the session is served.
+	 * @return the log
+	 */
+	public SessionEventLog getEventLog() {
+		return this.eventLog;
 	}
 
 	public String getId() {

@@ -18,6 +18,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import io.github.mcpsubscriptions.notification.MessageStream;
 import io.github.mcpsubscriptions.notification.NotificationDispatcher;
+import io.github.mcpsubscriptions.notification.OutboundNotification;
 import io.github.mcpsubscriptions.notification.Subscriber;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -54,6 +55,12 @@ public class McpSessionManager implements SmartLifecycle {
 
 	private final Duration keepAliveInterval;
 
+	private final int replayLogSize;
+
+	private final Duration writeTimeout;
+
+	private final @Nullable Duration retry;
+
 	private final List<SessionListener> listeners;
 
 	private final ConcurrentMap<String, MessageStream> streams = new ConcurrentHashMap<>();
@@ -72,31 +79,55 @@ public class McpSessionManager implements SmartLifecycle {
 	 * Create a new manager.
 	 * @param store where session state lives
 	 * @param idGenerator creates session ids
-	 * @param clock the clock for idle expiry
-	 * @param idleTimeout how long a session without requests or an open stream lives
-	 * @param maxSessions the most sessions at once
-	 * @param keepAliveInterval how often open streams get a keep-alive comment; zero for
-	 * never
+	 * @param clock the clock for idle expiry and write timeouts
+	 * @param settings limits and intervals
 	 * @param listeners told when sessions end
 	 * @param dispatcher queues notifications for the sessions
 	 */
-	public McpSessionManager(SessionStore store, SessionIdGenerator idGenerator, Clock clock, Duration idleTimeout,
-			int maxSessions, Duration keepAliveInterval, List<SessionListener> listeners,
-			NotificationDispatcher dispatcher) {
-		if (idleTimeout.isNegative() || idleTimeout.isZero()) {
-			throw new IllegalArgumentException("The idle timeout must be positive, was " + idleTimeout);
-		}
-		if (maxSessions < 1) {
-			throw new IllegalArgumentException("The session limit must be at least 1, was " + maxSessions);
-		}
+	public McpSessionManager(SessionStore store, SessionIdGenerator idGenerator, Clock clock, Settings settings,
+			List<SessionListener> listeners, NotificationDispatcher dispatcher) {
 		this.store = store;
 		this.idGenerator = idGenerator;
 		this.clock = clock;
-		this.idleTimeout = idleTimeout;
-		this.maxSessions = maxSessions;
-		this.keepAliveInterval = keepAliveInterval;
+		this.idleTimeout = settings.idleTimeout();
+		this.maxSessions = settings.maxSessions();
+		this.keepAliveInterval = settings.keepAlive();
+		this.replayLogSize = settings.replayLogSize();
+		this.writeTimeout = settings.writeTimeout();
+		this.retry = settings.retry();
 		this.listeners = List.copyOf(listeners);
 		this.dispatcher = dispatcher;
+	}
+
+	/**
+	 * The settings of a {@link McpSessionManager}.
+	 *
+	 * @param idleTimeout how long a session without requests or an open stream lives
+	 * @param maxSessions the most sessions at once
+	 * @param keepAlive how often open streams get a keep-alive comment; zero for never
+	 * @param replayLogSize how many messages of a stream are kept for replay
+	 * @param writeTimeout how long a write may block before the stream is given up
+	 * @param retry the reconnection delay sent to clients in priming events, or
+	 * {@code null} to send none
+	 */
+	public record Settings(Duration idleTimeout, int maxSessions, Duration keepAlive, int replayLogSize,
+			Duration writeTimeout, @Nullable Duration retry) {
+
+		public Settings {
+			if (idleTimeout.isNegative() || idleTimeout.isZero()) {
+				throw new IllegalArgumentException("The idle timeout must be positive, was " + idleTimeout);
+			}
+			if (maxSessions < 1) {
+				throw new IllegalArgumentException("The session limit must be at least 1, was " + maxSessions);
+			}
+			if (replayLogSize < 1) {
+				throw new IllegalArgumentException("The replay log size must be at least 1, was " + replayLogSize);
+			}
+			if (writeTimeout.isNegative() || writeTimeout.isZero()) {
+				throw new IllegalArgumentException("The write timeout must be positive, was " + writeTimeout);
+			}
+		}
+
 	}
 
 	/**
@@ -116,7 +147,7 @@ public class McpSessionManager implements SmartLifecycle {
 				throw new SessionLimitExceededException(this.maxSessions);
 			}
 			session = new McpSession(this.idGenerator.generateId(), protocolVersion, clientInfo, clientCapabilities,
-					(principal != null) ? principal.getName() : null, this.clock.instant());
+					(principal != null) ? principal.getName() : null, this.clock.instant(), this.replayLogSize);
 			this.store.save(session);
 		}
 		getSubscriber(session).setPrincipal(principal);
@@ -129,8 +160,29 @@ public class McpSessionManager implements SmartLifecycle {
 	 * @return the subscriber
 	 */
 	public Subscriber getSubscriber(McpSession session) {
-		return this.subscribers.computeIfAbsent(session.getId(), (id) -> this.dispatcher
-			.register("session-" + this.subscriberIds.incrementAndGet(), null, true, Map.of()));
+		return this.subscribers.computeIfAbsent(session.getId(), (id) -> this.dispatcher.register(
+				"session-" + this.subscriberIds.incrementAndGet(), null, true, Map.of(),
+				(subscriber) -> (stream, notification) -> write(session, subscriber, stream, notification)));
+	}
+
+	/**
+	 * Every message on a session's stream gets the next event id and goes into the replay
+	 * log before it is written: if the write fails, a reconnect with
+	 * {@code Last-Event-ID} still gets it.
+	 */
+	private void write(McpSession session, Subscriber subscriber, MessageStream stream,
+			OutboundNotification notification) throws IOException {
+		if (!stream.isOpen()) {
+			throw new IOException("The stream is closed");
+		}
+		String data = this.dispatcher.encode(notification, subscriber);
+		String eventId = session.getEventLog().append(data);
+		try {
+			stream.send(eventId, data);
+		}
+		catch (IOException ex) {
+			logger.debug("A session's stream failed; the message waits in its replay log", ex);
+		}
 	}
 
 	/**
@@ -199,6 +251,20 @@ public class McpSessionManager implements SmartLifecycle {
 	 * @param stream the new stream
 	 */
 	public void attachStream(McpSession session, MessageStream stream) {
+		attachStream(session, stream, null);
+	}
+
+	/**
+	 * Make a stream the session's GET stream, closing the one it replaces. Clients of
+	 * 2025-11-25 or later first get a priming event; a client that sends
+	 * {@code Last-Event-ID} then gets exactly the messages that followed it, or, if they
+	 * are no longer in the replay log (or the id is not this session's), a resync
+	 * notification for each of its subscriptions. Live notifications follow.
+	 * @param session the session
+	 * @param stream the new stream
+	 * @param lastEventId the client's {@code Last-Event-ID}, or {@code null}
+	 */
+	public void attachStream(McpSession session, MessageStream stream, @Nullable String lastEventId) {
 		MessageStream previous = this.streams.put(session.getId(), stream);
 		if (previous != null && previous != stream) {
 			previous.close();
@@ -209,7 +275,24 @@ public class McpSessionManager implements SmartLifecycle {
 			stream.close();
 			return;
 		}
-		getSubscriber(session).getOutbox().attach(stream);
+		getSubscriber(session).getOutbox().attach(stream, (target, outbox) -> {
+			SessionEventLog log = session.getEventLog();
+			List<SessionEventLog.Event> replay = (lastEventId != null) ? log.after(lastEventId) : List.of();
+			if (ProtocolVersions.supportsPriming(session.getProtocolVersion())) {
+				target.prime((replay != null && lastEventId != null) ? lastEventId : log.lastId(), this.retry);
+			}
+			if (replay == null) {
+				// A gap replay cannot fill: never silent.
+				outbox.queueResync();
+				return;
+			}
+			if (lastEventId != null) {
+				this.dispatcher.getStats().replayed();
+			}
+			for (SessionEventLog.Event event : replay) {
+				target.send(event.id(), event.data());
+			}
+		});
 	}
 
 	/**
@@ -300,14 +383,23 @@ public class McpSessionManager implements SmartLifecycle {
 	 * which is how clients that vanished without closing TCP are found.
 	 */
 	public void sendKeepAlives() {
-		for (Map.Entry<String, MessageStream> entry : this.streams.entrySet()) {
-			try {
-				entry.getValue().sendComment("keep-alive");
-			}
-			catch (IOException ex) {
-				streamClosed(entry.getKey(), entry.getValue());
+		// Through each outbox's single writer, so a client that stopped reading blocks
+		// no one else: its writer is busy, and the stall check deals with it.
+		for (String sessionId : this.streams.keySet()) {
+			Subscriber subscriber = this.subscribers.get(sessionId);
+			if (subscriber != null) {
+				subscriber.getOutbox().keepAlive();
 			}
 		}
+	}
+
+	/**
+	 * Give up the streams of clients that stopped reading: a write blocked for longer
+	 * than the write timeout.
+	 * @return how many streams were given up
+	 */
+	public int closeStalledStreams() {
+		return this.dispatcher.closeStalledStreams(this.clock.instant(), this.writeTimeout);
 	}
 
 	@Override
@@ -319,6 +411,9 @@ public class McpSessionManager implements SmartLifecycle {
 		});
 		long sweepMillis = clamp(this.idleTimeout.dividedBy(2)).toMillis();
 		executor.scheduleWithFixedDelay(guarded(this::expireIdleSessions), sweepMillis, sweepMillis,
+				TimeUnit.MILLISECONDS);
+		long stallMillis = clamp(this.writeTimeout.dividedBy(4)).toMillis();
+		executor.scheduleWithFixedDelay(guarded(this::closeStalledStreams), stallMillis, stallMillis,
 				TimeUnit.MILLISECONDS);
 		if (!this.keepAliveInterval.isZero() && !this.keepAliveInterval.isNegative()) {
 			long keepAliveMillis = this.keepAliveInterval.toMillis();

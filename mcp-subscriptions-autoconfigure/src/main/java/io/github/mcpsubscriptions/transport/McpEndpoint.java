@@ -17,7 +17,7 @@ import io.github.mcpsubscriptions.jsonrpc.JsonRpcRequest;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcResponse;
 import io.github.mcpsubscriptions.server.McpExchange;
 import io.github.mcpsubscriptions.server.McpRequestDispatcher;
-import io.github.mcpsubscriptions.server.ProtocolVersions;
+import io.github.mcpsubscriptions.session.ProtocolVersions;
 import io.github.mcpsubscriptions.session.McpSession;
 import io.github.mcpsubscriptions.session.McpSessionManager;
 import io.github.mcpsubscriptions.session.SessionEndReason;
@@ -205,7 +205,7 @@ public class McpEndpoint {
 				throw missingSession();
 			}
 			McpSession session = requireSession(request);
-			return openStream(session, response);
+			return openStream(session, response, request.getHeader(McpHeaders.LAST_EVENT_ID));
 		}
 		catch (McpHttpException ex) {
 			writeError(response, ex.getStatus(), null, ex.getError());
@@ -216,7 +216,7 @@ public class McpEndpoint {
 		return null;
 	}
 
-	private SseEmitter openStream(McpSession session, HttpServletResponse response) {
+	private SseEmitter openStream(McpSession session, HttpServletResponse response, @Nullable String lastEventId) {
 		// No timeout: the stream lives until the client leaves or the session ends.
 		SseEmitter emitter = new SseEmitter(0L);
 		SseMessageStream stream = new SseMessageStream(emitter,
@@ -231,7 +231,7 @@ public class McpEndpoint {
 		catch (IOException ex) {
 			return emitter;
 		}
-		this.sessionManager.attachStream(session, stream);
+		this.sessionManager.attachStream(session, stream, lastEventId);
 		return emitter;
 	}
 

@@ -1,7 +1,9 @@
 package io.github.mcpsubscriptions.transport;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 import io.github.mcpsubscriptions.notification.MessageStream;
@@ -22,6 +24,8 @@ final class SseMessageStream implements MessageStream {
 	private final SseEmitter emitter;
 
 	private final AtomicBoolean open = new AtomicBoolean(true);
+
+	private final AtomicInteger writesInProgress = new AtomicInteger();
 
 	private final Consumer<MessageStream> onClosed;
 
@@ -48,6 +52,15 @@ final class SseMessageStream implements MessageStream {
 	}
 
 	@Override
+	public void prime(String eventId, @Nullable Duration retry) throws IOException {
+		SseEventBuilder event = SseEmitter.event().id(eventId);
+		if (retry != null) {
+			event.reconnectTime(retry.toMillis());
+		}
+		write(event.data(""));
+	}
+
+	@Override
 	public void sendComment(String comment) throws IOException {
 		write(SseEmitter.event().comment(comment));
 	}
@@ -56,14 +69,18 @@ final class SseMessageStream implements MessageStream {
 		if (!this.open.get()) {
 			throw new IOException("The stream is closed");
 		}
+		this.writesInProgress.incrementAndGet();
 		try {
 			this.emitter.send(event);
 		}
 		catch (IOException | IllegalStateException ex) {
-			// The client went away, or the response completed under us.
-			this.emitter.completeWithError(ex);
+			// The client went away, or the response completed under us. The container
+			// ends the async request itself: touching the emitter now is not allowed.
 			closed();
 			throw (ex instanceof IOException io) ? io : new IOException(ex.getMessage(), ex);
+		}
+		finally {
+			this.writesInProgress.decrementAndGet();
 		}
 	}
 
@@ -74,9 +91,18 @@ final class SseMessageStream implements MessageStream {
 
 	@Override
 	public void close() {
-		if (this.open.get()) {
-			this.emitter.complete();
-			closed();
+		if (this.open.compareAndSet(true, false)) {
+			this.onClosed.accept(this);
+			if (this.writesInProgress.get() == 0) {
+				this.emitter.complete();
+			}
+			else {
+				// A write is blocked on a client that stopped reading, and completing waits for
+				// it: never make the caller (the dispatcher, a request) wait too.
+				Thread completer = new Thread(this.emitter::complete, "mcp-complete-stalled");
+				completer.setDaemon(true);
+				completer.start();
+			}
 		}
 	}
 

@@ -149,6 +149,67 @@ class OutboxTests {
 	}
 
 	@Test
+	void stalledWriteGivesUpStreamAndQueuesResync() throws Exception {
+		java.util.concurrent.CountDownLatch writing = new java.util.concurrent.CountDownLatch(1);
+		java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+		DeliveryScheduler threads = new DeliveryScheduler() {
+
+			@Override
+			public void execute(Runnable task) {
+				Thread thread = new Thread(task);
+				thread.setDaemon(true);
+				thread.start();
+			}
+
+			@Override
+			public void schedule(Runnable task, Duration delay) {
+			}
+
+		};
+		Outbox outbox = new Outbox(10, (uri) -> Duration.ZERO, this.clock, threads, (stream, n) -> {
+			writing.countDown();
+			try {
+				// A client that does not read: the write blocks.
+				release.await();
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}, this.stats, () -> this.subscriptions);
+		RecordingStream stream = new RecordingStream();
+		outbox.attach(stream);
+		outbox.offer(change("a://items/1", 1));
+		assertThat(writing.await(5, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+		assertThat(outbox.takeStalledStream(this.clock.instant(), Duration.ofSeconds(10))).isNull();
+		this.clock.advance(Duration.ofSeconds(11));
+		assertThat(outbox.takeStalledStream(this.clock.instant(), Duration.ofSeconds(10))).isSameAs(stream);
+		assertThat(this.stats.getStalls()).isOne();
+		assertThat(outbox.size()).as("a resync waits for the client's return").isOne();
+		release.countDown();
+	}
+
+	@Test
+	void keepAliveGoesThroughTheWriter() {
+		Outbox outbox = outbox(10, Duration.ZERO);
+		RecordingStream stream = new RecordingStream();
+		outbox.keepAlive();
+		outbox.attach(stream);
+		assertThat(stream.written()).as("no stream, no keep-alive").isEmpty();
+		outbox.keepAlive();
+		assertThat(stream.written()).containsExactly(":keep-alive");
+	}
+
+	@Test
+	void attachActionRunsBeforeWaitingNotifications() {
+		Outbox outbox = outbox(10, Duration.ZERO);
+		outbox.offer(change("a://items/1", 1));
+		RecordingStream stream = new RecordingStream();
+		outbox.attach(stream, (target, self) -> target.send("replayed-1", "old"));
+		assertThat(stream.written()).first().isEqualTo("id=replayed-1 data=old");
+		assertThat(this.written).containsExactly("a://items/1 1");
+	}
+
+	@Test
 	void failedWriteKeepsNotificationForNextStream() {
 		Outbox outbox = outbox(10, Duration.ZERO);
 		RecordingStream broken = new RecordingStream();

@@ -38,8 +38,8 @@ class McpSessionManagerTests {
 			(uri) -> Duration.ZERO);
 
 	private final McpSessionManager manager = new McpSessionManager(this.store, new SecureRandomSessionIdGenerator(),
-			this.clock, IDLE, 3, Duration.ofSeconds(15),
-			List.of((session, reason) -> this.ended.add(session.getId() + ":" + reason)), this.dispatcher);
+			this.clock, settings(IDLE, 3), List.of((session, reason) -> this.ended.add(session.getId() + ":" + reason)),
+			this.dispatcher);
 
 	private final ObjectNode empty = JsonMapper.builder().build().createObjectNode();
 
@@ -162,7 +162,9 @@ class McpSessionManagerTests {
 		RecordingStream vanishedStream = new RecordingStream();
 		this.manager.attachStream(alive, aliveStream);
 		this.manager.attachStream(vanished, vanishedStream);
+		vanishedStream.onClose(() -> this.manager.streamClosed(vanished.getId(), vanishedStream));
 		vanishedStream.failWrites();
+		aliveStream.written().clear();
 		this.manager.sendKeepAlives();
 		assertThat(aliveStream.written()).containsExactly(":keep-alive");
 		assertThat(this.manager.getStream(vanished.getId())).isNull();
@@ -184,13 +186,13 @@ class McpSessionManagerTests {
 
 	@Test
 	void rejectsNonsensicalSettings() {
-		assertThatIllegalArgumentException().isThrownBy(() -> new McpSessionManager(this.store,
-				new SecureRandomSessionIdGenerator(), this.clock, Duration.ZERO, 1, Duration.ZERO, List.of(),
-				this.dispatcher))
+		assertThatIllegalArgumentException().isThrownBy(() -> settings(Duration.ZERO, 1))
 			.withMessageContaining("idle timeout");
-		assertThatIllegalArgumentException().isThrownBy(() -> new McpSessionManager(this.store,
-				new SecureRandomSessionIdGenerator(), this.clock, IDLE, 0, Duration.ZERO, List.of(), this.dispatcher))
-			.withMessageContaining("session limit");
+		assertThatIllegalArgumentException().isThrownBy(() -> settings(IDLE, 0)).withMessageContaining("session limit");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> new McpSessionManager.Settings(IDLE, 1, Duration.ZERO, 0, Duration.ofSeconds(1),
+					Duration.ofSeconds(1)))
+			.withMessageContaining("replay log");
 	}
 
 	@Test
@@ -199,6 +201,11 @@ class McpSessionManagerTests {
 		String first = generator.generateId();
 		assertThat(first).hasSize(43).matches("[A-Za-z0-9_-]+");
 		assertThat(generator.generateId()).isNotEqualTo(first);
+	}
+
+	private static McpSessionManager.Settings settings(Duration idle, int max) {
+		return new McpSessionManager.Settings(idle, max, Duration.ofSeconds(15), 4, Duration.ofSeconds(10),
+				Duration.ofSeconds(3));
 	}
 
 	private McpSession create(String principal) {

@@ -19,6 +19,17 @@ public final class RecordingStream implements MessageStream {
 
 	private volatile boolean failing;
 
+	private volatile Runnable onClose = () -> {
+	};
+
+	/**
+	 * Run something when the stream closes, as the real stream tells its owner.
+	 * @param onClose what to run
+	 */
+	public void onClose(Runnable onClose) {
+		this.onClose = onClose;
+	}
+
 	public void failWrites() {
 		this.failing = true;
 	}
@@ -33,13 +44,18 @@ public final class RecordingStream implements MessageStream {
 	}
 
 	@Override
+	public void prime(String eventId, java.time.Duration retry) throws IOException {
+		write("prime id=" + eventId + " retry=" + ((retry != null) ? retry.toMillis() : null));
+	}
+
+	@Override
 	public void sendComment(String comment) throws IOException {
 		write(":" + comment);
 	}
 
 	private void write(String line) throws IOException {
 		if (!this.open || this.failing) {
-			this.open = false;
+			close();
 			throw new IOException("gone");
 		}
 		this.written.add(line);
@@ -52,7 +68,10 @@ public final class RecordingStream implements MessageStream {
 
 	@Override
 	public void close() {
-		this.open = false;
+		if (this.open) {
+			this.open = false;
+			this.onClose.run();
+		}
 	}
 
 }

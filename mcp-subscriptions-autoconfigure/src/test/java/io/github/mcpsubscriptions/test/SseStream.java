@@ -98,13 +98,13 @@ public final class SseStream implements AutoCloseable {
 	}
 
 	/**
-	 * The next event with data (a message or a priming event), skipping comments.
+	 * The next message, skipping comments and priming events (empty data), as clients do.
 	 * @param timeout how long to wait in all
 	 * @return the event, or {@code null} if none came in time
 	 * @throws InterruptedException if interrupted
 	 */
 	public @Nullable SseEvent nextMessage(Duration timeout) throws InterruptedException {
-		return next(timeout, (event) -> event.data() != null);
+		return next(timeout, (event) -> event.data() != null && !event.data().isEmpty());
 	}
 
 	/**

@@ -446,6 +446,17 @@ class McpEndpointTests {
 	}
 
 	@Test
+	void primingEventCarriesNoRetryByDefault() throws Exception {
+		String sessionId = this.client.initialize("2025-11-25");
+		try (SseStream stream = this.client.openStream(sessionId)) {
+			SseEvent priming = stream.next(WAIT, (event) -> event.id() != null);
+			assertThat(priming).isNotNull();
+			assertThat(priming.data()).isEmpty();
+			assertThat(priming.retry()).as("the MCP Java SDK client rejects streams with retry:").isNull();
+		}
+	}
+
+	@Test
 	void secondGetReplacesFirstStream() throws Exception {
 		String sessionId = this.client.initialize();
 		try (SseStream first = this.client.openStream(sessionId)) {

@@ -1,9 +1,10 @@
-package io.github.mcpsubscriptions.server;
+package io.github.mcpsubscriptions.session;
 
 import java.util.List;
 
 /**
- * The MCP protocol versions this server speaks, and what differs between them.
+ * The 2025-era MCP protocol versions (those with sessions) this server speaks, and what
+ * differs between them.
  */
 public final class ProtocolVersions {
 

@@ -1,0 +1,121 @@
+package io.github.mcpsubscriptions.session;
+
+import java.security.SecureRandom;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The event ids and the replay log of a session's GET stream.
+ * <p>
+ * An event id is {@code <stream>-<sequence>}: the stream part is random per session, so an
+ * id of another session (or a forged one) is never mistaken for one of this session's;
+ * the sequence counts the stream's messages. The last {@code capacity} messages are kept,
+ * so that a client reconnecting with {@code Last-Event-ID} gets exactly what followed.
+ */
+public final class SessionEventLog {
+
+	private static final SecureRandom RANDOM = new SecureRandom();
+
+	private final String stream;
+
+	private final int capacity;
+
+	private final ArrayDeque<Event> events;
+
+	private long lastSequence;
+
+	/**
+	 * Create an empty log.
+	 * @param capacity how many messages to keep
+	 */
+	public SessionEventLog(int capacity) {
+		if (capacity < 1) {
+			throw new IllegalArgumentException("The replay log must keep at least 1 message, was " + capacity);
+		}
+		byte[] bytes = new byte[6];
+		RANDOM.nextBytes(bytes);
+		this.stream = HexFormat.of().formatHex(bytes);
+		this.capacity = capacity;
+		this.events = new ArrayDeque<>(Math.min(capacity, 64));
+	}
+
+	/**
+	 * Record a message about to be sent and give it its id.
+	 * @param data the message
+	 * @return its event id
+	 */
+	public synchronized String append(String data) {
+		this.lastSequence++;
+		Event event = new Event(id(this.lastSequence), this.lastSequence, data);
+		if (this.events.size() == this.capacity) {
+			this.events.removeFirst();
+		}
+		this.events.addLast(event);
+		return event.id();
+	}
+
+	/**
+	 * The id of the last message, which a client that has seen everything would send as
+	 * {@code Last-Event-ID}.
+	 * @return the id
+	 */
+	public synchronized String lastId() {
+		return id(this.lastSequence);
+	}
+
+	/**
+	 * What followed an event.
+	 * @param lastEventId the client's {@code Last-Event-ID}
+	 * @return the messages after it, in order, or {@code null} when the id is unknown or
+	 * older than the log: a gap that replay cannot fill
+	 */
+	public synchronized @Nullable List<Event> after(String lastEventId) {
+		long sequence = sequenceOf(lastEventId);
+		if (sequence < 0 || sequence > this.lastSequence) {
+			return null;
+		}
+		long oldestKept = this.events.isEmpty() ? this.lastSequence + 1 : this.events.getFirst().sequence();
+		if (sequence + 1 < oldestKept) {
+			return null;
+		}
+		List<Event> replay = new ArrayList<>();
+		for (Event event : this.events) {
+			if (event.sequence() > sequence) {
+				replay.add(event);
+			}
+		}
+		return replay;
+	}
+
+	private long sequenceOf(String id) {
+		String prefix = this.stream + "-";
+		if (!id.startsWith(prefix)) {
+			return -1;
+		}
+		try {
+			return Long.parseLong(id.substring(prefix.length()));
+		}
+		catch (NumberFormatException ex) {
+			return -1;
+		}
+	}
+
+	private String id(long sequence) {
+		return this.stream + "-" + sequence;
+	}
+
+	/**
+	 * A message sent on the stream.
+	 *
+	 * @param id its event id
+	 * @param sequence its position in the stream
+	 * @param data the message
+	 */
+	public record Event(String id, long sequence, String data) {
+	}
+
+}

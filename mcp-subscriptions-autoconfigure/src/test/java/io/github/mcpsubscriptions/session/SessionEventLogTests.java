@@ -1,0 +1,83 @@
+package io.github.mcpsubscriptions.session;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+class SessionEventLogTests {
+
+	private final SessionEventLog log = new SessionEventLog(3);
+
+	@Test
+	void idsAreUniqueAndCarryTheStream() {
+		Set<String> ids = new HashSet<>();
+		for (int i = 0; i < 100; i++) {
+			ids.add(this.log.append("m" + i));
+		}
+		assertThat(ids).hasSize(100);
+		assertThat(ids).allMatch((id) -> id.matches("[0-9a-f]{12}-\\d+"));
+		assertThat(new SessionEventLog(3).lastId()).isNotEqualTo(this.log.lastId().replaceAll("-\\d+$", "-0"));
+	}
+
+	@Test
+	void replaysExactlyWhatFollowed() {
+		String first = this.log.append("a");
+		this.log.append("b");
+		this.log.append("c");
+		assertThat(this.log.after(first)).extracting(SessionEventLog.Event::data).containsExactly("b", "c");
+		assertThat(this.log.after(this.log.lastId())).isEmpty();
+	}
+
+	@Test
+	void fromTheStartWhileNothingWasDropped() {
+		String start = this.log.lastId();
+		this.log.append("a");
+		this.log.append("b");
+		assertThat(this.log.after(start)).extracting(SessionEventLog.Event::data).containsExactly("a", "b");
+	}
+
+	@Test
+	void idOlderThanTheLogIsAGap() {
+		String first = this.log.append("a");
+		String second = this.log.append("b");
+		this.log.append("c");
+		this.log.append("d");
+		this.log.append("e");
+		// "b" and "a" are gone: after "a" would need "b".
+		assertThat(this.log.after(first)).isNull();
+		// After "b", all that followed ("c", "d", "e") is still kept.
+		assertThat(this.log.after(second)).extracting(SessionEventLog.Event::data).containsExactly("c", "d", "e");
+	}
+
+	@Test
+	void foreignFutureAndMalformedIdsAreGaps() {
+		this.log.append("a");
+		SessionEventLog other = new SessionEventLog(3);
+		assertThat(this.log.after(other.append("x"))).isNull();
+		assertThat(this.log.after(this.log.lastId().replaceAll("-\\d+$", "-99"))).isNull();
+		assertThat(this.log.after("garbage")).isNull();
+		assertThat(this.log.after(this.log.lastId().replaceAll("-\\d+$", "-x"))).isNull();
+	}
+
+	@Test
+	void keepsAtMostCapacity() {
+		String start = this.log.lastId();
+		for (int i = 0; i < 10; i++) {
+			this.log.append("m" + i);
+		}
+		assertThat(this.log.after(start)).isNull();
+		List<SessionEventLog.Event> kept = this.log.after(this.log.lastId().replaceAll("-\\d+$", "-7"));
+		assertThat(kept).extracting(SessionEventLog.Event::data).containsExactly("m7", "m8", "m9");
+	}
+
+	@Test
+	void capacityMustBePositive() {
+		assertThatIllegalArgumentException().isThrownBy(() -> new SessionEventLog(0));
+	}
+
+}

@@ -1,0 +1,226 @@
+package io.github.mcpsubscriptions.transport;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import io.github.mcpsubscriptions.notification.ResourceChangedEvent;
+import io.github.mcpsubscriptions.resource.McpResource;
+import io.github.mcpsubscriptions.test.McpTestApplication;
+import io.github.mcpsubscriptions.test.McpTestClient;
+import io.github.mcpsubscriptions.test.SseEvent;
+import io.github.mcpsubscriptions.test.SseStream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import tools.jackson.databind.JsonNode;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import static io.github.mcpsubscriptions.test.McpTestClient.json;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Event ids, priming, Last-Event-ID replay and resync over a real port.
+ */
+@SpringBootTest(classes = { McpTestApplication.class, McpResumptionTests.Resources.class },
+		webEnvironment = WebEnvironment.RANDOM_PORT,
+		properties = { "mcp.sessions.replay-log-size=4", "mcp.sessions.retry=1500ms", "mcp.endpoint.keep-alive=0" })
+class McpResumptionTests {
+
+	private static final Duration WAIT = Duration.ofSeconds(5);
+
+	@LocalServerPort
+	private int port;
+
+	@Autowired
+	private ApplicationEventPublisher events;
+
+	private McpTestClient client;
+
+	@BeforeEach
+	void setUp() {
+		this.client = new McpTestClient(this.port);
+	}
+
+	@Test
+	void newestClientsGetPrimingEventWithRetry() throws Exception {
+		String session = subscribedSession("2025-11-25", "r://items/{id}");
+		try (SseStream stream = this.client.openStream(session)) {
+			SseEvent priming = stream.next(WAIT, (event) -> event.id() != null);
+			assertThat(priming).isNotNull();
+			assertThat(priming.data()).isEmpty();
+			assertThat(priming.retry()).isEqualTo("1500");
+			assertThat(priming.event()).isNull();
+		}
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "2025-06-18", "2025-03-26" })
+	void olderClientsNeverGetEmptyDataEvents(String version) throws Exception {
+		String session = subscribedSession(version, "r://items/{id}");
+		try (SseStream stream = this.client.openStream(session)) {
+			publish("r://items/1");
+			SseEvent first = stream.next(WAIT, (event) -> event.data() != null);
+			assertThat(first).isNotNull();
+			assertThat(first.data()).isNotEmpty();
+			assertThat(first.retry()).isNull();
+			assertThat(first.id()).as("messages still carry ids").isNotNull();
+		}
+	}
+
+	@Test
+	void everyMessageHasUniqueId() throws Exception {
+		String session = subscribedSession("2025-11-25", "r://items/{id}");
+		try (SseStream stream = this.client.openStream(session)) {
+			Set<String> ids = new HashSet<>();
+			for (int i = 0; i < 6; i++) {
+				publish("r://items/" + i);
+			}
+			for (int i = 0; i < 6; i++) {
+				SseEvent event = stream.nextMessage(WAIT);
+				assertThat(event).isNotNull();
+				ids.add(event.id());
+			}
+			assertThat(ids).hasSize(6).doesNotContainNull();
+		}
+	}
+
+	@Test
+	void lastEventIdReplaysExactlyWhatFollowedThenContinuesLive() throws Exception {
+		String session = subscribedSession("2025-11-25", "r://items/{id}");
+		String lastSeen;
+		try (SseStream stream = this.client.openStream(session)) {
+			publish("r://items/1");
+			publish("r://items/2");
+			publish("r://items/3");
+			assertThat(uriOf(stream.nextMessage(WAIT))).isEqualTo("r://items/1");
+			SseEvent second = stream.nextMessage(WAIT);
+			assertThat(uriOf(second)).isEqualTo("r://items/2");
+			lastSeen = second.id();
+			// The client leaves without reading item 3, whether or not it was written yet:
+			// either way it comes next, from the replay log or the outbox.
+		}
+		publish("r://items/4");
+		try (SseStream resumed = this.client.openStream(session, "Last-Event-ID", lastSeen)) {
+			SseEvent priming = resumed.next(WAIT, (event) -> event.id() != null);
+			assertThat(priming.data()).isEmpty();
+			assertThat(priming.id()).isEqualTo(lastSeen);
+			assertThat(uriOf(resumed.nextMessage(WAIT))).isEqualTo("r://items/3");
+			assertThat(uriOf(resumed.nextMessage(WAIT))).isEqualTo("r://items/4");
+			publish("r://items/5");
+			assertThat(uriOf(resumed.nextMessage(WAIT))).isEqualTo("r://items/5");
+			assertThat(resumed.nextMessage(Duration.ofMillis(300))).as("nothing twice").isNull();
+		}
+	}
+
+	@Test
+	void idOlderThanTheLogGetsResyncForEverySubscription() throws Exception {
+		String session = subscribedSession("2025-11-25", "r://items/{id}");
+		call(session, "resources/subscribe", "{\"uri\":\"r://items/7\"}");
+		String first;
+		try (SseStream stream = this.client.openStream(session)) {
+			publish("r://items/1");
+			first = stream.nextMessage(WAIT).id();
+			for (int i = 2; i <= 7; i++) {
+				publish("r://items/" + i);
+			}
+			// Item 7 matches both subscriptions: seven messages after the first.
+			for (int i = 0; i < 7; i++) {
+				assertThat(stream.nextMessage(WAIT)).isNotNull();
+			}
+		}
+		try (SseStream resumed = this.client.openStream(session, "Last-Event-ID", first)) {
+			List<JsonNode> resyncs = List.of(params(resumed.nextMessage(WAIT)), params(resumed.nextMessage(WAIT)));
+			assertThat(resyncs).allSatisfy((params) -> {
+				assertThat(params.get("uri").stringValue()).isEqualTo(params.get("subscribedUri").stringValue());
+				assertThat(params.get("_meta").get("io.github.mcpsubscriptions/resync").booleanValue()).isTrue();
+			});
+			assertThat(resyncs).extracting((params) -> params.get("subscribedUri").stringValue())
+				.containsExactlyInAnyOrder("r://items/{id}", "r://items/7");
+		}
+	}
+
+	@Test
+	void anotherSessionsIdNeverReplaysItsMessages() throws Exception {
+		String mine = subscribedSession("2025-11-25", "r://items/1");
+		String theirs = subscribedSession("2025-11-25", "r://items/{id}");
+		String theirId;
+		try (SseStream stream = this.client.openStream(theirs)) {
+			publish("r://items/99");
+			theirId = stream.nextMessage(WAIT).id();
+			publish("r://items/98");
+			assertThat(stream.nextMessage(WAIT)).isNotNull();
+		}
+		try (SseStream stream = this.client.openStream(mine, "Last-Event-ID", theirId)) {
+			JsonNode params = params(stream.nextMessage(WAIT));
+			assertThat(params.get("uri").stringValue()).isEqualTo("r://items/1");
+			assertThat(params.get("_meta").get("io.github.mcpsubscriptions/resync").booleanValue()).isTrue();
+			assertThat(stream.nextMessage(Duration.ofMillis(300))).isNull();
+		}
+	}
+
+	@Test
+	void garbageLastEventIdIsAResyncNotAnError() throws Exception {
+		String session = subscribedSession("2025-06-18", "r://items/1");
+		try (SseStream stream = this.client.openStream(session, "Last-Event-ID", "not-an-id\u00e9")) {
+			assertThat(stream.response().statusCode()).isEqualTo(200);
+			assertThat(params(stream.nextMessage(WAIT)).get("_meta").has("io.github.mcpsubscriptions/resync"))
+				.isTrue();
+		}
+	}
+
+	private String subscribedSession(String version, String uri) throws Exception {
+		String session = this.client.initialize(version);
+		call(session, "resources/subscribe", "{\"uri\":\"" + uri + "\"}");
+		return session;
+	}
+
+	private void call(String session, String method, String params) throws Exception {
+		JsonNode body = json(this.client.call(session, method, params).body());
+		assertThat(body.has("error")).as(body.toString()).isFalse();
+	}
+
+	private void publish(String uri) {
+		this.events.publishEvent(new ResourceChangedEvent(uri, Map.of()));
+	}
+
+	private static JsonNode params(SseEvent event) {
+		assertThat(event).as("a message arrives").isNotNull();
+		return json(event.data()).get("params");
+	}
+
+	private static String uriOf(SseEvent event) {
+		return params(event).get("uri").stringValue();
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class Resources {
+
+		@Bean
+		Items items() {
+			return new Items();
+		}
+
+	}
+
+	static class Items {
+
+		@McpResource(uri = "r://items/{id}")
+		String item(String id) {
+			return id;
+		}
+
+	}
+
+}
