@@ -199,7 +199,7 @@ public final class UriTemplate {
 			}
 			else if (part instanceof Expression expression) {
 				int end = longestSpan(expression, uri, position, matchesFrom[k + 1]);
-				String value = decode(uri.substring(position, end));
+				String value = percentDecode(uri.substring(position, end));
 				if (value == null) {
 					return null;
 				}
@@ -339,7 +339,7 @@ public final class UriTemplate {
 			if (!names.contains(name) || parameters.containsKey(name) || rawValue.indexOf('#') >= 0) {
 				return null;
 			}
-			String value = decode(rawValue);
+			String value = percentDecode(rawValue);
 			if (value == null) {
 				return null;
 			}
@@ -349,11 +349,13 @@ public final class UriTemplate {
 	}
 
 	/**
-	 * Percent-decodes a value as UTF-8, keeping other characters as they are.
+	 * Percent-decodes a value as UTF-8, keeping other characters (a {@code +} too) as they
+	 * are.
+	 * @param value the encoded value
 	 * @return the decoded value, or {@code null} if a triplet is incomplete or not hex,
 	 * or the bytes are not valid UTF-8
 	 */
-	private static @Nullable String decode(String value) {
+	public static @Nullable String percentDecode(String value) {
 		if (value.indexOf('%') < 0) {
 			return value;
 		}

@@ -1,10 +1,5 @@
 package io.github.mcpsubscriptions.subscription;
 
-import java.io.ByteArrayOutputStream;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 
 import io.github.mcpsubscriptions.resource.UriTemplate;
@@ -273,69 +268,12 @@ public final class CoverageRules {
 		if (raw.isEmpty()) {
 			throw invalid(uri, "its '" + PATTERN_PARAMETER + "' query parameter is empty");
 		}
-		String glob = percentDecode(raw);
+		String glob = UriTemplate.percentDecode(raw);
 		if (glob == null) {
 			throw invalid(uri, "its '" + PATTERN_PARAMETER + "' query parameter \"" + raw
 					+ "\" is not validly percent-encoded UTF-8");
 		}
 		return glob;
-	}
-
-	/**
-	 * Percent-decodes text as UTF-8, leaving {@code +} and other characters as they are.
-	 * @return the decoded text, or {@code null} if a triplet is incomplete or not hex, or
-	 * the bytes are not UTF-8
-	 */
-	private static @Nullable String percentDecode(String text) {
-		if (text.indexOf('%') < 0) {
-			return text;
-		}
-		StringBuilder decoded = new StringBuilder(text.length());
-		ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-		int index = 0;
-		while (index < text.length()) {
-			if (text.charAt(index) != '%') {
-				decoded.append(text.charAt(index++));
-				continue;
-			}
-			// A run of triplets is decoded at once, as one character may take several.
-			bytes.reset();
-			while (index < text.length() && text.charAt(index) == '%') {
-				if (index + 2 >= text.length()) {
-					return null;
-				}
-				int high = hexValue(text.charAt(index + 1));
-				int low = hexValue(text.charAt(index + 2));
-				if (high < 0 || low < 0) {
-					return null;
-				}
-				bytes.write((high << 4) | low);
-				index += 3;
-			}
-			try {
-				decoded.append(StandardCharsets.UTF_8.newDecoder()
-					.onMalformedInput(CodingErrorAction.REPORT)
-					.onUnmappableCharacter(CodingErrorAction.REPORT)
-					.decode(ByteBuffer.wrap(bytes.toByteArray())));
-			}
-			catch (CharacterCodingException ex) {
-				return null;
-			}
-		}
-		return decoded.toString();
-	}
-
-	private static int hexValue(char character) {
-		if (character >= '0' && character <= '9') {
-			return character - '0';
-		}
-		if (character >= 'A' && character <= 'F') {
-			return character - 'A' + 10;
-		}
-		if (character >= 'a' && character <= 'f') {
-			return character - 'a' + 10;
-		}
-		return -1;
 	}
 
 	/**
