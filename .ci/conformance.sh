@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the official MCP conformance suite (@modelcontextprotocol/conformance, pinned) against
 # the sample application started with the Spring profile "conformance", which serves the
-# suite's test:// fixtures.
+# suite's test:// fixtures: version 0.1.16 for the 2025 era, and 0.2.0-alpha.12 with
+# --spec-version 2026-07-28 for the stateless era, each with its own expected failures.
 #
 # Builds nothing: run `./mvnw verify` (or package) first so that the sample jar exists.
 # Needs a JDK, npm, curl and a Node >= 22 (installed under .tools/ when the one on PATH is
@@ -14,13 +15,15 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 SUITE_VERSION="0.1.16"
+SUITE_2026_VERSION="0.2.0-alpha.12"
+EXPECTED_FAILURES_2026="$ROOT/.ci/conformance-2026-expected-failures.yml"
+SUITE_2026_DIR="$ROOT/.tools/conformance-2026"
 NODE_MAJOR_WANTED=22
 JAR="$ROOT/sample-app/target/sample-app-0.1.0-SNAPSHOT.jar"
 EXPECTED_FAILURES="$ROOT/.ci/conformance-expected-failures.yml"
 RESULTS="$ROOT/conformance-results"
 NODE_DIR="$ROOT/.tools/node22"
 SUITE_DIR="$ROOT/.tools/conformance"
-SUITE_PKG="$SUITE_DIR/node_modules/@modelcontextprotocol/conformance"
 SUITE_TIMEOUT="${CONFORMANCE_SUITE_TIMEOUT:-180}"
 DEADLINE=$((SECONDS + 300))
 
@@ -60,23 +63,30 @@ else
 	log "using node $(node --version) from .tools/node22"
 fi
 
-# --- the suite, pinned ----------------------------------------------------------------------
-installed_version() {
-	node -e 'try { console.log(require(process.argv[1]).version) } catch (e) { console.log("") }' \
-		"$SUITE_PKG/package.json"
+# --- the suites, pinned ---------------------------------------------------------------------
+# install_suite VERSION DIR: installs the suite there unless that version is there; prints its entry point.
+install_suite() {
+	local version="$1" dir="$2"
+	local pkg="$dir/node_modules/@modelcontextprotocol/conformance"
+	local installed
+	installed="$(node -e 'try { console.log(require(process.argv[1]).version) } catch (e) { console.log("") }' "$pkg/package.json")"
+	if [[ "$installed" != "$version" ]]; then
+		log "installing @modelcontextprotocol/conformance@$version into ${dir#"$ROOT"/}"
+		timeout "$(budget 150)" npm install --prefix "$dir" --no-audit --no-fund --loglevel=error \
+			"@modelcontextprotocol/conformance@$version" >&2 \
+			|| die "could not install @modelcontextprotocol/conformance@$version with npm"
+	fi
+	node -e '
+		const pkg = require(process.argv[1]);
+		if (pkg.version !== process.argv[2]) { process.exit(1); }
+		const bin = typeof pkg.bin === "string" ? pkg.bin : (pkg.bin.conformance || Object.values(pkg.bin)[0]);
+		console.log(require("path").resolve(require("path").dirname(process.argv[1]), bin));' "$pkg/package.json" "$version" \
+		|| die "the suite in $dir is not version $version"
 }
-if [[ "$(installed_version)" != "$SUITE_VERSION" ]]; then
-	log "installing @modelcontextprotocol/conformance@$SUITE_VERSION into .tools/conformance"
-	timeout "$(budget 150)" npm install --prefix "$SUITE_DIR" --no-audit --no-fund --loglevel=error \
-		"@modelcontextprotocol/conformance@$SUITE_VERSION" >&2 \
-		|| die "could not install @modelcontextprotocol/conformance@$SUITE_VERSION with npm"
-	[[ "$(installed_version)" == "$SUITE_VERSION" ]] || die "the suite in $SUITE_DIR is not version $SUITE_VERSION"
-fi
-SUITE_BIN="$(node -e '
-	const pkg = require(process.argv[1]);
-	const bin = typeof pkg.bin === "string" ? pkg.bin : (pkg.bin.conformance || Object.values(pkg.bin)[0]);
-	console.log(require("path").resolve(require("path").dirname(process.argv[1]), bin));' "$SUITE_PKG/package.json")"
-[[ -f "$SUITE_BIN" ]] || die "the suite's entry point $SUITE_BIN does not exist"
+SUITE_BIN="$(install_suite "$SUITE_VERSION" "$SUITE_DIR")"
+SUITE_2026_BIN="$(install_suite "$SUITE_2026_VERSION" "$SUITE_2026_DIR")"
+[[ -f "$SUITE_BIN" && -f "$SUITE_2026_BIN" ]] || die "a suite's entry point is missing"
+[[ -f "$EXPECTED_FAILURES_2026" ]] || die "$EXPECTED_FAILURES_2026 is missing."
 
 # --- start the sample application -----------------------------------------------------------
 port_taken() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
@@ -92,7 +102,6 @@ port_taken "$PORT" && die "port $PORT is taken: stop what listens there or set C
 rm -rf "$RESULTS"
 mkdir -p "$RESULTS"
 APP_LOG="$RESULTS/sample-app.log"
-SUITE_LOG="$RESULTS/suite-output.txt"
 APP_PID=""
 
 stop_app() {
@@ -140,26 +149,39 @@ if ! $up; then
 fi
 log "the sample application is up"
 
-# --- run the suite --------------------------------------------------------------------------
-started=$SECONDS
-set +e
-timeout --kill-after=10 "$(budget "$SUITE_TIMEOUT")" node "$SUITE_BIN" server \
-	--url "http://localhost:$PORT/mcp" \
-	--expected-failures "$EXPECTED_FAILURES" \
-	-o "$RESULTS" 2>&1 | tee "$SUITE_LOG"
-rc=${PIPESTATUS[0]}
-set -e
+# --- run the suites ------------------------------------------------------------------------
+# run_suite LABEL VERSION BIN EXPECTED [ARGS...]: runs one suite, prints a one-line summary, returns its exit code.
+run_suite() {
+	local label="$1" version="$2" bin="$3" expected_file="$4"
+	shift 4
+	local out="$RESULTS/$label" started=$SECONDS rc
+	mkdir -p "$out"
+	set +e
+	timeout --kill-after=10 "$(budget "$SUITE_TIMEOUT")" node "$bin" server \
+		--url "http://localhost:$PORT/mcp" \
+		--expected-failures "$expected_file" \
+		-o "$out" "$@" 2>&1 | tee "$out/suite-output.txt"
+	rc=${PIPESTATUS[0]}
+	set -e
+	# The suite prints one "✓/✗ <scenario>: ..." line per scenario, "Total: ..." counts checks.
+	local passed failed expected checks verdict
+	passed="$(grep -cE '^✓ ' "$out/suite-output.txt" || true)"
+	failed="$(grep -cE '^✗ ' "$out/suite-output.txt" || true)"
+	expected="$(grep -cE '^  ~ ' "$out/suite-output.txt" || true)"
+	checks="$(grep -E '^Total:' "$out/suite-output.txt" | tail -n 1 | sed 's/^Total: //' || true)"
+	case "$rc" in
+		0) verdict="PASS (every failure is an expected one)" ;;
+		124 | 137) verdict="TIMEOUT after $((SECONDS - started)) s" ;;
+		*) verdict="FAIL (exit $rc: an unexpected failure or a stale expected-failures entry; see above and $out)" ;;
+	esac
+	SUMMARY+="conformance $version ($label): $verdict - scenarios: $passed passed, $failed failed ($expected of them expected); checks: ${checks:-none} ($((SECONDS - started)) s)"$'\n'
+	return "$rc"
+}
 
-# --- summary --------------------------------------------------------------------------------
-# The suite prints one "✓/✗ <scenario>: ..." line per scenario, "Total: ..." counts checks.
-passed="$(grep -cE '^✓ ' "$SUITE_LOG" || true)"
-failed="$(grep -cE '^✗ ' "$SUITE_LOG" || true)"
-expected="$(grep -cE '^  ~ ' "$SUITE_LOG" || true)"
-checks="$(grep -E '^Total:' "$SUITE_LOG" | tail -n 1 | sed 's/^Total: //' || true)"
-case "$rc" in
-	0) verdict="PASS (every failure is an expected one)" ;;
-	124 | 137) verdict="TIMEOUT after $((SECONDS - started)) s" ;;
-	*) verdict="FAIL (exit $rc: an unexpected failure or a stale expected-failures entry; see above and $RESULTS)" ;;
-esac
-echo "conformance $SUITE_VERSION: $verdict - scenarios: $passed passed, $failed failed ($expected of them expected); checks: ${checks:-none}; results in ${RESULTS#"$ROOT"/}/ ($((SECONDS - started)) s)"
+SUMMARY=""
+rc=0
+run_suite 2025 "$SUITE_VERSION" "$SUITE_BIN" "$EXPECTED_FAILURES" || rc=$?
+run_suite 2026 "$SUITE_2026_VERSION" "$SUITE_2026_BIN" "$EXPECTED_FAILURES_2026" \
+	--spec-version 2026-07-28 --suite all || rc=$?
+printf '%s' "$SUMMARY"
 exit "$rc"

@@ -17,6 +17,8 @@ import io.github.mcpsubscriptions.notification.ResourceListChangedEvent;
 import io.github.mcpsubscriptions.resource.ResourceCompleter;
 import io.github.mcpsubscriptions.resource.ResourceContentMapper;
 import io.github.mcpsubscriptions.resource.ResourceRegistry;
+import io.github.mcpsubscriptions.resource.CacheHints;
+import io.github.mcpsubscriptions.server.ListenManager;
 import io.github.mcpsubscriptions.server.McpRequestDispatcher;
 import io.github.mcpsubscriptions.server.McpServerInfo;
 import io.github.mcpsubscriptions.server.SubscriptionLimits;
@@ -137,22 +139,37 @@ public final class McpEndpointAutoConfiguration {
 	McpRequestDispatcher mcpRequestDispatcher(McpServerInfo serverInfo, McpSessionManager sessionManager,
 			ResourceRegistry resourceRegistry, ResourceContentMapper contentMapper,
 			ObjectProvider<ResourceCompleter> completers, NotificationDispatcher notifications,
-			ResourceAccessPolicy accessPolicy, McpProperties properties, ApplicationEventPublisher events) {
+			ResourceAccessPolicy accessPolicy, McpProperties properties, ApplicationEventPublisher events,
+			JsonRpcCodec codec) {
 		McpProperties.Subscriptions subscriptions = properties.getSubscriptions();
+		McpProperties.Resources.Cache cache = properties.getResources().getCache();
 		return new McpRequestDispatcher(serverInfo, sessionManager, resourceRegistry, contentMapper,
 				completers.orderedStream().toList(), properties.getResources().getPageSize(), notifications,
 				accessPolicy, new SubscriptionLimits(subscriptions.getMaxPerSession(), subscriptions.getMaxTotal()),
-				events);
+				events, codec, new CacheHints(cache.getTtl(), cache.getScope()), properties.getListen().isEnabled());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	ListenManager mcpListenManager(NotificationDispatcher notifications, McpRequestDispatcher requests,
+			JsonRpcCodec codec, McpProperties properties) {
+		McpProperties.Listen listen = properties.getListen();
+		McpProperties.Subscriptions subscriptions = properties.getSubscriptions();
+		return new ListenManager(notifications, requests, codec, Clock.systemUTC(),
+				new ListenManager.Settings(listen.isEnabled(), listen.getMaxStreams(), listen.getMaxDuration(),
+						properties.getEndpoint().getKeepAlive(), subscriptions.getMaxPerSession(),
+						subscriptions.getMaxTotal()));
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
 	McpEndpoint mcpEndpoint(McpRequestDispatcher dispatcher, McpSessionManager sessionManager, JsonRpcCodec codec,
-			McpProperties properties) {
+			McpProperties properties, ListenManager listenManager) {
 		McpProperties.Endpoint endpoint = properties.getEndpoint();
 		return new McpEndpoint(dispatcher, sessionManager, codec,
 				new McpEndpointOptions(endpoint.getMaxRequestSize().toBytes(), endpoint.isDnsRebindingProtection(),
-						endpoint.getAllowedOrigins(), endpoint.getAllowedHosts()));
+						endpoint.getAllowedOrigins(), endpoint.getAllowedHosts()),
+				listenManager);
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -5,6 +5,7 @@ import io.github.mcpsubscriptions.metrics.McpHealthIndicator;
 import io.github.mcpsubscriptions.metrics.McpMetrics;
 import io.github.mcpsubscriptions.metrics.McpSubscriptionsEndpoint;
 import io.github.mcpsubscriptions.notification.NotificationDispatcher;
+import io.github.mcpsubscriptions.server.ListenManager;
 import io.github.mcpsubscriptions.session.McpSessionManager;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.observation.ObservationRegistry;
@@ -34,8 +35,9 @@ public final class McpMetricsAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean
-		McpMetrics mcpMetrics(McpSessionManager sessions, NotificationDispatcher dispatcher) {
-			return new McpMetrics(sessions, dispatcher);
+		McpMetrics mcpMetrics(McpSessionManager sessions, NotificationDispatcher dispatcher,
+				ObjectProvider<ListenManager> listens) {
+			return new McpMetrics(sessions, dispatcher, listens.getIfAvailable());
 		}
 
 	}

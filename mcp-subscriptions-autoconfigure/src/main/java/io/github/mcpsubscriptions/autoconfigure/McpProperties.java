@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.github.mcpsubscriptions.resource.CacheHints;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -35,6 +36,8 @@ public class McpProperties {
 	private final Notifications notifications = new Notifications();
 
 	private final Management management = new Management();
+
+	private final Listen listen = new Listen();
 
 	public boolean isEnabled() {
 		return this.enabled;
@@ -70,6 +73,55 @@ public class McpProperties {
 
 	public Management getManagement() {
 		return this.management;
+	}
+
+	public Listen getListen() {
+		return this.listen;
+	}
+
+	public static class Listen {
+
+		/**
+		 * Whether 2026-era clients may open subscriptions/listen streams. Turn off where
+		 * long-lived responses cannot be served (serverless platforms).
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * Maximum number of listen streams open at once on this node.
+		 */
+		private int maxStreams = 1000;
+
+		/**
+		 * How long a listen stream lasts before the server completes it gracefully; zero
+		 * for no limit.
+		 */
+		private Duration maxDuration = Duration.ofHours(1);
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public int getMaxStreams() {
+			return this.maxStreams;
+		}
+
+		public void setMaxStreams(int maxStreams) {
+			this.maxStreams = maxStreams;
+		}
+
+		public Duration getMaxDuration() {
+			return this.maxDuration;
+		}
+
+		public void setMaxDuration(Duration maxDuration) {
+			this.maxDuration = maxDuration;
+		}
+
 	}
 
 	public static class Management {
@@ -238,6 +290,44 @@ public class McpProperties {
 		 * Most entries in one page of resources/list and resources/templates/list.
 		 */
 		private int pageSize = 100;
+
+		private final Cache cache = new Cache();
+
+		public Cache getCache() {
+			return this.cache;
+		}
+
+		public static class Cache {
+
+			/**
+			 * How long 2026-era clients may cache list, read and discover results unless a
+			 * resource says otherwise; zero means immediately stale.
+			 */
+			private Duration ttl = Duration.ZERO;
+
+			/**
+			 * Who may reuse cached results unless a resource says otherwise: 'private' (the
+			 * same authorization context) or 'public'.
+			 */
+			private CacheHints.Scope scope = CacheHints.Scope.PRIVATE;
+
+			public Duration getTtl() {
+				return this.ttl;
+			}
+
+			public void setTtl(Duration ttl) {
+				this.ttl = ttl;
+			}
+
+			public CacheHints.Scope getScope() {
+				return this.scope;
+			}
+
+			public void setScope(CacheHints.Scope scope) {
+				this.scope = scope;
+			}
+
+		}
 
 		public int getPageSize() {
 			return this.pageSize;

@@ -7,6 +7,7 @@ import java.util.function.ToDoubleFunction;
 
 import io.github.mcpsubscriptions.notification.NotificationDispatcher;
 import io.github.mcpsubscriptions.notification.NotificationStats;
+import io.github.mcpsubscriptions.server.ListenManager;
 import io.github.mcpsubscriptions.session.McpSessionManager;
 import io.github.mcpsubscriptions.subscription.CoverageKind;
 import io.github.mcpsubscriptions.subscription.McpSubscriptionAuditEvent;
@@ -32,11 +33,14 @@ public class McpMetrics implements MeterBinder, ApplicationListener<McpSubscript
 
 	private final ConcurrentMap<McpSubscriptionAuditEvent.Reason, Counter> rejections = new ConcurrentHashMap<>();
 
+	private final @Nullable ListenManager listens;
+
 	private volatile @Nullable MeterRegistry registry;
 
-	public McpMetrics(McpSessionManager sessions, NotificationDispatcher dispatcher) {
+	public McpMetrics(McpSessionManager sessions, NotificationDispatcher dispatcher, @Nullable ListenManager listens) {
 		this.sessions = sessions;
 		this.dispatcher = dispatcher;
+		this.listens = listens;
 	}
 
 	@Override
@@ -49,6 +53,12 @@ public class McpMetrics implements MeterBinder, ApplicationListener<McpSubscript
 			.tag("era", "2025")
 			.description("Open server-to-client streams on this node")
 			.register(registry);
+		if (this.listens != null) {
+			Gauge.builder("mcp.streams.open", this.listens, ListenManager::getOpenStreamCount)
+				.tag("era", "2026")
+				.description("Open server-to-client streams on this node")
+				.register(registry);
+		}
 		for (CoverageKind kind : CoverageKind.values()) {
 			Gauge.builder("mcp.subscriptions.active", this.dispatcher,
 					(dispatcher) -> dispatcher.getIndex().countByKind().get(kind))

@@ -81,6 +81,36 @@ public @interface McpResource {
 	String lastModified() default "";
 
 	/**
+	 * How long, in milliseconds, clients of protocol 2026-07-28 may cache what is read;
+	 * negative for the default ({@code mcp.resources.cache.ttl}).
+	 * @return the time-to-live in milliseconds
+	 */
+	long ttlMs() default -1;
+
+	/**
+	 * Who may reuse a cached read (protocol 2026-07-28); {@code DEFAULT} for
+	 * {@code mcp.resources.cache.scope}.
+	 * @return the cache scope
+	 */
+	CacheScope cacheScope() default CacheScope.DEFAULT;
+
+	/**
+	 * Who may reuse a cached read.
+	 */
+	enum CacheScope {
+
+		/** As configured globally. */
+		DEFAULT,
+
+		/** Anyone: the contents hold no user-specific data. */
+		PUBLIC,
+
+		/** Only the same authorization context. */
+		PRIVATE
+
+	}
+
+	/**
 	 * The audience of a resource.
 	 */
 	enum Role {

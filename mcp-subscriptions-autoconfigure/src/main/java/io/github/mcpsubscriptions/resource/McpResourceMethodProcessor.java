@@ -171,8 +171,25 @@ public class McpResourceMethodProcessor implements SmartInitializingSingleton, B
 			.mimeType(StringUtils.hasText(annotation.mimeType()) ? annotation.mimeType()
 					: ResourceContentMapper.defaultMimeType(method.getReturnType()))
 			.size(annotation.size())
-			.annotations(annotations(annotation));
+			.annotations(annotations(annotation))
+			.cacheHints(cacheHints(annotation));
 		return builder.build();
+	}
+
+	/**
+	 * The annotation's cache hints; a half-given pair takes the other half from the
+	 * global default when the result is written, so only a full pair is kept here.
+	 */
+	private static @Nullable CacheHints cacheHints(McpResource annotation) {
+		if (annotation.ttlMs() < 0 && annotation.cacheScope() == McpResource.CacheScope.DEFAULT) {
+			return null;
+		}
+		if (annotation.ttlMs() < 0 || annotation.cacheScope() == McpResource.CacheScope.DEFAULT) {
+			throw new IllegalArgumentException("ttlMs and cacheScope go together: set both, or neither for the "
+					+ "defaults (mcp.resources.cache.*)");
+		}
+		return new CacheHints(java.time.Duration.ofMillis(annotation.ttlMs()),
+				CacheHints.Scope.valueOf(annotation.cacheScope().name()));
 	}
 
 	private static void checkReturnType(Method method) {

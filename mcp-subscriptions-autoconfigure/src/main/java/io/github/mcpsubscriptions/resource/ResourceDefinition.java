@@ -33,6 +33,8 @@ public final class ResourceDefinition {
 
 	private final @Nullable ResourceInstanceLister instanceLister;
 
+	private final @Nullable CacheHints cacheHints;
+
 	private ResourceDefinition(Builder builder) {
 		this.uri = builder.uri;
 		this.template = UriTemplate.isTemplate(builder.uri) ? UriTemplate.parse(builder.uri) : null;
@@ -45,6 +47,7 @@ public final class ResourceDefinition {
 				: null;
 		this.reader = builder.reader;
 		this.instanceLister = builder.instanceLister;
+		this.cacheHints = builder.cacheHints;
 		if (this.instanceLister != null && this.template == null) {
 			throw new IllegalArgumentException("Only a resource template can list instances, not " + this.uri);
 		}
@@ -118,6 +121,15 @@ public final class ResourceDefinition {
 	}
 
 	/**
+	 * How clients (2026 era) may cache what is read, if this resource differs from the
+	 * default.
+	 * @return the hints, or {@code null} for the default
+	 */
+	public @Nullable CacheHints getCacheHints() {
+		return this.cacheHints;
+	}
+
+	/**
 	 * A copy of this definition that lists its instances with the given lister.
 	 * @param lister the lister
 	 * @return the copy
@@ -134,6 +146,7 @@ public final class ResourceDefinition {
 			.annotations(this.annotations);
 		builder.size = this.size;
 		builder.instanceLister = this.instanceLister;
+		builder.cacheHints = this.cacheHints;
 		return builder;
 	}
 
@@ -164,6 +177,8 @@ public final class ResourceDefinition {
 		private @Nullable ResourceAnnotations annotations;
 
 		private @Nullable ResourceInstanceLister instanceLister;
+
+		private @Nullable CacheHints cacheHints;
 
 		private Builder(String uri, ResourceReader reader) {
 			if (!StringUtils.hasText(uri)) {
@@ -211,6 +226,16 @@ public final class ResourceDefinition {
 		 */
 		public Builder instanceLister(@Nullable ResourceInstanceLister instanceLister) {
 			this.instanceLister = instanceLister;
+			return this;
+		}
+
+		/**
+		 * How clients (2026 era) may cache what is read.
+		 * @param cacheHints the hints, or {@code null} for the default
+		 * @return this builder
+		 */
+		public Builder cacheHints(@Nullable CacheHints cacheHints) {
+			this.cacheHints = cacheHints;
 			return this;
 		}
 

@@ -2,6 +2,7 @@ package io.github.mcpsubscriptions.server;
 
 import java.security.Principal;
 
+import io.github.mcpsubscriptions.resource.CacheHints;
 import io.github.mcpsubscriptions.session.McpSession;
 import org.jspecify.annotations.Nullable;
 
@@ -15,9 +16,32 @@ public final class McpExchange {
 
 	private final @Nullable Principal principal;
 
-	private McpExchange(@Nullable McpSession session, @Nullable Principal principal) {
+	private final boolean stateless;
+
+	private @Nullable CacheHints cacheHints;
+
+	private McpExchange(@Nullable McpSession session, @Nullable Principal principal, boolean stateless) {
 		this.session = session;
 		this.principal = principal;
+		this.stateless = stateless;
+	}
+
+	/**
+	 * An exchange for a stateless (2026-era) request, which carries its protocol version,
+	 * client info and capabilities in {@code _meta}.
+	 * @param principal the authenticated principal, or {@code null}
+	 * @return the exchange
+	 */
+	public static McpExchange stateless(@Nullable Principal principal) {
+		return new McpExchange(null, principal, true);
+	}
+
+	/**
+	 * Whether the request is a stateless (2026-era) one.
+	 * @return whether it is stateless
+	 */
+	public boolean isStateless() {
+		return this.stateless;
 	}
 
 	/**
@@ -27,7 +51,7 @@ public final class McpExchange {
 	 * @return the exchange
 	 */
 	public static McpExchange forSession(McpSession session, @Nullable Principal principal) {
-		return new McpExchange(session, principal);
+		return new McpExchange(session, principal, false);
 	}
 
 	/**
@@ -36,7 +60,7 @@ public final class McpExchange {
 	 * @return the exchange
 	 */
 	public static McpExchange forInitialize(@Nullable Principal principal) {
-		return new McpExchange(null, principal);
+		return new McpExchange(null, principal, false);
 	}
 
 	/**
@@ -56,6 +80,18 @@ public final class McpExchange {
 
 	void setSession(McpSession session) {
 		this.session = session;
+	}
+
+	/**
+	 * Caching hints a method chose for its result (2026 era), overriding the default.
+	 * @param cacheHints the hints, or {@code null} for the default
+	 */
+	void setCacheHints(@Nullable CacheHints cacheHints) {
+		this.cacheHints = cacheHints;
+	}
+
+	@Nullable CacheHints getCacheHints() {
+		return this.cacheHints;
 	}
 
 	public @Nullable Principal getPrincipal() {

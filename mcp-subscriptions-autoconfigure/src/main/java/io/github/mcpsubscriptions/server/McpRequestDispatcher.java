@@ -1,10 +1,13 @@
 package io.github.mcpsubscriptions.server;
 
+import java.security.Principal;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
+import io.github.mcpsubscriptions.jsonrpc.JsonRpcCodec;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcErrorCodes;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcException;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcMessage;
@@ -12,6 +15,7 @@ import io.github.mcpsubscriptions.jsonrpc.JsonRpcNotification;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcRequest;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcResponse;
 import io.github.mcpsubscriptions.notification.NotificationDispatcher;
+import io.github.mcpsubscriptions.resource.CacheHints;
 import io.github.mcpsubscriptions.resource.ResourceCompleter;
 import io.github.mcpsubscriptions.resource.ResourceContentMapper;
 import io.github.mcpsubscriptions.resource.ResourceRegistry;
@@ -51,6 +55,22 @@ public class McpRequestDispatcher {
 
 	private final ResourceMethods resourceMethods;
 
+	private final SubscriptionMethods subscriptionMethods;
+
+	private final Map<String, McpMethodHandler> statelessMethods = new HashMap<>();
+
+	private final JsonRpcCodec codec;
+
+	private final CacheHints defaultCacheHints;
+
+	private final boolean listenEnabled;
+
+	private static final String SERVER_INFO_META = "io.modelcontextprotocol/serverInfo";
+
+	/** Results that clients may cache, which therefore carry hints (2026 era). */
+	private static final Set<String> CACHEABLE = Set.of("server/discover", "resources/list",
+			"resources/templates/list", "resources/read", "tools/list", "prompts/list");
+
 	/**
 	 * Create a dispatcher.
 	 * @param serverInfo how the server introduces itself
@@ -63,22 +83,101 @@ public class McpRequestDispatcher {
 	 * @param accessPolicy decides who may subscribe to what
 	 * @param limits the subscription limits
 	 * @param events publishes audit events
+	 * @param codec the wire format, to shape 2026-era results
+	 * @param defaultCacheHints caching hints of 2026-era results by default
+	 * @param listenEnabled whether 2026-era clients may listen for changes
 	 */
 	public McpRequestDispatcher(McpServerInfo serverInfo, McpSessionManager sessionManager, ResourceRegistry resources,
 			ResourceContentMapper contentMapper, List<ResourceCompleter> completers, int pageSize,
 			NotificationDispatcher notifications, ResourceAccessPolicy accessPolicy, SubscriptionLimits limits,
-			ApplicationEventPublisher events) {
+			ApplicationEventPublisher events, JsonRpcCodec codec, CacheHints defaultCacheHints,
+			boolean listenEnabled) {
+		this.codec = codec;
+		this.defaultCacheHints = defaultCacheHints;
+		this.listenEnabled = listenEnabled;
 		this.serverInfo = serverInfo;
 		this.sessionManager = sessionManager;
 		this.resourceMethods = new ResourceMethods(resources, contentMapper, completers, pageSize);
 		this.resourceMethods.register(this.methods);
-		new SubscriptionMethods(notifications, sessionManager, resources, accessPolicy, limits.maxPerSubscriber(),
-				limits.maxTotal(), events)
-			.register(this.methods);
+		this.subscriptionMethods = new SubscriptionMethods(notifications, sessionManager, resources, accessPolicy,
+				limits.maxPerSubscriber(), limits.maxTotal(), events);
+		this.subscriptionMethods.register(this.methods);
 		this.methods.put(INITIALIZE, this::initialize);
 		this.methods.put("ping", (exchange, params) -> EMPTY_RESULT);
 		this.methods.put("logging/setLevel", this::setLogLevel);
 		this.methods.put("completion/complete", this::complete);
+		// 2026-07-28 removed initialize, ping, logging/setLevel and resources/(un)subscribe.
+		for (String method : List.of("resources/list", "resources/templates/list", "resources/read",
+				"completion/complete")) {
+			this.statelessMethods.put(method, this.methods.get(method));
+		}
+		this.statelessMethods.put("server/discover", this::discover);
+		// No tools or prompts here: say so with empty, cacheable lists, as 2026-era clients
+		// and caches expect every list to answer.
+		this.statelessMethods.put("tools/list", (exchange, params) -> Map.of("tools", List.of()));
+		this.statelessMethods.put("prompts/list", (exchange, params) -> Map.of("prompts", List.of()));
+	}
+
+	/**
+	 * Handle a stateless (2026-era) request whose headers and {@code _meta} the transport
+	 * has validated. Results get {@code resultType}, the server's identity in
+	 * {@code _meta} and, where cacheable, {@code ttlMs} and {@code cacheScope}.
+	 * @param request the request
+	 * @param exchange the request's context
+	 * @return the response; a {@code -32601} error for methods this era does not have
+	 */
+	public JsonRpcResponse dispatchStateless(JsonRpcRequest request, McpExchange exchange) {
+		McpMethodHandler handler = this.statelessMethods.get(request.method());
+		if (handler == null && INITIALIZE.equals(request.method())) {
+			// Tell a client that mixed the eras which versions it can have.
+			return JsonRpcResponse.failure(request.id(),
+					new JsonRpcException(JsonRpcErrorCodes.METHOD_NOT_FOUND,
+							"Method not found: initialize does not exist in protocol 2026-07-28",
+							Map.of("supported", ProtocolVersions.ALL))
+						.getError());
+		}
+		if (handler == null) {
+			return JsonRpcResponse.failure(request.id(),
+					JsonRpcException.methodNotFound(request.method()).getError());
+		}
+		JsonRpcResponse response = handleRequest(request, exchange, handler);
+		if (response.error() != null) {
+			return response;
+		}
+		ObjectNode result = (ObjectNode) this.codec.toTree(response.result());
+		result.put("resultType", "complete");
+		if (CACHEABLE.contains(request.method())) {
+			CacheHints hints = (exchange.getCacheHints() != null) ? exchange.getCacheHints() : this.defaultCacheHints;
+			result.put("ttlMs", hints.ttl().toMillis());
+			result.put("cacheScope", hints.scope().name().toLowerCase(java.util.Locale.ROOT));
+		}
+		ObjectNode meta = result.has("_meta") ? (ObjectNode) result.get("_meta") : result.putObject("_meta");
+		meta.set(SERVER_INFO_META, this.codec.toTree(implementation()));
+		return JsonRpcResponse.success(request.id(), result);
+	}
+
+	/**
+	 * Whether a subscription URI would be accepted: a valid URI that covers a registered
+	 * resource or template and that the access policy allows.
+	 * @param uri the URI
+	 * @param principal the caller, or {@code null}
+	 * @return whether it is acceptable
+	 */
+	public boolean isAcceptableSubscription(String uri, @Nullable Principal principal) {
+		return this.subscriptionMethods.isValid(uri) && this.subscriptionMethods.isAcceptable(uri, principal);
+	}
+
+	private Object discover(McpExchange exchange, @Nullable ObjectNode params) {
+		return new DiscoverResult(ProtocolVersions.ALL, statelessCapabilities(), this.serverInfo.instructions());
+	}
+
+	private Map<String, Object> statelessCapabilities() {
+		Map<String, Object> capabilities = new LinkedHashMap<>();
+		capabilities.put("resources", Map.of("subscribe", this.listenEnabled, "listChanged", this.listenEnabled));
+		capabilities.put("completions", EMPTY_RESULT);
+		capabilities.put("tools", EMPTY_RESULT);
+		capabilities.put("prompts", EMPTY_RESULT);
+		return capabilities;
 	}
 
 	/**
@@ -99,7 +198,11 @@ public class McpRequestDispatcher {
 	}
 
 	private JsonRpcResponse handleRequest(JsonRpcRequest request, McpExchange exchange) {
-		McpMethodHandler handler = this.methods.get(request.method());
+		return handleRequest(request, exchange, this.methods.get(request.method()));
+	}
+
+	private JsonRpcResponse handleRequest(JsonRpcRequest request, McpExchange exchange,
+			@Nullable McpMethodHandler handler) {
 		try {
 			if (handler == null) {
 				throw JsonRpcException.methodNotFound(request.method());
@@ -181,6 +284,10 @@ public class McpRequestDispatcher {
 		}
 		// No prompts here: an empty completion, as the spec allows for unknown references.
 		return new CompleteResult(new ResourceMethods.Completion(List.of(), 0, false));
+	}
+
+	record DiscoverResult(List<String> supportedVersions, Map<String, Object> capabilities,
+			@Nullable String instructions) {
 	}
 
 	record InitializeResult(String protocolVersion, Map<String, Object> capabilities, Implementation serverInfo,

@@ -93,7 +93,7 @@ class ResourceMethods {
 		String uri = requireUri(params);
 		ResolvedResource resource = this.registry.resolve(uri);
 		if (resource == null) {
-			throw notFound(uri);
+			throw notFound(uri, exchange);
 		}
 		Object value;
 		try {
@@ -107,8 +107,9 @@ class ResourceMethods {
 		}
 		List<ResourceContents> contents = this.contentMapper.toContents(resource, value);
 		if (contents == null) {
-			throw notFound(uri);
+			throw notFound(uri, exchange);
 		}
+		exchange.setCacheHints(resource.definition().getCacheHints());
 		return new ReadResourceResult(contents);
 	}
 
@@ -175,8 +176,13 @@ class ResourceMethods {
 		return uri;
 	}
 
-	static JsonRpcException notFound(String uri) {
-		return new JsonRpcException(JsonRpcErrorCodes.RESOURCE_NOT_FOUND, "Resource not found", Map.of("uri", uri));
+	/**
+	 * Resource not found: {@code -32002} in the 2025 era, {@code -32602} from 2026-07-28 on.
+	 */
+	static JsonRpcException notFound(String uri, McpExchange exchange) {
+		return new JsonRpcException(
+				exchange.isStateless() ? JsonRpcErrorCodes.INVALID_PARAMS : JsonRpcErrorCodes.RESOURCE_NOT_FOUND,
+				"Resource not found", Map.of("uri", uri));
 	}
 
 	private static JsonRpcException internalError(String what, Exception ex) {

@@ -74,7 +74,7 @@ class SubscriptionMethods {
 		try {
 			uri = requireSubscriptionUri(params);
 			if (!isAcceptable(uri, principal)) {
-				throw ResourceMethods.notFound(uri);
+				throw ResourceMethods.notFound(uri, exchange);
 			}
 			add(subscriber, uri);
 		}
@@ -151,6 +151,22 @@ class SubscriptionMethods {
 			throw JsonRpcException.invalidParams("Invalid params: " + ex.getMessage());
 		}
 		return uri;
+	}
+
+	/**
+	 * Whether a URI is well-formed for a subscription.
+	 */
+	boolean isValid(String uri) {
+		if (uri.isEmpty() || uri.length() > ResourceMethods.MAX_URI_LENGTH || !URI_SYNTAX.matcher(uri).matches()) {
+			return false;
+		}
+		try {
+			CoverageRules.validate(uri);
+			return true;
+		}
+		catch (IllegalArgumentException ex) {
+			return false;
+		}
 	}
 
 	/**

@@ -3,8 +3,8 @@ package io.github.mcpsubscriptions.session;
 import java.util.List;
 
 /**
- * The 2025-era MCP protocol versions (those with sessions) this server speaks, and what
- * differs between them.
+ * The MCP protocol versions this server speaks: the 2025-era ones (with sessions) and the
+ * stateless 2026-era one, and what differs between them.
  */
 public final class ProtocolVersions {
 
@@ -18,6 +18,12 @@ public final class ProtocolVersions {
 
 	/** The 2025-era versions, newest first. */
 	public static final List<String> SESSION_ERA = List.of(V2025_11_25, V2025_06_18, V2025_03_26);
+
+	/** The stateless era: no sessions, per-request {@code _meta}, subscriptions/listen. */
+	public static final String V2026_07_28 = "2026-07-28";
+
+	/** Every version served, newest first. */
+	public static final List<String> ALL = List.of(V2026_07_28, V2025_11_25, V2025_06_18, V2025_03_26);
 
 	private ProtocolVersions() {
 	}

@@ -15,6 +15,8 @@ import io.github.mcpsubscriptions.jsonrpc.JsonRpcErrorCodes;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcMessage;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcRequest;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcResponse;
+import io.github.mcpsubscriptions.jsonrpc.JsonRpcException;
+import io.github.mcpsubscriptions.server.ListenManager;
 import io.github.mcpsubscriptions.server.McpExchange;
 import io.github.mcpsubscriptions.server.McpRequestDispatcher;
 import io.github.mcpsubscriptions.session.ProtocolVersions;
@@ -58,6 +60,8 @@ public class McpEndpoint {
 
 	private static final MediaType EVENT_STREAM = MediaType.TEXT_EVENT_STREAM;
 
+	private static final String LISTEN = "subscriptions/listen";
+
 	private final McpRequestDispatcher dispatcher;
 
 	private final McpSessionManager sessionManager;
@@ -68,16 +72,20 @@ public class McpEndpoint {
 
 	private final long maxRequestSize;
 
+	private final ListenManager listenManager;
+
 	/**
 	 * Create the endpoint.
 	 * @param dispatcher handles the messages
 	 * @param sessionManager finds, creates and ends sessions
 	 * @param codec the wire format
 	 * @param options the endpoint's settings
+	 * @param listenManager serves 2026-era listen streams
 	 */
 	public McpEndpoint(McpRequestDispatcher dispatcher, McpSessionManager sessionManager, JsonRpcCodec codec,
-			McpEndpointOptions options) {
+			McpEndpointOptions options, ListenManager listenManager) {
 		this.dispatcher = dispatcher;
+		this.listenManager = listenManager;
 		this.sessionManager = sessionManager;
 		this.codec = codec;
 		this.dnsRebindingProtection = new DnsRebindingProtection(options.dnsRebindingProtection(),
@@ -96,7 +104,7 @@ public class McpEndpoint {
 				handleBatch(body, request, response);
 			}
 			else {
-				handleSingle(this.codec.read(body), request, response);
+				return handleSingle(this.codec.read(body), request, response);
 			}
 		}
 		catch (McpHttpException ex) {
@@ -119,10 +127,18 @@ public class McpEndpoint {
 		return null;
 	}
 
-	private void handleSingle(JsonRpcMessage message, HttpServletRequest request, HttpServletResponse response)
-			throws IOException {
+	private @Nullable SseEmitter handleSingle(JsonRpcMessage message, HttpServletRequest request,
+			HttpServletResponse response) throws IOException {
 		boolean initialize = message instanceof JsonRpcRequest call && isInitialize(call);
 		String sessionId = request.getHeader(McpHeaders.SESSION_ID);
+		JsonNode params = (message instanceof JsonRpcRequest call) ? call.params() : null;
+		// initialize starts a 2025-era session, unless it names 2026-07-28 (where it no longer exists).
+		boolean stateless = (initialize || sessionId != null)
+				? StatelessRequestValidator.namesStatelessVersion(request, params)
+				: StatelessRequestValidator.isStateless(request, params);
+		if (stateless) {
+			return handleStateless(message, request, response);
+		}
 		McpExchange exchange;
 		if (sessionId != null) {
 			if (initialize) {
@@ -141,12 +157,70 @@ public class McpEndpoint {
 		JsonRpcResponse answer = this.dispatcher.dispatch(message, exchange);
 		if (answer == null) {
 			writeAccepted(response);
-			return;
+			return null;
 		}
 		if (initialize && answer.error() == null && exchange.getSession() != null) {
 			response.setHeader(McpHeaders.SESSION_ID, exchange.getSession().getId());
 		}
 		writeJson(response, HttpStatus.OK, answer);
+		return null;
+	}
+
+	/**
+	 * A 2026-era request: no session; headers and {@code _meta} are checked first, errors
+	 * echo the request's id, a method this era does not have is a 404, and
+	 * {@code subscriptions/listen} is answered with a stream.
+	 */
+	private @Nullable SseEmitter handleStateless(JsonRpcMessage message, HttpServletRequest request,
+			HttpServletResponse response) throws IOException {
+		if (message instanceof JsonRpcResponse) {
+			throw new McpHttpException(HttpStatus.BAD_REQUEST, JsonRpcErrorCodes.INVALID_REQUEST,
+					"Invalid request: clients do not send responses in protocol 2026-07-28");
+		}
+		if (!(message instanceof JsonRpcRequest call)) {
+			writeAccepted(response);
+			return null;
+		}
+		try {
+			StatelessRequestValidator.validate(request, call);
+		}
+		catch (McpHttpException ex) {
+			writeError(response, ex.getStatus(), call.id(), ex.getError());
+			return null;
+		}
+		if (LISTEN.equals(call.method())) {
+			return listen(call, request, response);
+		}
+		JsonRpcResponse answer = this.dispatcher.dispatchStateless(call, McpExchange.stateless(principal(request)));
+		writeJson(response, statusOf(answer), answer);
+		return null;
+	}
+
+	private @Nullable SseEmitter listen(JsonRpcRequest call, HttpServletRequest request, HttpServletResponse response)
+			throws IOException {
+		ListenManager.Listen listen;
+		try {
+			listen = this.listenManager.prepare(call, principal(request));
+		}
+		catch (JsonRpcException ex) {
+			JsonRpcResponse answer = JsonRpcResponse.failure(call.id(), ex.getError());
+			writeJson(response, statusOf(answer), answer);
+			return null;
+		}
+		// No timeout: the stream lives until the client closes it or the server completes it.
+		SseEmitter emitter = new SseEmitter(0L);
+		SseMessageStream stream = new SseMessageStream(emitter, (closed) -> listen.ended());
+		response.setHeader(HttpHeaders.CACHE_CONTROL, "no-cache, no-transform");
+		response.setHeader("X-Accel-Buffering", "no");
+		listen.start(stream);
+		return emitter;
+	}
+
+	private static HttpStatus statusOf(JsonRpcResponse answer) {
+		if (answer.error() == null) {
+			return HttpStatus.OK;
+		}
+		return (answer.error().code() == JsonRpcErrorCodes.METHOD_NOT_FOUND) ? HttpStatus.NOT_FOUND : HttpStatus.OK;
 	}
 
 	private void handleBatch(JsonNode batch, HttpServletRequest request, HttpServletResponse response)

@@ -15,9 +15,13 @@ class McpHttpException extends RuntimeException {
 	private final JsonRpcError error;
 
 	McpHttpException(HttpStatus status, int code, String message) {
-		super(message, null, false, false);
+		this(status, new JsonRpcError(code, message));
+	}
+
+	McpHttpException(HttpStatus status, JsonRpcError error) {
+		super(error.message(), null, false, false);
 		this.status = status;
-		this.error = new JsonRpcError(code, message);
+		this.error = error;
 	}
 
 	HttpStatus getStatus() {

@@ -37,7 +37,7 @@ class McpMetricsAutoConfigurationTests {
 	void backsOffForUserBeans() {
 		this.runner
 			.withBean("customMetrics", McpMetrics.class,
-					() -> new McpMetrics(null, null))
+					() -> new McpMetrics(null, null, null))
 			.run((context) -> assertThat(context).hasSingleBean(McpMetrics.class).hasBean("customMetrics"));
 	}
 

@@ -83,6 +83,7 @@ class McpObservabilityTests {
 
 			assertThat(gauge("mcp.sessions.active", null, null)).isGreaterThanOrEqualTo(1);
 			assertThat(gauge("mcp.streams.open", "era", "2025")).isGreaterThanOrEqualTo(1);
+			assertThat(gauge("mcp.streams.open", "era", "2026")).isZero();
 			assertThat(gauge("mcp.subscriptions.active", "kind", "exact")).isEqualTo(1);
 			assertThat(gauge("mcp.subscriptions.active", "kind", "template")).isEqualTo(1);
 			assertThat(gauge("mcp.subscriptions.active", "kind", "prefix")).isZero();

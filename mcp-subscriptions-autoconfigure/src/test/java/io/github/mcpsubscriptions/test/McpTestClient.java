@@ -141,6 +141,50 @@ public final class McpTestClient {
 		return send(HttpRequest.newBuilder(this.endpoint).DELETE().header("Mcp-Session-Id", sessionId).build());
 	}
 
+	/** The 2026-era {@code _meta} a well-behaved client sends. */
+	public static final String META_2026 = "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
+			+ "\"io.modelcontextprotocol/clientInfo\":{\"name\":\"test\",\"version\":\"1\"},"
+			+ "\"io.modelcontextprotocol/clientCapabilities\":{}}";
+
+	/**
+	 * A stateless (2026-era) request with the headers a well-behaved client sends.
+	 * @param method the method
+	 * @param params the params without {@code _meta}, as JSON members (may be empty)
+	 * @param headers extra or replacing header name/value pairs
+	 * @return the request builder
+	 */
+	public HttpRequest.Builder statelessRequest(String method, String params, String... headers) {
+		String body = "{\"jsonrpc\":\"2.0\",\"id\":" + this.ids.incrementAndGet() + ",\"method\":\"" + method
+				+ "\",\"params\":{" + (params.isEmpty() ? "" : params + ",") + META_2026 + "}}";
+		HttpRequest.Builder builder = postRequest(body).header("MCP-Protocol-Version", "2026-07-28")
+			.header("Mcp-Method", method);
+		if (method.equals("resources/read")) {
+			JsonNode uri = json("{" + params + "}").get("uri");
+			if (uri != null && uri.isString()) {
+				builder.header("Mcp-Name", uri.stringValue());
+			}
+		}
+		for (int i = 0; i < headers.length; i += 2) {
+			builder.setHeader(headers[i], headers[i + 1]);
+		}
+		return builder;
+	}
+
+	public HttpResponse<String> stateless(String method, String params, String... headers)
+			throws IOException, InterruptedException {
+		return send(statelessRequest(method, params, headers).build());
+	}
+
+	/**
+	 * Open a {@code subscriptions/listen} stream.
+	 * @param notifications the filter, as JSON
+	 * @return the live stream; check {@code response().statusCode()}
+	 */
+	public SseStream listen(String notifications) throws IOException, InterruptedException {
+		HttpRequest request = statelessRequest("subscriptions/listen", "\"notifications\":" + notifications).build();
+		return new SseStream(this.http.send(request, HttpResponse.BodyHandlers.ofInputStream()));
+	}
+
 	public static JsonNode json(String body) {
 		return json.readTree(body);
 	}

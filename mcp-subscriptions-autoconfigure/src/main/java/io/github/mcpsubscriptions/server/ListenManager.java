@@ -1,0 +1,369 @@
+package io.github.mcpsubscriptions.server;
+
+import java.io.IOException;
+import java.security.Principal;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.github.mcpsubscriptions.jsonrpc.JsonRpcCodec;
+import io.github.mcpsubscriptions.jsonrpc.JsonRpcErrorCodes;
+import io.github.mcpsubscriptions.jsonrpc.JsonRpcException;
+import io.github.mcpsubscriptions.jsonrpc.JsonRpcNotification;
+import io.github.mcpsubscriptions.jsonrpc.JsonRpcRequest;
+import io.github.mcpsubscriptions.jsonrpc.JsonRpcResponse;
+import io.github.mcpsubscriptions.notification.MessageStream;
+import io.github.mcpsubscriptions.notification.NotificationDispatcher;
+import io.github.mcpsubscriptions.notification.Subscriber;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+import org.springframework.context.SmartLifecycle;
+
+/**
+ * {@code subscriptions/listen} (protocol 2026-07-28): the listen request's own response is
+ * the stream. The server acknowledges first, with the part of the filter it honours
+ * (subscription URIs that cover nothing and notification types it does not have are left
+ * out), then sends notifications tagged with the request's id. The same dispatcher,
+ * coverage rules, policies, coalescing and outbox bounds serve both protocol eras.
+ * <p>
+ * Closing the stream cancels the subscription. When the server stops, or a stream
+ * reaches {@code mcp.listen.max-duration}, it answers the listen request with its
+ * completion result and then closes the stream.
+ */
+public class ListenManager implements SmartLifecycle {
+
+	private static final Log logger = LogFactory.getLog(ListenManager.class);
+
+	static final String SUBSCRIPTION_ID_META = "io.modelcontextprotocol/subscriptionId";
+
+	static final String ACKNOWLEDGED = "notifications/subscriptions/acknowledged";
+
+	private final NotificationDispatcher dispatcher;
+
+	private final McpRequestDispatcher requests;
+
+	private final JsonRpcCodec codec;
+
+	private final Clock clock;
+
+	private final Settings settings;
+
+	private final AtomicInteger reserved = new AtomicInteger();
+
+	private final Set<Listen> active = ConcurrentHashMap.newKeySet();
+
+	private final AtomicLong ids = new AtomicLong();
+
+	private volatile @Nullable ScheduledExecutorService scheduler;
+
+	public ListenManager(NotificationDispatcher dispatcher, McpRequestDispatcher requests, JsonRpcCodec codec,
+			Clock clock, Settings settings) {
+		this.dispatcher = dispatcher;
+		this.requests = requests;
+		this.codec = codec;
+		this.clock = clock;
+		this.settings = settings;
+	}
+
+	/**
+	 * The settings of the listen streams.
+	 *
+	 * @param enabled whether clients may listen
+	 * @param maxStreams the most streams at once on this node
+	 * @param maxDuration how long one stream lasts before it is completed; zero for ever
+	 * @param keepAlive how often open streams get a keep-alive comment; zero for never
+	 * @param maxSubscriptions the most subscription URIs of one stream
+	 * @param maxTotal the most subscriptions the server holds
+	 */
+	public record Settings(boolean enabled, int maxStreams, Duration maxDuration, Duration keepAlive,
+			int maxSubscriptions, int maxTotal) {
+	}
+
+	public boolean isEnabled() {
+		return this.settings.enabled();
+	}
+
+	/**
+	 * Validate a listen request and reserve a stream for it.
+	 * @param request the request
+	 * @param principal the caller, or {@code null}
+	 * @return the listen, to {@link Listen#start(MessageStream) start} on a stream or to
+	 * {@link Listen#release() release}
+	 * @throws JsonRpcException for invalid params ({@code -32602}), a disabled feature
+	 * ({@code -32601}) or a limit ({@code -32000})
+	 */
+	public Listen prepare(JsonRpcRequest request, @Nullable Principal principal) {
+		if (!this.settings.enabled()) {
+			throw JsonRpcException.methodNotFound(request.method());
+		}
+		ObjectNode notifications = Params.requireObject(request.params(), "notifications");
+		Map<String, Object> honoured = new LinkedHashMap<>();
+		JsonNode listChanged = notifications.get("resourcesListChanged");
+		if (listChanged != null && !listChanged.isNull() && !listChanged.isBoolean()) {
+			throw JsonRpcException.invalidParams("Invalid params: \"resourcesListChanged\" must be a boolean");
+		}
+		boolean wantsListChanges = listChanged != null && listChanged.asBoolean(false);
+		if (wantsListChanges) {
+			honoured.put("resourcesListChanged", true);
+		}
+		List<String> uris = acceptedUris(notifications.get("resourceSubscriptions"), principal);
+		if (notifications.has("resourceSubscriptions")) {
+			honoured.put("resourceSubscriptions", uris);
+		}
+		if (uris.size() > this.settings.maxSubscriptions()) {
+			throw limit("at most " + this.settings.maxSubscriptions() + " subscriptions per listen stream",
+					"mcp.subscriptions.max-per-session", this.settings.maxSubscriptions());
+		}
+		if (this.dispatcher.getIndex().size() + uris.size() > this.settings.maxTotal()) {
+			throw limit("the server holds its maximum of " + this.settings.maxTotal() + " subscriptions",
+					"mcp.subscriptions.max-total", this.settings.maxTotal());
+		}
+		if (this.reserved.incrementAndGet() > this.settings.maxStreams()) {
+			this.reserved.decrementAndGet();
+			throw limit("at most " + this.settings.maxStreams() + " listen streams", "mcp.listen.max-streams",
+					this.settings.maxStreams());
+		}
+		return new Listen(request.id(), principal, wantsListChanges, uris, honoured);
+	}
+
+	private List<String> acceptedUris(@Nullable JsonNode requested, @Nullable Principal principal) {
+		List<String> uris = new ArrayList<>();
+		if (requested == null || requested.isNull()) {
+			return uris;
+		}
+		if (!requested.isArray()) {
+			throw JsonRpcException.invalidParams("Invalid params: \"resourceSubscriptions\" must be an array of URIs");
+		}
+		for (JsonNode uri : requested) {
+			if (!uri.isString()) {
+				throw JsonRpcException
+					.invalidParams("Invalid params: \"resourceSubscriptions\" must be an array of URIs");
+			}
+			// Not honoured, hence left out of the acknowledgement: the client can tell.
+			if (this.requests.isAcceptableSubscription(uri.stringValue(), principal)
+					&& !uris.contains(uri.stringValue())) {
+				uris.add(uri.stringValue());
+			}
+		}
+		return uris;
+	}
+
+	private static JsonRpcException limit(String what, String property, int value) {
+		return new JsonRpcException(JsonRpcErrorCodes.SERVER_ERROR,
+				"Subscription limit reached: " + what + " (" + property + ")",
+				Map.of("limit", property, "value", value));
+	}
+
+	/**
+	 * How many listen streams are open on this node.
+	 * @return the count
+	 */
+	public int getOpenStreamCount() {
+		return this.active.size();
+	}
+
+	private void sendKeepAlives() {
+		for (Listen listen : this.active) {
+			listen.subscriber().getOutbox().keepAlive();
+		}
+	}
+
+	private void completeExpired() {
+		if (this.settings.maxDuration().isZero()) {
+			return;
+		}
+		Instant deadline = this.clock.instant().minus(this.settings.maxDuration());
+		for (Listen listen : this.active) {
+			if (listen.startedAt().isBefore(deadline)) {
+				listen.complete(null);
+			}
+		}
+	}
+
+	@Override
+	public void start() {
+		ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor((task) -> {
+			Thread thread = new Thread(task, "mcp-listen");
+			thread.setDaemon(true);
+			return thread;
+		});
+		if (!this.settings.keepAlive().isZero()) {
+			long millis = this.settings.keepAlive().toMillis();
+			executor.scheduleWithFixedDelay(guarded(this::sendKeepAlives), millis, millis, TimeUnit.MILLISECONDS);
+		}
+		if (!this.settings.maxDuration().isZero()) {
+			long millis = Math.max(50, Math.min(1000, this.settings.maxDuration().toMillis() / 4));
+			executor.scheduleWithFixedDelay(guarded(this::completeExpired), millis, millis, TimeUnit.MILLISECONDS);
+		}
+		this.scheduler = executor;
+	}
+
+	private static Runnable guarded(Runnable task) {
+		return () -> {
+			try {
+				task.run();
+			}
+			catch (RuntimeException ex) {
+				logger.error("MCP listen maintenance failed", ex);
+			}
+		};
+	}
+
+	/**
+	 * Complete every stream gracefully (the completion result, then the end of the
+	 * stream), waiting a little for the writes, so that clients can tell a shutdown from
+	 * a broken connection.
+	 */
+	@Override
+	public void stop() {
+		ScheduledExecutorService executor = this.scheduler;
+		this.scheduler = null;
+		if (executor != null) {
+			executor.shutdownNow();
+		}
+		List<Listen> open = List.copyOf(this.active);
+		CountDownLatch completed = new CountDownLatch(open.size());
+		open.forEach((listen) -> listen.complete(completed::countDown));
+		try {
+			completed.await(2, TimeUnit.SECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.scheduler != null;
+	}
+
+	/**
+	 * One listen request: reserved by {@link #prepare}, live once started on its stream.
+	 */
+	public final class Listen {
+
+		private final JsonNode requestId;
+
+		private final @Nullable Principal principal;
+
+		private final boolean listChanges;
+
+		private final List<String> uris;
+
+		private final Map<String, Object> honoured;
+
+		private volatile @Nullable Subscriber subscriber;
+
+		private volatile @Nullable MessageStream stream;
+
+		private volatile Instant startedAt = Instant.EPOCH;
+
+		private Listen(JsonNode requestId, @Nullable Principal principal, boolean listChanges, List<String> uris,
+				Map<String, Object> honoured) {
+			this.requestId = requestId;
+			this.principal = principal;
+			this.listChanges = listChanges;
+			this.uris = uris;
+			this.honoured = honoured;
+		}
+
+		/**
+		 * Start delivering on a stream: the acknowledgement first, then notifications.
+		 * @param stream the listen request's response stream
+		 */
+		public void start(MessageStream stream) {
+			Map<String, Object> meta = Map.of(SUBSCRIPTION_ID_META, this.requestId);
+			Subscriber registered = ListenManager.this.dispatcher.register("listen-" + ListenManager.this.ids
+				.incrementAndGet(), this.principal, this.listChanges, meta);
+			this.subscriber = registered;
+			this.stream = stream;
+			this.startedAt = ListenManager.this.clock.instant();
+			for (String uri : this.uris) {
+				ListenManager.this.dispatcher.subscribe(registered, uri);
+			}
+			ListenManager.this.active.add(this);
+			String ack = ListenManager.this.codec.writeAsString(
+					new JsonRpcNotification(ACKNOWLEDGED, Map.of("_meta", meta, "notifications", this.honoured)));
+			registered.getOutbox().attach(stream, (target, outbox) -> target.send(null, ack));
+		}
+
+		/**
+		 * Give the reserved stream back: the response is not a stream after all.
+		 */
+		public void release() {
+			ListenManager.this.reserved.decrementAndGet();
+		}
+
+		/**
+		 * The stream ended (closed by the client, a failed write, or the server): the
+		 * subscription is cancelled and everything it held is freed.
+		 */
+		public void ended() {
+			if (ListenManager.this.active.remove(this)) {
+				ListenManager.this.reserved.decrementAndGet();
+				Subscriber registered = this.subscriber;
+				if (registered != null) {
+					ListenManager.this.dispatcher.unregister(registered);
+				}
+			}
+		}
+
+		/**
+		 * Answer the listen request with its completion result, then close the stream.
+		 * @param whenDone run after the write, or {@code null}
+		 */
+		void complete(@Nullable Runnable whenDone) {
+			Subscriber registered = this.subscriber;
+			MessageStream current = this.stream;
+			if (registered == null || current == null) {
+				if (whenDone != null) {
+					whenDone.run();
+				}
+				return;
+			}
+			String result = ListenManager.this.codec.writeAsString(JsonRpcResponse.success(this.requestId,
+					Map.of("resultType", "complete", "_meta", Map.of(SUBSCRIPTION_ID_META, this.requestId))));
+			registered.getOutbox().attach(current, (target, outbox) -> {
+				try {
+					target.send(null, result);
+				}
+				finally {
+					target.close();
+					if (whenDone != null) {
+						whenDone.run();
+					}
+				}
+			});
+		}
+
+		Subscriber subscriber() {
+			Subscriber registered = this.subscriber;
+			if (registered == null) {
+				throw new IllegalStateException("The listen stream has not started");
+			}
+			return registered;
+		}
+
+		Instant startedAt() {
+			return this.startedAt;
+		}
+
+	}
+
+}

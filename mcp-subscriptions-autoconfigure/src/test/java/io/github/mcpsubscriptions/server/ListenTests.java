@@ -1,0 +1,236 @@
+package io.github.mcpsubscriptions.server;
+
+import java.time.Duration;
+import java.util.Map;
+
+import io.github.mcpsubscriptions.notification.NotificationDispatcher;
+import io.github.mcpsubscriptions.notification.ResourceChangedEvent;
+import io.github.mcpsubscriptions.resource.McpResource;
+import io.github.mcpsubscriptions.resource.ResourceDefinition;
+import io.github.mcpsubscriptions.resource.ResourceRegistry;
+import io.github.mcpsubscriptions.test.McpTestApplication;
+import io.github.mcpsubscriptions.test.McpTestClient;
+import io.github.mcpsubscriptions.test.SseEvent;
+import io.github.mcpsubscriptions.test.SseStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import static io.github.mcpsubscriptions.test.McpTestClient.json;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * {@code subscriptions/listen} over a real port: acknowledgement first, tagging,
+ * list changes, cancellation, graceful completion, limits, and both eras at once.
+ */
+class ListenTests {
+
+	private static final Duration WAIT = Duration.ofSeconds(5);
+
+	private ConfigurableApplicationContext context;
+
+	@AfterEach
+	void close() {
+		if (this.context != null && this.context.isActive()) {
+			this.context.close();
+		}
+	}
+
+	private McpTestClient start(String... properties) {
+		String[] args = new String[properties.length + 1];
+		args[0] = "--server.port=0";
+		for (int i = 0; i < properties.length; i++) {
+			args[i + 1] = "--" + properties[i];
+		}
+		this.context = new SpringApplication(McpTestApplication.class, Resources.class).run(args);
+		return new McpTestClient(((WebServerApplicationContext) this.context).getWebServer().getPort());
+	}
+
+	@Test
+	void acknowledgesHonouredFilterFirstThenTagsNotifications() throws Exception {
+		McpTestClient client = start();
+		try (SseStream stream = client.listen("{\"resourceSubscriptions\":[\"l://items/{id}\",\"l://items\","
+				+ "\"nothing://here\",\"not a uri\"],\"toolsListChanged\":true}")) {
+			assertThat(stream.response().statusCode()).isEqualTo(200);
+			assertThat(stream.response().headers().firstValue("Content-Type")).hasValueSatisfying(
+					(type) -> assertThat(type).startsWith("text/event-stream"));
+			JsonNode ack = json(stream.nextMessage(WAIT).data());
+			assertThat(ack.get("method").stringValue()).isEqualTo("notifications/subscriptions/acknowledged");
+			Object id = ack.get("params").get("_meta").get("io.modelcontextprotocol/subscriptionId").intValue();
+			JsonNode honoured = ack.get("params").get("notifications");
+			assertThat(honoured.get("resourceSubscriptions")).extracting(JsonNode::stringValue)
+				.containsExactly("l://items/{id}", "l://items");
+			assertThat(honoured.has("toolsListChanged")).as("no tools here").isFalse();
+			assertThat(honoured.has("resourcesListChanged")).isFalse();
+
+			publish("l://items/3");
+			JsonNode first = json(stream.nextMessage(WAIT).data());
+			JsonNode second = json(stream.nextMessage(WAIT).data());
+			for (JsonNode notification : new JsonNode[] { first, second }) {
+				assertThat(notification.get("method").stringValue()).isEqualTo("notifications/resources/updated");
+				assertThat(notification.get("params").get("uri").stringValue()).isEqualTo("l://items/3");
+				assertThat(notification.get("params").get("_meta").get("io.modelcontextprotocol/subscriptionId")
+					.intValue()).isEqualTo(id);
+			}
+			assertThat(java.util.Set.of(first.get("params").get("subscribedUri").stringValue(),
+					second.get("params").get("subscribedUri").stringValue()))
+				.containsExactlyInAnyOrder("l://items/{id}", "l://items");
+		}
+	}
+
+	@Test
+	void listChangesOnlyWhenAsked() throws Exception {
+		McpTestClient client = start();
+		try (SseStream asking = client.listen("{\"resourcesListChanged\":true}");
+				SseStream notAsking = client.listen("{\"resourceSubscriptions\":[\"l://items\"]}")) {
+			assertThat(json(asking.nextMessage(WAIT).data()).get("params").get("notifications")
+				.get("resourcesListChanged").booleanValue()).isTrue();
+			assertThat(notAsking.nextMessage(WAIT)).isNotNull();
+			this.context.getBean(ResourceRegistry.class)
+				.register(ResourceDefinition.builder("l://new", (request) -> "new").build());
+			JsonNode changed = json(asking.nextMessage(WAIT).data());
+			assertThat(changed.get("method").stringValue()).isEqualTo("notifications/resources/list_changed");
+			assertThat(changed.get("params").get("_meta").has("io.modelcontextprotocol/subscriptionId")).isTrue();
+			assertThat(notAsking.nextMessage(Duration.ofMillis(500))).isNull();
+		}
+	}
+
+	@Test
+	void closingTheStreamCancelsTheSubscription() throws Exception {
+		McpTestClient client = start("mcp.endpoint.keep-alive=100ms");
+		NotificationDispatcher dispatcher = this.context.getBean(NotificationDispatcher.class);
+		ListenManager listens = this.context.getBean(ListenManager.class);
+		SseStream stream = client.listen("{\"resourceSubscriptions\":[\"l://items\"]}");
+		assertThat(stream.nextMessage(WAIT)).isNotNull();
+		assertThat(listens.getOpenStreamCount()).isOne();
+		assertThat(dispatcher.getIndex().size()).isOne();
+		stream.close();
+		// The next keep-alive finds the client gone.
+		await().atMost(WAIT).until(() -> listens.getOpenStreamCount() == 0);
+		assertThat(dispatcher.getIndex().size()).isZero();
+		assertThat(dispatcher.getSubscribers()).isEmpty();
+	}
+
+	@Test
+	void maxDurationCompletesGracefully() throws Exception {
+		McpTestClient client = start("mcp.listen.max-duration=300ms");
+		try (SseStream stream = client.listen("{\"resourceSubscriptions\":[\"l://items\"]}")) {
+			JsonNode ack = json(stream.nextMessage(WAIT).data());
+			JsonNode completion = json(stream.nextMessage(WAIT).data());
+			assertThat(completion.get("id").intValue())
+				.isEqualTo(ack.get("params").get("_meta").get("io.modelcontextprotocol/subscriptionId").intValue());
+			assertThat(completion.get("result").get("resultType").stringValue()).isEqualTo("complete");
+			assertThat(completion.get("result").get("_meta").has("io.modelcontextprotocol/subscriptionId")).isTrue();
+			assertThat(stream.awaitEnd(WAIT)).as("the stream closes after the result").isTrue();
+		}
+	}
+
+	@Test
+	void shutdownCompletesGracefully() throws Exception {
+		McpTestClient client = start();
+		try (SseStream stream = client.listen("{\"resourceSubscriptions\":[\"l://items\"]}")) {
+			assertThat(stream.nextMessage(WAIT)).isNotNull();
+			this.context.close();
+			SseEvent completion = stream.nextMessage(WAIT);
+			assertThat(completion).isNotNull();
+			assertThat(json(completion.data()).get("result").get("resultType").stringValue()).isEqualTo("complete");
+			assertThat(stream.awaitEnd(WAIT)).isTrue();
+		}
+	}
+
+	@Test
+	void streamLimitIsNamed() throws Exception {
+		McpTestClient client = start("mcp.listen.max-streams=1");
+		try (SseStream first = client.listen("{\"resourceSubscriptions\":[\"l://items\"]}")) {
+			assertThat(first.nextMessage(WAIT)).isNotNull();
+			var refused = client.stateless("subscriptions/listen", "\"notifications\":{}");
+			JsonNode error = json(refused.body()).get("error");
+			assertThat(error.get("code").intValue()).isEqualTo(-32000);
+			assertThat(error.get("message").stringValue()).contains("mcp.listen.max-streams");
+		}
+	}
+
+	@Test
+	void subscriptionLimitIsNamed() throws Exception {
+		McpTestClient client = start("mcp.subscriptions.max-per-session=1");
+		var refused = client.stateless("subscriptions/listen",
+				"\"notifications\":{\"resourceSubscriptions\":[\"l://items\",\"l://items/1\"]}");
+		assertThat(json(refused.body()).get("error").get("message").stringValue())
+			.contains("mcp.subscriptions.max-per-session");
+	}
+
+	@Test
+	void badFilterIsInvalidParams() throws Exception {
+		McpTestClient client = start();
+		for (String params : new String[] { "", "\"notifications\":[]", "\"notifications\":{\"resourceSubscriptions\":\"x\"}",
+				"\"notifications\":{\"resourceSubscriptions\":[1]}",
+				"\"notifications\":{\"resourcesListChanged\":\"yes\"}" }) {
+			var response = client.stateless("subscriptions/listen", params);
+			assertThat(json(response.body()).get("error").get("code").intValue()).as(params).isEqualTo(-32602);
+		}
+	}
+
+	@Test
+	void disabledListenIsNotFoundAndNotAdvertised() throws Exception {
+		McpTestClient client = start("mcp.listen.enabled=false");
+		var response = client.stateless("subscriptions/listen", "\"notifications\":{}");
+		assertThat(response.statusCode()).isEqualTo(404);
+		JsonNode capabilities = json(client.stateless("server/discover", "").body()).get("result").get("capabilities");
+		assertThat(capabilities.get("resources").get("subscribe").booleanValue()).isFalse();
+	}
+
+	@Test
+	void bothErasReceiveTheSameChange() throws Exception {
+		McpTestClient client = start();
+		String session = client.initialize();
+		assertThat(json(client.call(session, "resources/subscribe", "{\"uri\":\"l://items/5\"}").body()).has("error"))
+			.isFalse();
+		try (SseStream legacy = client.openStream(session);
+				SseStream modern = client.listen("{\"resourceSubscriptions\":[\"l://items/5\"]}")) {
+			assertThat(modern.nextMessage(WAIT)).isNotNull();
+			publish("l://items/5");
+			JsonNode old = json(legacy.nextMessage(WAIT).data()).get("params");
+			JsonNode now = json(modern.nextMessage(WAIT).data()).get("params");
+			assertThat(old.get("uri").stringValue()).isEqualTo("l://items/5");
+			assertThat(now.get("uri").stringValue()).isEqualTo("l://items/5");
+			assertThat(old.has("_meta")).as("no 2026 tag in the 2025 era").isFalse();
+			assertThat(now.get("_meta").has("io.modelcontextprotocol/subscriptionId")).isTrue();
+		}
+	}
+
+	private void publish(String uri) {
+		this.context.publishEvent(new ResourceChangedEvent(uri, Map.of()));
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class Resources {
+
+		@Bean
+		Items items() {
+			return new Items();
+		}
+
+	}
+
+	static class Items {
+
+		@McpResource(uri = "l://items")
+		String all() {
+			return "[]";
+		}
+
+		@McpResource(uri = "l://items/{id}")
+		String item(String id) {
+			return id;
+		}
+
+	}
+
+}
