@@ -1,0 +1,249 @@
+package io.github.mcpsubscriptions.sample.files;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.ClosedWatchServiceException;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardWatchEventKinds;
+import java.nio.file.WatchEvent;
+import java.nio.file.WatchKey;
+import java.nio.file.WatchService;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+import io.github.mcpsubscriptions.notification.ResourceChangedEvent;
+import io.github.mcpsubscriptions.notification.ResourceListChangedEvent;
+import io.github.mcpsubscriptions.resource.ResourceContents;
+import io.github.mcpsubscriptions.resource.ResourceDefinition;
+import io.github.mcpsubscriptions.resource.ResourceInstance;
+import io.github.mcpsubscriptions.resource.ResourceRegistry;
+import io.github.mcpsubscriptions.resource.ResourceRequest;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.stereotype.Component;
+
+/**
+ * A directory served as {@code file:///} resources: the directory itself (its URI ends in
+ * {@code /}, so a subscription to it covers every file below it, and
+ * {@code ?pattern=*.log} narrows that) and every file in it, through the template
+ * {@code file:///<root>/{+path}}. File-system changes become {@link ResourceChangedEvent}s.
+ * <p>
+ * Resources are registered at run time through the {@link ResourceRegistry}, as the
+ * directory's URI is only known once the application knows where it runs.
+ */
+@Component
+public class WatchedDirectory implements SmartLifecycle {
+
+	private static final Log logger = LogFactory.getLog(WatchedDirectory.class);
+
+	private final Path root;
+
+	private final String rootUri;
+
+	private final int maxListed;
+
+	private final ResourceRegistry registry;
+
+	private final ApplicationEventPublisher events;
+
+	private volatile WatchService watcher;
+
+	private volatile Thread thread;
+
+	public WatchedDirectory(SampleFilesProperties properties, ResourceRegistry registry,
+			ApplicationEventPublisher events) throws IOException {
+		this.root = Files.createDirectories(properties.root()).toRealPath();
+		this.rootUri = this.root.toUri().toString();
+		this.maxListed = properties.maxListed();
+		this.registry = registry;
+		this.events = events;
+	}
+
+	/**
+	 * The directory's URI, ending in {@code /}.
+	 * @return the URI
+	 */
+	public String getRootUri() {
+		return this.rootUri;
+	}
+
+	public Path getRoot() {
+		return this.root;
+	}
+
+	@Override
+	public void start() {
+		this.registry.register(ResourceDefinition.builder(this.rootUri, (request) -> listing())
+			.name("sample-data")
+			.title("The watched directory")
+			.description("Every file of the sample's watched directory, as JSON. Subscribe to it to hear of any change "
+					+ "below it; add ?pattern=*.log to narrow that.")
+			.mimeType("application/json")
+			.build());
+		this.registry.register(ResourceDefinition.builder(this.rootUri + "{+path}", this::read)
+			.name("file")
+			.title("A file of the watched directory")
+			.description("One file; text files as text, others as a blob.")
+			.instanceLister(this::files)
+			.build());
+		try {
+			this.watcher = FileSystems.getDefault().newWatchService();
+			registerTree(this.root);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Cannot watch " + this.root, ex);
+		}
+		Thread watching = new Thread(this::watch, "sample-files-watcher");
+		watching.setDaemon(true);
+		watching.start();
+		this.thread = watching;
+		logger.info("Serving " + this.root + " as " + this.rootUri);
+	}
+
+	private Object read(ResourceRequest request) throws IOException {
+		Optional<Path> file = resolve(request.variables().get("path"));
+		if (file.isEmpty() || !Files.isRegularFile(file.get(), LinkOption.NOFOLLOW_LINKS)) {
+			return null;
+		}
+		byte[] bytes = Files.readAllBytes(file.get());
+		String type = Files.probeContentType(file.get());
+		if (isText(type, file.get())) {
+			return ResourceContents.text(request.uri(), (type != null) ? type : "text/plain",
+					new String(bytes, java.nio.charset.StandardCharsets.UTF_8));
+		}
+		return ResourceContents.blob(request.uri(), (type != null) ? type : "application/octet-stream", bytes);
+	}
+
+	private static boolean isText(String type, Path file) {
+		if (type != null) {
+			return type.startsWith("text/") || type.endsWith("json") || type.endsWith("xml");
+		}
+		String name = file.getFileName().toString();
+		return name.endsWith(".txt") || name.endsWith(".log") || name.endsWith(".md") || !name.contains(".");
+	}
+
+	/**
+	 * A path below the root, or nothing: {@code ..} and links cannot leave the directory.
+	 */
+	private Optional<Path> resolve(String relative) {
+		if (relative == null || relative.isEmpty()) {
+			return Optional.empty();
+		}
+		Path candidate = this.root.resolve(relative).normalize();
+		if (!candidate.startsWith(this.root)) {
+			return Optional.empty();
+		}
+		try {
+			Path real = candidate.toRealPath();
+			return real.startsWith(this.root) ? Optional.of(real) : Optional.empty();
+		}
+		catch (IOException ex) {
+			return Optional.empty();
+		}
+	}
+
+	private List<ResourceInstance> files() throws IOException {
+		List<ResourceInstance> files = new ArrayList<>();
+		try (Stream<Path> paths = Files.walk(this.root)) {
+			paths.filter((path) -> Files.isRegularFile(path, LinkOption.NOFOLLOW_LINKS))
+				.limit(this.maxListed)
+				.forEach((path) -> files.add(new ResourceInstance(Map.of("path", relative(path)),
+						path.getFileName().toString(), null, null)));
+		}
+		return files;
+	}
+
+	private List<String> listing() throws IOException {
+		return files().stream().map((file) -> (String) file.variables().get("path")).toList();
+	}
+
+	private String relative(Path path) {
+		return this.root.relativize(path).toString().replace('\\', '/');
+	}
+
+	private void registerTree(Path directory) throws IOException {
+		try (Stream<Path> paths = Files.walk(directory)) {
+			for (Path path : (Iterable<Path>) paths.filter(Files::isDirectory)::iterator) {
+				path.register(this.watcher, StandardWatchEventKinds.ENTRY_CREATE, StandardWatchEventKinds.ENTRY_MODIFY,
+						StandardWatchEventKinds.ENTRY_DELETE);
+			}
+		}
+	}
+
+	private void watch() {
+		try {
+			while (true) {
+				WatchKey key = this.watcher.take();
+				Path directory = (Path) key.watchable();
+				boolean listChanged = false;
+				for (WatchEvent<?> event : key.pollEvents()) {
+					if (event.kind() == StandardWatchEventKinds.OVERFLOW) {
+						listChanged = true;
+						continue;
+					}
+					Path path = directory.resolve((Path) event.context());
+					if (event.kind() == StandardWatchEventKinds.ENTRY_CREATE && Files.isDirectory(path)) {
+						registerTree(path);
+					}
+					if (event.kind() != StandardWatchEventKinds.ENTRY_MODIFY) {
+						listChanged = true;
+					}
+					String change = (event.kind() == StandardWatchEventKinds.ENTRY_CREATE) ? "created"
+							: (event.kind() == StandardWatchEventKinds.ENTRY_DELETE) ? "deleted" : "modified";
+					this.events.publishEvent(new ResourceChangedEvent(this.rootUri + encode(relative(path)),
+							Map.of("change", change)));
+				}
+				if (listChanged) {
+					this.events.publishEvent(new ResourceListChangedEvent(this));
+				}
+				if (!key.reset()) {
+					key.cancel();
+				}
+			}
+		}
+		catch (InterruptedException | ClosedWatchServiceException ex) {
+			// Stopped.
+		}
+		catch (IOException ex) {
+			logger.error("Watching " + this.root + " failed", ex);
+		}
+	}
+
+	/** The path as it appears in a file URI. */
+	private static String encode(String relative) {
+		return java.net.URI.create("file:///" + relative.replace(" ", "%20")).getRawPath().substring(1);
+	}
+
+	@Override
+	public void stop() {
+		try {
+			if (this.watcher != null) {
+				this.watcher.close();
+			}
+		}
+		catch (IOException ex) {
+			// Closing is best effort.
+		}
+		if (this.thread != null) {
+			this.thread.interrupt();
+		}
+		this.registry.unregister(this.rootUri);
+		this.registry.unregister(this.rootUri + "{+path}");
+		this.thread = null;
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.thread != null;
+	}
+
+}
