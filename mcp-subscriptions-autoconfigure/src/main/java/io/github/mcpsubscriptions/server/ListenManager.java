@@ -1,6 +1,5 @@
 package io.github.mcpsubscriptions.server;
 
-import java.io.IOException;
 import java.security.Principal;
 import java.time.Clock;
 import java.time.Duration;
@@ -19,7 +18,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcCodec;
-import io.github.mcpsubscriptions.jsonrpc.JsonRpcErrorCodes;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcException;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcNotification;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcRequest;
@@ -127,16 +125,16 @@ public class ListenManager implements SmartLifecycle {
 			honoured.put("resourceSubscriptions", uris);
 		}
 		if (uris.size() > this.settings.maxSubscriptions()) {
-			throw limit("at most " + this.settings.maxSubscriptions() + " subscriptions per listen stream",
+			throw SubscriptionMethods.limit("at most " + this.settings.maxSubscriptions() + " subscriptions per listen stream",
 					"mcp.subscriptions.max-per-session", this.settings.maxSubscriptions());
 		}
 		if (this.dispatcher.getIndex().size() + uris.size() > this.settings.maxTotal()) {
-			throw limit("the server holds its maximum of " + this.settings.maxTotal() + " subscriptions",
+			throw SubscriptionMethods.limit("the server holds its maximum of " + this.settings.maxTotal() + " subscriptions",
 					"mcp.subscriptions.max-total", this.settings.maxTotal());
 		}
 		if (this.reserved.incrementAndGet() > this.settings.maxStreams()) {
 			this.reserved.decrementAndGet();
-			throw limit("at most " + this.settings.maxStreams() + " listen streams", "mcp.listen.max-streams",
+			throw SubscriptionMethods.limit("at most " + this.settings.maxStreams() + " listen streams", "mcp.listen.max-streams",
 					this.settings.maxStreams());
 		}
 		return new Listen(request.id(), principal, wantsListChanges, uris, honoured);
@@ -162,12 +160,6 @@ public class ListenManager implements SmartLifecycle {
 			}
 		}
 		return uris;
-	}
-
-	private static JsonRpcException limit(String what, String property, int value) {
-		return new JsonRpcException(JsonRpcErrorCodes.SERVER_ERROR,
-				"Subscription limit reached: " + what + " (" + property + ")",
-				Map.of("limit", property, "value", value));
 	}
 
 	/**

@@ -129,7 +129,10 @@ class SubscriptionMethods {
 		this.dispatcher.subscribe(subscriber, uri);
 	}
 
-	private static JsonRpcException limit(String what, String property, int value) {
+	/**
+	 * A limit reached: {@code -32000}, naming the property that sets it.
+	 */
+	static JsonRpcException limit(String what, String property, int value) {
 		return new JsonRpcException(JsonRpcErrorCodes.SERVER_ERROR, "Subscription limit reached: " + what + " ("
 				+ property + ")", Map.of("limit", property, "value", value));
 	}
