@@ -3,11 +3,18 @@
 # the sample application started with the Spring profile "conformance", which serves the
 # suite's test:// fixtures: version 0.1.16 for the 2025 era, and 0.2.0-alpha.12 with
 # --spec-version 2026-07-28 for the stateless era, each with its own expected failures.
+# Then, with the application still running, an interop check with the official MCP TypeScript
+# SDK client (interop/typescript: @modelcontextprotocol/sdk pinned in its package.json,
+# installed under .tools/interop-ts): it subscribes to catalog://products and
+# catalog://products/3, renames product 3 through the REST API and expects both
+# notifications/resources/updated (one per subscribedUri), then reads the product back.
 #
 # Builds nothing: run `./mvnw verify` (or package) first so that the sample jar exists.
 # Needs a JDK, npm, curl and a Node >= 22 (installed under .tools/ when the one on PATH is
-# older). Results (one checks.json per scenario) and the application's log go to
-# conformance-results/. Exits with the suite's exit code; stops by itself within ~5 minutes.
+# older). Results (one checks.json per scenario, the interop check's output) and the
+# application's log go to conformance-results/. Prints one summary line per suite and one for
+# the interop check; exits non-zero when any of them fails (a suite's exit code first, else
+# the interop check's); stops by itself within ~5 minutes.
 #
 # Environment: CONFORMANCE_PORT (default: a free port), CONFORMANCE_SUITE_TIMEOUT (seconds,
 # default 180).
@@ -18,6 +25,9 @@ SUITE_VERSION="0.1.16"
 SUITE_2026_VERSION="0.2.0-alpha.12"
 EXPECTED_FAILURES_2026="$ROOT/.ci/conformance-2026-expected-failures.yml"
 SUITE_2026_DIR="$ROOT/.tools/conformance-2026"
+INTEROP_SRC="$ROOT/interop/typescript"
+INTEROP_DIR="$ROOT/.tools/interop-ts"
+INTEROP_SDK="@modelcontextprotocol/sdk"
 NODE_MAJOR_WANTED=22
 JAR="$ROOT/sample-app/target/sample-app-0.1.0-SNAPSHOT.jar"
 EXPECTED_FAILURES="$ROOT/.ci/conformance-expected-failures.yml"
@@ -87,6 +97,31 @@ SUITE_BIN="$(install_suite "$SUITE_VERSION" "$SUITE_DIR")"
 SUITE_2026_BIN="$(install_suite "$SUITE_2026_VERSION" "$SUITE_2026_DIR")"
 [[ -f "$SUITE_BIN" && -f "$SUITE_2026_BIN" ]] || die "a suite's entry point is missing"
 [[ -f "$EXPECTED_FAILURES_2026" ]] || die "$EXPECTED_FAILURES_2026 is missing."
+
+# --- the interop check's TypeScript SDK, pinned in interop/typescript/package.json ------------
+# Installed into .tools/interop-ts (package.json and package-lock.json copied there) unless that
+# directory already has the same package.json and the pinned SDK version; the script is run
+# from a copy in that directory so that Node resolves the SDK from its node_modules.
+[[ -f "$INTEROP_SRC/package.json" && -f "$INTEROP_SRC/subscribe.mjs" ]] || die "$INTEROP_SRC is incomplete."
+INTEROP_SDK_VERSION="$(node -e 'console.log(require(process.argv[1]).dependencies[process.argv[2]] || "")' \
+	"$INTEROP_SRC/package.json" "$INTEROP_SDK")"
+[[ "$INTEROP_SDK_VERSION" =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] \
+	|| die "$INTEROP_SDK must be pinned to an exact version in $INTEROP_SRC/package.json (found '$INTEROP_SDK_VERSION')"
+interop_installed="$(node -e 'try { console.log(require(process.argv[1]).version) } catch (e) { console.log("") }' \
+	"$INTEROP_DIR/node_modules/$INTEROP_SDK/package.json")"
+if [[ "$interop_installed" != "$INTEROP_SDK_VERSION" ]] || ! cmp -s "$INTEROP_SRC/package.json" "$INTEROP_DIR/package.json"; then
+	log "installing $INTEROP_SDK@$INTEROP_SDK_VERSION (interop/typescript) into ${INTEROP_DIR#"$ROOT"/}"
+	rm -rf "$INTEROP_DIR"
+	mkdir -p "$INTEROP_DIR"
+	cp "$INTEROP_SRC/package.json" "$INTEROP_DIR/"
+	[[ -f "$INTEROP_SRC/package-lock.json" ]] && cp "$INTEROP_SRC/package-lock.json" "$INTEROP_DIR/"
+	timeout "$(budget 150)" npm install --prefix "$INTEROP_DIR" --no-audit --no-fund --loglevel=error >&2 \
+		|| die "could not install interop/typescript's dependencies with npm"
+	interop_installed="$(node -e 'console.log(require(process.argv[1]).version)' "$INTEROP_DIR/node_modules/$INTEROP_SDK/package.json")"
+	[[ "$interop_installed" == "$INTEROP_SDK_VERSION" ]] \
+		|| die "npm installed $INTEROP_SDK $interop_installed into ${INTEROP_DIR#"$ROOT"/}, not $INTEROP_SDK_VERSION"
+fi
+cp "$INTEROP_SRC/subscribe.mjs" "$INTEROP_DIR/subscribe.mjs"
 
 # --- start the sample application -----------------------------------------------------------
 port_taken() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
@@ -183,5 +218,30 @@ rc=0
 run_suite 2025 "$SUITE_VERSION" "$SUITE_BIN" "$EXPECTED_FAILURES" || rc=$?
 run_suite 2026 "$SUITE_2026_VERSION" "$SUITE_2026_BIN" "$EXPECTED_FAILURES_2026" \
 	--spec-version 2026-07-28 --suite all || rc=$?
+
+# --- interop: the official TypeScript SDK client -------------------------------------------
+# run_interop: runs interop/typescript/subscribe.mjs (from its copy in .tools/interop-ts) against
+# the running application, adds its verdict to the summary, returns its exit code.
+run_interop() {
+	local out="$RESULTS/interop-ts" started=$SECONDS irc verdict
+	mkdir -p "$out"
+	log "interop check: official TypeScript SDK $INTEROP_SDK_VERSION client against http://localhost:$PORT"
+	set +e
+	timeout --kill-after=5 "$(budget 60)" node "$INTEROP_DIR/subscribe.mjs" "http://localhost:$PORT" \
+		2>&1 | tee "$out/output.txt"
+	irc=${PIPESTATUS[0]}
+	set -e
+	# The script ends with one line "ts-sdk interop: PASS (...)" or "ts-sdk interop: FAIL: <reason>".
+	verdict="$(grep -E '^ts-sdk interop: ' "$out/output.txt" | tail -n 1 || true)"
+	case "$irc" in
+		0) [[ "$verdict" == *PASS* ]] || verdict="ts-sdk interop: PASS (exit 0, no verdict line; see $out/output.txt)" ;;
+		124 | 137) verdict="ts-sdk interop: TIMEOUT after $((SECONDS - started)) s" ;;
+		*) [[ -n "$verdict" && "$verdict" != *PASS* ]] || verdict="ts-sdk interop: FAIL (exit $irc; see $out/output.txt)" ;;
+	esac
+	SUMMARY+="$verdict ($((SECONDS - started)) s)"$'\n'
+	return "$irc"
+}
+run_interop || { irc=$?; ((rc != 0)) || rc=$irc; }
+
 printf '%s' "$SUMMARY"
 exit "$rc"
