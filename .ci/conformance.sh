@@ -209,7 +209,7 @@ run_suite() {
 		124 | 137) verdict="TIMEOUT after $((SECONDS - started)) s" ;;
 		*) verdict="FAIL (exit $rc: an unexpected failure or a stale expected-failures entry; see above and $out)" ;;
 	esac
-	SUMMARY+="conformance $version ($label): $verdict - scenarios: $passed passed, $failed failed ($expected of them expected); checks: ${checks:-none} ($((SECONDS - started)) s)"$'\n'
+	SUMMARY+="conformance $version ($label): $verdict - scenarios: $passed passed, $failed failed (baseline: $expected expected failures, which also covers scenarios that pass with warnings); checks: ${checks:-none} ($((SECONDS - started)) s)"$'\n'
 	return "$rc"
 }
 
