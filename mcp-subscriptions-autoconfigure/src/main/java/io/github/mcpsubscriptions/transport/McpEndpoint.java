@@ -204,7 +204,13 @@ public class McpEndpoint {
 		}
 		catch (JsonRpcException ex) {
 			JsonRpcResponse answer = JsonRpcResponse.failure(call.id(), ex.getError());
-			writeJson(response, statusOf(answer), answer);
+			HttpStatus status = statusOf(answer);
+			if (ex.getError().code() == JsonRpcErrorCodes.SERVER_ERROR) {
+				// A capacity limit, answered like the session limit.
+				response.setHeader(HttpHeaders.RETRY_AFTER, "30");
+				status = HttpStatus.SERVICE_UNAVAILABLE;
+			}
+			writeJson(response, status, answer);
 			return null;
 		}
 		// No timeout: the stream lives until the client closes it or the server completes it.

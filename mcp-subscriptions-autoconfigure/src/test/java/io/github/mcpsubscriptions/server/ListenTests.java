@@ -151,6 +151,8 @@ class ListenTests {
 		try (SseStream first = client.listen("{\"resourceSubscriptions\":[\"l://items\"]}")) {
 			assertThat(first.nextMessage(WAIT)).isNotNull();
 			var refused = client.stateless("subscriptions/listen", "\"notifications\":{}");
+			assertThat(refused.statusCode()).isEqualTo(503);
+			assertThat(refused.headers().firstValue("Retry-After")).isPresent();
 			JsonNode error = json(refused.body()).get("error");
 			assertThat(error.get("code").intValue()).isEqualTo(-32000);
 			assertThat(error.get("message").stringValue()).contains("mcp.listen.max-streams");
