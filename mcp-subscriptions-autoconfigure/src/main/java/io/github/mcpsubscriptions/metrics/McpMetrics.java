@@ -86,6 +86,10 @@ public class McpMetrics implements MeterBinder, ApplicationListener<McpSubscript
 			.tag("reason", "access-denied")
 			.description("Notifications not sent, by reason")
 			.register(registry);
+		FunctionCounter.builder("mcp.notifications.dropped", stats, (s) -> s.getDroppedOnOverflow())
+			.tag("reason", "overflow")
+			.description("Notifications not sent, by reason")
+			.register(registry);
 		counter(registry, "mcp.outbox.overflows", stats, NotificationStats::getOverflows,
 				"Slow consumers whose outbox overflowed and whose stream was closed");
 		counter(registry, "mcp.notifications.resyncs", stats, NotificationStats::getResyncsQueued,

@@ -64,6 +64,7 @@ public class McpSubscriptionsEndpoint {
 		totals.put("notificationsFiltered", stats.getFiltered());
 		totals.put("notificationsDenied", stats.getDenied());
 		totals.put("outboxOverflows", stats.getOverflows());
+		totals.put("notificationsDroppedOnOverflow", stats.getDroppedOnOverflow());
 		totals.put("resyncsQueued", stats.getResyncsQueued());
 		totals.put("replaysServed", stats.getReplays());
 		totals.put("stalledStreams", stats.getStalls());

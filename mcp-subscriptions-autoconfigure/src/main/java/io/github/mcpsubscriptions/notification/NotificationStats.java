@@ -24,6 +24,8 @@ public final class NotificationStats {
 
 	final LongAdder overflows = new LongAdder();
 
+	final LongAdder droppedOnOverflow = new LongAdder();
+
 	final LongAdder resyncsQueued = new LongAdder();
 
 	final LongAdder stalls = new LongAdder();
@@ -79,6 +81,11 @@ public final class NotificationStats {
 	/** Outboxes that overflowed (slow consumers), their streams closed. */
 	public long getOverflows() {
 		return this.overflows.sum();
+	}
+
+	/** Notifications dropped when an outbox overflowed (replaced by resyncs). */
+	public long getDroppedOnOverflow() {
+		return this.droppedOnOverflow.sum();
 	}
 
 	/** Resync notifications queued after a gap. */

@@ -140,6 +140,7 @@ public final class Outbox {
 	/** Called with the lock held. */
 	private @Nullable MessageStream overflow() {
 		this.stats.overflows.increment();
+		this.stats.droppedOnOverflow.add(this.pending.size() + 1);
 		this.pending.clear();
 		this.delayed.clear();
 		queueResyncs();

@@ -112,6 +112,7 @@ class OutboxTests {
 		outbox.offer(change("a://items/4", 1));
 		outbox.offer(change("a://items/5", 1));
 		assertThat(this.stats.getOverflows()).isOne();
+		assertThat(this.stats.getDroppedOnOverflow()).as("items 3 and 4 waited, 5 did not fit").isEqualTo(3);
 		assertThat(outbox.size()).as("only the resync waits").isOne();
 		RecordingStream next = new RecordingStream();
 		outbox.attach(next);
