@@ -11,8 +11,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -25,8 +23,7 @@ import io.github.mcpsubscriptions.jsonrpc.JsonRpcResponse;
 import io.github.mcpsubscriptions.notification.MessageStream;
 import io.github.mcpsubscriptions.notification.NotificationDispatcher;
 import io.github.mcpsubscriptions.notification.Subscriber;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
+import io.github.mcpsubscriptions.session.MaintenanceExecutor;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -45,8 +42,6 @@ import org.springframework.context.SmartLifecycle;
  * completion result and then closes the stream.
  */
 public class ListenManager implements SmartLifecycle {
-
-	private static final Log logger = LogFactory.getLog(ListenManager.class);
 
 	static final String SUBSCRIPTION_ID_META = "io.modelcontextprotocol/subscriptionId";
 
@@ -68,7 +63,7 @@ public class ListenManager implements SmartLifecycle {
 
 	private final AtomicLong ids = new AtomicLong();
 
-	private volatile @Nullable ScheduledExecutorService scheduler;
+	private volatile @Nullable MaintenanceExecutor scheduler;
 
 	public ListenManager(NotificationDispatcher dispatcher, McpRequestDispatcher requests, JsonRpcCodec codec,
 			Clock clock, Settings settings) {
@@ -190,31 +185,13 @@ public class ListenManager implements SmartLifecycle {
 
 	@Override
 	public void start() {
-		ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor((task) -> {
-			Thread thread = new Thread(task, "mcp-listen");
-			thread.setDaemon(true);
-			return thread;
-		});
-		if (!this.settings.keepAlive().isZero()) {
-			long millis = this.settings.keepAlive().toMillis();
-			executor.scheduleWithFixedDelay(guarded(this::sendKeepAlives), millis, millis, TimeUnit.MILLISECONDS);
-		}
+		MaintenanceExecutor executor = new MaintenanceExecutor("mcp-listen");
+		executor.every(this.settings.keepAlive(), this::sendKeepAlives);
 		if (!this.settings.maxDuration().isZero()) {
-			long millis = Math.max(50, Math.min(1000, this.settings.maxDuration().toMillis() / 4));
-			executor.scheduleWithFixedDelay(guarded(this::completeExpired), millis, millis, TimeUnit.MILLISECONDS);
+			executor.every(Duration.ofMillis(Math.max(50, Math.min(1000, this.settings.maxDuration().toMillis() / 4))),
+					this::completeExpired);
 		}
 		this.scheduler = executor;
-	}
-
-	private static Runnable guarded(Runnable task) {
-		return () -> {
-			try {
-				task.run();
-			}
-			catch (RuntimeException ex) {
-				logger.error("MCP listen maintenance failed", ex);
-			}
-		};
 	}
 
 	/**
@@ -224,10 +201,10 @@ public class ListenManager implements SmartLifecycle {
 	 */
 	@Override
 	public void stop() {
-		ScheduledExecutorService executor = this.scheduler;
+		MaintenanceExecutor executor = this.scheduler;
 		this.scheduler = null;
 		if (executor != null) {
-			executor.shutdownNow();
+			executor.close();
 		}
 		List<Listen> open = List.copyOf(this.active);
 		CountDownLatch completed = new CountDownLatch(open.size());

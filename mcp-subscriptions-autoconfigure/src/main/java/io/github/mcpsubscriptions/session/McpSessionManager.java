@@ -11,9 +11,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.github.mcpsubscriptions.notification.MessageStream;
@@ -73,7 +70,7 @@ public class McpSessionManager implements SmartLifecycle {
 
 	private final Object createLock = new Object();
 
-	private volatile @Nullable ScheduledExecutorService scheduler;
+	private volatile @Nullable MaintenanceExecutor scheduler;
 
 	/**
 	 * Create a new manager.
@@ -404,22 +401,10 @@ public class McpSessionManager implements SmartLifecycle {
 
 	@Override
 	public void start() {
-		ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor((task) -> {
-			Thread thread = new Thread(task, "mcp-sessions");
-			thread.setDaemon(true);
-			return thread;
-		});
-		long sweepMillis = clamp(this.idleTimeout.dividedBy(2)).toMillis();
-		executor.scheduleWithFixedDelay(guarded(this::expireIdleSessions), sweepMillis, sweepMillis,
-				TimeUnit.MILLISECONDS);
-		long stallMillis = clamp(this.writeTimeout.dividedBy(4)).toMillis();
-		executor.scheduleWithFixedDelay(guarded(this::closeStalledStreams), stallMillis, stallMillis,
-				TimeUnit.MILLISECONDS);
-		if (!this.keepAliveInterval.isZero() && !this.keepAliveInterval.isNegative()) {
-			long keepAliveMillis = this.keepAliveInterval.toMillis();
-			executor.scheduleWithFixedDelay(guarded(this::sendKeepAlives), keepAliveMillis, keepAliveMillis,
-					TimeUnit.MILLISECONDS);
-		}
+		MaintenanceExecutor executor = new MaintenanceExecutor("mcp-sessions");
+		executor.every(clamp(this.idleTimeout.dividedBy(2)), this::expireIdleSessions);
+		executor.every(clamp(this.writeTimeout.dividedBy(4)), this::closeStalledStreams);
+		executor.every(this.keepAliveInterval, this::sendKeepAlives);
 		this.scheduler = executor;
 	}
 
@@ -430,18 +415,6 @@ public class McpSessionManager implements SmartLifecycle {
 		return (interval.compareTo(MAX_SWEEP_INTERVAL) > 0) ? MAX_SWEEP_INTERVAL : interval;
 	}
 
-	private static Runnable guarded(Runnable task) {
-		return () -> {
-			try {
-				task.run();
-			}
-			catch (RuntimeException ex) {
-				// A periodic task that throws is never run again: keep it alive.
-				logger.error("MCP session maintenance failed", ex);
-			}
-		};
-	}
-
 	/**
 	 * Stop maintenance and complete every open stream cleanly, so that the web server's
 	 * graceful shutdown does not wait for them. Sessions stay in the store: with a shared
@@ -449,10 +422,10 @@ public class McpSessionManager implements SmartLifecycle {
 	 */
 	@Override
 	public void stop() {
-		ScheduledExecutorService executor = this.scheduler;
+		MaintenanceExecutor executor = this.scheduler;
 		this.scheduler = null;
 		if (executor != null) {
-			executor.shutdownNow();
+			executor.close();
 		}
 		for (String id : List.copyOf(this.streams.keySet())) {
 			MessageStream stream = this.streams.remove(id);

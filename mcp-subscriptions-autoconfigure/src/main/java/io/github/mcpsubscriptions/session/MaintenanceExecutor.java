@@ -1,0 +1,62 @@
+package io.github.mcpsubscriptions.session;
+
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+/**
+ * One daemon thread running periodic housekeeping (expiry, keep-alives, stall checks).
+ * A task that throws is logged and runs again next time, rather than silently never
+ * again as with a bare {@link ScheduledExecutorService}.
+ */
+public final class MaintenanceExecutor implements AutoCloseable {
+
+	private static final Log logger = LogFactory.getLog(MaintenanceExecutor.class);
+
+	private final ScheduledExecutorService executor;
+
+	private final String name;
+
+	/**
+	 * Start the thread.
+	 * @param name the thread's name, also used in logs
+	 */
+	public MaintenanceExecutor(String name) {
+		this.name = name;
+		this.executor = Executors.newSingleThreadScheduledExecutor((task) -> {
+			Thread thread = new Thread(task, name);
+			thread.setDaemon(true);
+			return thread;
+		});
+	}
+
+	/**
+	 * Run a task periodically, first after one interval.
+	 * @param interval the interval; zero or negative schedules nothing
+	 * @param task the task
+	 */
+	public void every(Duration interval, Runnable task) {
+		if (interval.isZero() || interval.isNegative()) {
+			return;
+		}
+		long millis = Math.max(1, interval.toMillis());
+		this.executor.scheduleWithFixedDelay(() -> {
+			try {
+				task.run();
+			}
+			catch (RuntimeException ex) {
+				logger.error("Periodic task of " + this.name + " failed", ex);
+			}
+		}, millis, millis, TimeUnit.MILLISECONDS);
+	}
+
+	@Override
+	public void close() {
+		this.executor.shutdownNow();
+	}
+
+}
