@@ -100,6 +100,25 @@ class McpEndpointAutoConfigurationTests {
 	}
 
 	@Test
+	void bindsRateLimitsByUriPattern() {
+		// As YAML or an escaped properties key would give it: the key keeps its colon.
+		this.runner.withPropertyValues("mcp.notifications.min-interval=1s")
+			.withInitializer((context) -> context.getEnvironment()
+				.getPropertySources()
+				.addFirst(new org.springframework.core.env.MapPropertySource("uri-patterns",
+						java.util.Map.of("mcp.notifications.min-interval-by-uri[catalog://products/*]", "2s"))))
+			.run((context) -> {
+				McpProperties.Notifications notifications = context.getBean(McpProperties.class).getNotifications();
+				assertThat(notifications.getMinIntervalByUri())
+					.containsExactly(java.util.Map.entry("catalog://products/*", Duration.ofSeconds(2)));
+				io.github.mcpsubscriptions.notification.MinIntervals intervals = new io.github.mcpsubscriptions.notification.MinIntervals(
+						notifications.getMinInterval(), notifications.getMinIntervalByUri());
+				assertThat(intervals.apply("catalog://products/{id}")).isEqualTo(Duration.ofSeconds(2));
+				assertThat(intervals.apply("file:///logs/")).isEqualTo(Duration.ofSeconds(1));
+			});
+	}
+
+	@Test
 	void serverNameDefaultsToApplicationName() {
 		this.runner.withPropertyValues("spring.application.name=shop")
 			.run((context) -> assertThat(context.getBean(McpServerInfo.class).name()).isEqualTo("shop"));
