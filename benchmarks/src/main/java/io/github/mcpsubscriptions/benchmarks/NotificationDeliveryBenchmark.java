@@ -1,0 +1,264 @@
+package io.github.mcpsubscriptions.benchmarks;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import io.github.mcpsubscriptions.jsonrpc.JsonRpcCodec;
+import io.github.mcpsubscriptions.notification.DeliveryScheduler;
+import io.github.mcpsubscriptions.notification.InMemoryResourceChangeFeed;
+import io.github.mcpsubscriptions.notification.MessageStream;
+import io.github.mcpsubscriptions.notification.NotificationDispatcher;
+import io.github.mcpsubscriptions.notification.NotificationEncoder;
+import io.github.mcpsubscriptions.notification.OutboundNotification;
+import io.github.mcpsubscriptions.notification.ResourceChange;
+import io.github.mcpsubscriptions.notification.Subscriber;
+import io.github.mcpsubscriptions.subscription.ResourceAccessPolicy;
+import io.github.mcpsubscriptions.subscription.SubscriptionIndex;
+import io.github.mcpsubscriptions.subscription.SubscriptionMatch;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * What one change costs between the change feed and the subscribers' streams, and what
+ * writing one notification as JSON costs.
+ * <p>
+ * <b>Fan-out</b> ({@link Fanout}, M = 1, 100, 1000 subscribers, each subscribed to the
+ * template <code>catalog://products/{id}</code> and to one exact URI of its own): every
+ * change (a distinct {@code catalog://products/<n>}, so nothing coalesces) matches once per
+ * subscriber. Each subscriber's outbox is attached to a no-op {@link MessageStream}, and
+ * drains run on the calling thread (a same-thread {@link DeliveryScheduler}), so one
+ * operation is the whole synchronous path: match, queue, encode, write.
+ * <ul>
+ * <li>{@code matchOfferEncode}: {@link SubscriptionIndex#match}, then
+ * {@code Outbox.offer} per match, whose drain encodes with the dispatcher's
+ * {@link NotificationEncoder} and writes to the no-op stream. This is what the
+ * dispatcher's private {@code dispatch} does, minus the permit-all access check and the
+ * (empty) filter loop, driven through public methods.</li>
+ * <li>{@code onChangeUntilWritten}: the public entry point,
+ * {@link NotificationDispatcher#onChange}, which hands the change to the dispatcher's own
+ * thread; the benchmark thread then waits until all M notifications were written. It adds
+ * the hand-off between threads to the above.</li>
+ * </ul>
+ * <b>Encoding</b> ({@link Encoding}): one {@code notifications/resources/updated} with
+ * {@code uri}, {@code subscribedUri} and a one-entry {@code _meta}, written by
+ * {@link NotificationEncoder} (Jackson) and by a hand-built string (the lower bound).
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Fork(1)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 3, time = 1)
+public class NotificationDeliveryBenchmark {
+
+	static final String TEMPLATE = "catalog://products/{id}";
+
+	/** Counts writes; sends nothing. */
+	static final class NoOpStream implements MessageStream {
+
+		volatile long sent;
+
+		private long bytes;
+
+		@Override
+		public void send(String eventId, String data) {
+			this.bytes += data.length();
+			this.sent++;
+		}
+
+		@Override
+		public void prime(String eventId, Duration retry) {
+		}
+
+		@Override
+		public void sendComment(String comment) {
+		}
+
+		@Override
+		public boolean isOpen() {
+			return true;
+		}
+
+		@Override
+		public void close() {
+		}
+
+	}
+
+	/** Runs drains on the calling thread; no rate limit is set, so nothing is scheduled. */
+	static final class SameThreadScheduler implements DeliveryScheduler {
+
+		@Override
+		public void execute(Runnable task) {
+			task.run();
+		}
+
+		@Override
+		public void schedule(Runnable task, Duration delay) {
+			task.run();
+		}
+
+	}
+
+	@State(Scope.Benchmark)
+	public static class Fanout {
+
+		@Param({ "1", "100", "1000" })
+		int subscribers;
+
+		NotificationDispatcher dispatcher;
+
+		SubscriptionIndex<Subscriber> index;
+
+		NoOpStream[] streams;
+
+		final Map<String, Object> attributes = Map.of("version", 7);
+
+		long next;
+
+		@Setup(Level.Trial)
+		public void setUp() {
+			this.index = new SubscriptionIndex<>();
+			this.dispatcher = new NotificationDispatcher(new InMemoryResourceChangeFeed(), this.index,
+					ResourceAccessPolicy.PERMIT_ALL, List.of(), new NotificationEncoder(new JsonRpcCodec(), true),
+					new SameThreadScheduler(), Clock.systemUTC(), 1000, (uri) -> Duration.ZERO);
+			this.streams = new NoOpStream[this.subscribers];
+			for (int i = 0; i < this.subscribers; i++) {
+				Subscriber subscriber = this.dispatcher.register("bench-" + i, null, false, Map.of());
+				this.dispatcher.subscribe(subscriber, TEMPLATE);
+				this.dispatcher.subscribe(subscriber, "catalog://orders/" + i);
+				this.streams[i] = new NoOpStream();
+				subscriber.getOutbox().attach(this.streams[i]);
+			}
+		}
+
+		String nextUri() {
+			return "catalog://products/" + (this.next++ & 0xFFFFF);
+		}
+
+		long written() {
+			long total = 0;
+			for (NoOpStream stream : this.streams) {
+				total += stream.sent;
+			}
+			return total;
+		}
+
+		@TearDown(Level.Trial)
+		public void tearDown() {
+			this.dispatcher.close();
+		}
+
+	}
+
+	@Benchmark
+	public int matchOfferEncode(Fanout state) {
+		ResourceChange change = new ResourceChange(state.nextUri(), state.attributes, Instant.now());
+		List<SubscriptionMatch<Subscriber>> matches = state.index.match(change.uri());
+		for (SubscriptionMatch<Subscriber> match : matches) {
+			match.subscriber()
+				.getOutbox()
+				.offer(new OutboundNotification(OutboundNotification.RESOURCE_UPDATED, change.uri(),
+						match.subscribedUri(), change.attributes(), false, change.publishedAt()));
+		}
+		return matches.size();
+	}
+
+	@Benchmark
+	public long onChangeUntilWritten(Fanout state) {
+		long target = state.written() + state.subscribers;
+		state.dispatcher.onChange(new ResourceChange(state.nextUri(), state.attributes, Instant.now()));
+		long written;
+		while ((written = state.written()) < target) {
+			// Two cores: give the dispatcher's thread the processor rather than spin.
+			Thread.yield();
+		}
+		return written;
+	}
+
+	@State(Scope.Benchmark)
+	public static class Encoding {
+
+		NotificationEncoder encoder;
+
+		Subscriber subscriber;
+
+		OutboundNotification notification;
+
+		@Setup(Level.Trial)
+		public void setUp() {
+			this.encoder = new NotificationEncoder(new JsonRpcCodec(), true);
+			NotificationDispatcher dispatcher = new NotificationDispatcher(new InMemoryResourceChangeFeed(),
+					new SubscriptionIndex<>(), ResourceAccessPolicy.PERMIT_ALL, List.of(), this.encoder,
+					new SameThreadScheduler(), Clock.systemUTC(), 1, (uri) -> Duration.ZERO);
+			this.subscriber = dispatcher.register("bench", null, false, Map.of());
+			dispatcher.close();
+			this.notification = new OutboundNotification(OutboundNotification.RESOURCE_UPDATED,
+					"catalog://products/4711", TEMPLATE, Map.of("version", 7), false, Instant.now());
+		}
+
+	}
+
+	@Benchmark
+	public String encodeWithNotificationEncoder(Encoding state) {
+		return state.encoder.encode(state.notification, state.subscriber);
+	}
+
+	/**
+	 * The same bytes as the encoder writes for this notification, built by hand: no maps,
+	 * no serializer. Strings are escaped for JSON; the attribute value is a number.
+	 * @param state the notification
+	 * @return the JSON
+	 */
+	@Benchmark
+	public String encodeByHand(Encoding state) {
+		OutboundNotification n = state.notification;
+		StringBuilder json = new StringBuilder(160);
+		json.append("{\"jsonrpc\":\"2.0\",\"method\":\"").append(n.method()).append("\",\"params\":{\"uri\":\"");
+		escape(json, n.uri());
+		json.append("\",\"subscribedUri\":\"");
+		escape(json, n.subscribedUri());
+		json.append("\",\"_meta\":{");
+		boolean first = true;
+		for (Map.Entry<String, Object> entry : n.attributes().entrySet()) {
+			if (!first) {
+				json.append(',');
+			}
+			first = false;
+			json.append('"');
+			escape(json, entry.getKey());
+			json.append("\":").append(entry.getValue());
+		}
+		return json.append("}}}").toString();
+	}
+
+	private static void escape(StringBuilder json, String text) {
+		for (int i = 0; i < text.length(); i++) {
+			char c = text.charAt(i);
+			if (c == '"' || c == '\\') {
+				json.append('\\').append(c);
+			}
+			else if (c < 0x20) {
+				json.append(String.format("\\u%04x", (int) c));
+			}
+			else {
+				json.append(c);
+			}
+		}
+	}
+
+}

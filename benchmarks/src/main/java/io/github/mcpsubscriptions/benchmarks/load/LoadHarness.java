@@ -1,0 +1,717 @@
+package io.github.mcpsubscriptions.benchmarks.load;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.InetAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * End-to-end load: N concurrent SSE subscribers of an MCP server (2025 era: initialize,
+ * subscribe, GET stream; 2026 era: {@code subscriptions/listen}), changes published at a
+ * given rate through a pluggable {@link ChangeTrigger}, and a report of delivered
+ * notifications per second, publish-to-receive latency, errors and server heap per session:
+ * one JSON line per run on standard output, and a table. Loopback only, bounded in count
+ * and time; it stops by itself and closes everything it opened. Run with {@code --help}.
+ */
+public final class LoadHarness {
+
+	static final int MAX_SUBSCRIBERS = 10_000;
+
+	static final int MAX_DURATION_SECONDS = 300;
+
+	static final int MAX_RATE = 10_000;
+
+	static final String READY_LINE = "LOAD-SERVER-READY port=";
+
+	private static final String HELP = """
+			Usage: java -cp benchmarks/target/benchmarks.jar io.github.mcpsubscriptions.benchmarks.load.LoadHarness [options]
+
+			  --url URL               MCP endpoint of a running server (loopback only: localhost, 127.x, ::1).
+			                          Default: start an embedded server (see --server).
+			  --era 2025|2026         2025: initialize, resources/subscribe, GET stream (default).
+			                          2026: one subscriptions/listen stream per subscriber.
+			  --subscribers N         concurrent subscribers, 1..10000 (default 100)
+			  --rate R                changes published per second, 0..10000 (default 100; 0 = idle sessions)
+			  --duration S            seconds of publishing (or of holding idle sessions), 1..300 (default 20)
+			  --subscribe-uri URI     what each subscriber subscribes to (default catalog://products/{id});
+			                          a change of resource n must produce a notification whose uri ends in n
+			  --subscriptions-per-session K
+			                          subscriptions per subscriber, 1..100 (default 1): the first is
+			                          --subscribe-uri, the others exact URIs from it that no change matches
+			  --trigger http|in-process
+			                          http (default): an HTTP call per change, see --trigger-url.
+			                          in-process: publish inside the harness's JVM (needs --server in-process)
+			  --trigger-url URL       with {n} for the resource number (default <base of --url>/api/products/{n},
+			                          the sample application's REST API); loopback only
+			  --trigger-method M      default PUT
+			  --trigger-body JSON     with {n} (default {"name":"load-{n}","price":{n}})
+			  --ids K                 cycle through resource numbers 1..K (default: a new number per change,
+			                          so nothing coalesces); for servers whose resources must exist
+			  --baseline none|raw|both
+			                          none (default): the MCP server. raw: the raw broadcaster (N plain
+			                          SseEmitters, the same bytes per event, no MCP logic). both: raw, then
+			                          MCP, the MCP result carrying its ratios to raw. raw needs no --url.
+			  --server fork|in-process
+			                          where the embedded server runs: fork (default) a child JVM from the same
+			                          jar (-Xmx4g), so its heap and file descriptors are its own; in-process:
+			                          this JVM (heap per session then includes the harness's clients)
+			  --setup-concurrency C   subscribers set up at once (default 16)
+			  --streams on|off        off: 2025-era sessions initialize and subscribe but open no GET stream
+			                          (to measure the heap of idle sessions alone); default on
+			  --help                  this text
+
+			Output: a table on standard error and one JSON line per run on standard output.""";
+
+	private LoadHarness() {
+	}
+
+	/** The run's settings. */
+	record Options(URI url, String era, int subscribers, int rate, int durationSeconds, String subscribeUri,
+			int subscriptionsPerSession, String trigger, String triggerUrl, String triggerMethod, String triggerBody,
+			int ids, String baseline, String server, int setupConcurrency, boolean openStreams) {
+	}
+
+	public static void main(String[] args) throws Exception {
+		if (args.length >= 2 && args[0].equals("--serve")) {
+			serve(args[1].equals("raw"));
+			return;
+		}
+		Options options;
+		try {
+			options = parse(args);
+		}
+		catch (IllegalArgumentException ex) {
+			System.err.println("load-harness: " + ex.getMessage());
+			System.err.println("Run with --help for the options.");
+			System.exit(2);
+			return;
+		}
+		if (options == null) {
+			System.out.println(HELP);
+			return;
+		}
+		int status = 0;
+		Result raw = null;
+		if (!options.baseline().equals("none")) {
+			raw = runOnce(options, true, null);
+			status |= raw.failed() ? 1 : 0;
+		}
+		if (!options.baseline().equals("raw")) {
+			Result mcp = runOnce(options, false, raw);
+			status |= mcp.failed() ? 1 : 0;
+		}
+		System.exit(status);
+	}
+
+	static Options parse(String[] args) {
+		Map<String, String> values = new LinkedHashMap<>();
+		for (int i = 0; i < args.length; i++) {
+			String name = args[i];
+			if (name.equals("--help") || name.equals("-h")) {
+				return null;
+			}
+			if (!name.startsWith("--") || i + 1 >= args.length) {
+				throw new IllegalArgumentException("expected --option value, got '" + name + "'");
+			}
+			values.put(name.substring(2), args[++i]);
+		}
+		URI url = values.containsKey("url") ? loopback(values.remove("url"), "--url") : null;
+		String era = values.getOrDefault("era", "2025");
+		if (!era.equals("2025") && !era.equals("2026")) {
+			throw new IllegalArgumentException("--era must be 2025 or 2026");
+		}
+		values.remove("era");
+		int subscribers = intOption(values, "subscribers", 100, 1, MAX_SUBSCRIBERS);
+		int rate = intOption(values, "rate", 100, 0, MAX_RATE);
+		int duration = intOption(values, "duration", 20, 1, MAX_DURATION_SECONDS);
+		String subscribeUri = values.getOrDefault("subscribe-uri", LoadServer.TEMPLATE);
+		values.remove("subscribe-uri");
+		if (subscribeUri.contains("\"") || subscribeUri.contains("\\")) {
+			throw new IllegalArgumentException("--subscribe-uri must not contain quotes or backslashes");
+		}
+		int perSession = intOption(values, "subscriptions-per-session", 1, 1, 100);
+		String trigger = values.getOrDefault("trigger", "http");
+		values.remove("trigger");
+		String server = values.getOrDefault("server", "fork");
+		values.remove("server");
+		if (!server.equals("fork") && !server.equals("in-process")) {
+			throw new IllegalArgumentException("--server must be fork or in-process");
+		}
+		if (trigger.equals("in-process") && (url != null || !server.equals("in-process"))) {
+			throw new IllegalArgumentException("--trigger in-process needs the embedded server with --server in-process");
+		}
+		if (!trigger.equals("http") && !trigger.equals("in-process")) {
+			throw new IllegalArgumentException("--trigger must be http or in-process");
+		}
+		String triggerUrl = values.remove("trigger-url");
+		if (triggerUrl != null) {
+			loopback(triggerUrl.replace("{n}", "0"), "--trigger-url");
+		}
+		String triggerMethod = values.getOrDefault("trigger-method", "PUT").toUpperCase(Locale.ROOT);
+		values.remove("trigger-method");
+		String triggerBody = values.getOrDefault("trigger-body", "{\"name\":\"load-{n}\",\"price\":{n}}");
+		values.remove("trigger-body");
+		int ids = intOption(values, "ids", 0, 0, 10_000_000);
+		String baseline = values.getOrDefault("baseline", "none");
+		values.remove("baseline");
+		if (!List.of("none", "raw", "both").contains(baseline)) {
+			throw new IllegalArgumentException("--baseline must be none, raw or both");
+		}
+		if (!baseline.equals("none") && url != null) {
+			throw new IllegalArgumentException("the raw baseline is an embedded server: leave out --url");
+		}
+		int setupConcurrency = intOption(values, "setup-concurrency", 16, 1, 256);
+		String streams = values.getOrDefault("streams", "on");
+		values.remove("streams");
+		if (!streams.equals("on") && !streams.equals("off")) {
+			throw new IllegalArgumentException("--streams must be on or off");
+		}
+		if (streams.equals("off") && (!era.equals("2025") || !baseline.equals("none"))) {
+			throw new IllegalArgumentException("--streams off is for 2025-era sessions only (no baseline)");
+		}
+		if (!values.isEmpty()) {
+			throw new IllegalArgumentException("unknown option(s): --" + String.join(", --", values.keySet()));
+		}
+		return new Options(url, era, subscribers, rate, duration, subscribeUri, perSession, trigger, triggerUrl,
+				triggerMethod, triggerBody, ids, baseline, server, setupConcurrency, streams.equals("on"));
+	}
+
+	private static int intOption(Map<String, String> values, String name, int fallback, int min, int max) {
+		String value = values.remove(name);
+		if (value == null) {
+			return fallback;
+		}
+		int parsed;
+		try {
+			parsed = Integer.parseInt(value.replace("_", "").replace(",", ""));
+		}
+		catch (NumberFormatException ex) {
+			throw new IllegalArgumentException("--" + name + " must be a whole number");
+		}
+		if (parsed < min || parsed > max) {
+			throw new IllegalArgumentException("--" + name + " must be between " + min + " and " + max);
+		}
+		return parsed;
+	}
+
+	/** Refuse anything that is not a loopback http(s) URL. */
+	static URI loopback(String text, String option) {
+		URI uri;
+		try {
+			uri = URI.create(text);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalArgumentException(option + " is not a URL: " + text);
+		}
+		String host = uri.getHost();
+		if (uri.getScheme() == null || !uri.getScheme().matches("https?") || host == null) {
+			throw new IllegalArgumentException(option + " must be an http(s) URL: " + text);
+		}
+		String bare = host.startsWith("[") ? host.substring(1, host.length() - 1) : host;
+		boolean ok = bare.equalsIgnoreCase("localhost") || bare.equals("::1") || bare.equals("0:0:0:0:0:0:0:1")
+				|| (bare.matches("127\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}") && isLoopbackLiteral(bare));
+		if (!ok) {
+			throw new IllegalArgumentException(option + " must be on this machine (localhost, 127.x, ::1), got " + host);
+		}
+		return uri;
+	}
+
+	private static boolean isLoopbackLiteral(String address) {
+		try {
+			return InetAddress.getByName(address).isLoopbackAddress();
+		}
+		catch (IOException ex) {
+			return false;
+		}
+	}
+
+	/** What one run measured. */
+	record Result(Map<String, Object> json, boolean failed) {
+
+	}
+
+	/** The embedded server as the run sees it. */
+	private interface Server extends AutoCloseable {
+
+		int port();
+
+		/** Heap in use after GC, or -1 when unknown. */
+		long usedHeapAfterGc() throws Exception;
+
+		ChangeTrigger inProcessTrigger();
+
+		@Override
+		void close();
+
+	}
+
+	static Result runOnce(Options options, boolean raw, Result baseline) throws Exception {
+		String label = raw ? "raw broadcaster" : "MCP " + options.era();
+		log("=== " + label + ": " + options.subscribers() + " subscribers, " + options.rate() + " events/s, "
+				+ options.durationSeconds() + " s");
+		ExecutorService clientExecutor = Executors.newFixedThreadPool(2, daemon("harness-http"));
+		HttpClient http = HttpClient.newBuilder()
+			.version(HttpClient.Version.HTTP_1_1)
+			.connectTimeout(Duration.ofSeconds(10))
+			.executor(clientExecutor)
+			.build();
+		Server server = null;
+		List<SseSubscriber> subscribers = new ArrayList<>();
+		ExecutorService setup = Executors.newFixedThreadPool(options.setupConcurrency(), daemon("harness-setup"));
+		ChangeTrigger trigger = null;
+		try {
+			URI endpoint;
+			if (options.url() != null) {
+				endpoint = options.url();
+			}
+			else {
+				server = options.server().equals("fork") ? forkServer(raw) : inProcessServer(raw);
+				endpoint = URI.create("http://127.0.0.1:" + server.port() + (raw ? "/raw/stream" : "/mcp"));
+			}
+			log("endpoint " + endpoint);
+			long heapBefore = (server != null) ? server.usedHeapAfterGc() : -1;
+
+			long events = (long) options.rate() * options.durationSeconds();
+			int slots = (int) ((options.ids() > 0) ? options.ids() + 1 : events + 2);
+			long[] publishedAt = new long[slots];
+			LatencyStats stats = new LatencyStats();
+			AtomicLong streamErrors = new AtomicLong();
+			AtomicLong streamsEnded = new AtomicLong();
+			SseSubscriber.Context context = new SseSubscriber.Context(http, endpoint, stats, publishedAt, streamErrors,
+					streamsEnded);
+
+			// Set up the subscribers, a bounded number at a time: first a tenth of them (which
+			// also warms the server up), then the rest. Heap per session is the growth of the
+			// server's heap (after GC) over the second batch, divided by its size.
+			long setupStart = System.nanoTime();
+			AtomicInteger firstErrors = new AtomicInteger();
+			List<CompletableFuture<Void>> readies = new ArrayList<>();
+			int firstBatch = (options.subscribers() >= 10) ? options.subscribers() / 10 : options.subscribers();
+			openBatch(options, raw, context, subscribers, readies, 0, firstBatch, setup, firstErrors);
+			long readyFirst = readies.stream().filter((f) -> !f.isCompletedExceptionally()).count();
+			long heapFirst = (server != null && firstBatch < options.subscribers()) ? server.usedHeapAfterGc() : heapBefore;
+			openBatch(options, raw, context, subscribers, readies, firstBatch, options.subscribers(), setup, firstErrors);
+			long ready = readies.stream().filter((f) -> f.isDone() && !f.isCompletedExceptionally()).count();
+			long setupErrors = options.subscribers() - ready;
+			double setupSeconds = (System.nanoTime() - setupStart) / 1e9;
+			log(String.format(Locale.ROOT, "%d of %d subscribers ready in %.1f s", ready, options.subscribers(),
+					setupSeconds));
+			Thread.sleep(1000);
+			long heapOpen = (server != null) ? server.usedHeapAfterGc() : -1;
+			long measuredSessions = (firstBatch < options.subscribers()) ? ready - readyFirst : ready;
+
+			// Publish at the rate, for the duration (or hold the sessions idle).
+			trigger = makeTrigger(options, server, endpoint, http);
+			long published = 0;
+			long firstPublish = System.nanoTime();
+			if (options.rate() == 0) {
+				Thread.sleep(options.durationSeconds() * 1000L);
+			}
+			else {
+				long interval = 1_000_000_000L / options.rate();
+				for (long k = 0; k < events; k++) {
+					long due = firstPublish + k * interval;
+					long wait;
+					while ((wait = due - System.nanoTime()) > 0) {
+						LockSupport.parkNanos(wait);
+					}
+					long n = (options.ids() > 0) ? (k % options.ids()) + 1 : k + 1;
+					publishedAt[(int) n] = System.nanoTime();
+					trigger.fire(n);
+					published++;
+				}
+			}
+			long publishEnd = System.nanoTime();
+			trigger.close();
+			long expected = published * ready;
+			// Wait for the tail: until everything arrived, nothing arrives for 3 s, or 15 s pass.
+			long drainStart = System.nanoTime();
+			long lastCount = -1;
+			long lastProgress = drainStart;
+			while (stats.count() < expected && System.nanoTime() - drainStart < 15_000_000_000L
+					&& System.nanoTime() - lastProgress < 3_000_000_000L) {
+				Thread.sleep(100);
+				long count = stats.count();
+				if (count != lastCount) {
+					lastCount = count;
+					lastProgress = System.nanoTime();
+				}
+			}
+			long delivered = stats.count();
+			long end = Math.max(stats.lastReceiveNanos(), publishEnd);
+			double seconds = Math.max(1e-9, (end - firstPublish) / 1e9);
+			double publishSeconds = Math.max(1e-9, (publishEnd - firstPublish) / 1e9);
+
+			Map<String, Object> json = new LinkedHashMap<>();
+			json.put("harness", "mcp-subscriptions-load");
+			json.put("server", (options.url() != null) ? "remote" : (raw ? "embedded-raw" : "embedded-mcp"));
+			json.put("era", raw ? "raw" : options.era());
+			json.put("subscribers", options.subscribers());
+			json.put("subscribersReady", ready);
+			json.put("subscriptionsPerSession", raw ? 0 : options.subscriptionsPerSession());
+			json.put("streams", raw || options.openStreams());
+			json.put("rate", options.rate());
+			json.put("durationSeconds", options.durationSeconds());
+			json.put("trigger", options.trigger());
+			json.put("eventsPublished", published);
+			json.put("achievedRate", round(published / publishSeconds));
+			json.put("notificationsExpected", expected);
+			json.put("notificationsDelivered", delivered);
+			json.put("deliveredPerSecond", round(delivered / seconds));
+			Map<String, Object> latency = new LinkedHashMap<>();
+			latency.put("p50", round(stats.percentileMillis(50)));
+			latency.put("p99", round(stats.percentileMillis(99)));
+			latency.put("max", round(stats.maxMillis()));
+			json.put("latencyMs", latency);
+			Map<String, Object> errors = new LinkedHashMap<>();
+			errors.put("setup", setupErrors);
+			errors.put("stream", streamErrors.get());
+			errors.put("streamEndedEarly", streamsEnded.get());
+			errors.put("trigger", trigger.errors());
+			errors.put("missing", Math.max(0, expected - delivered));
+			errors.put("unmatched", stats.unmatchedCount());
+			json.put("errors", errors);
+			if (server != null && heapFirst > 0 && heapOpen > 0) {
+				json.put("heapPerSessionBytes", Math.round((double) (heapOpen - heapFirst) / Math.max(1, measuredSessions)));
+				json.put("heapNote", (options.server().equals("fork") ? "server JVM" : "in-process, includes the harness's clients")
+						+ ": used heap after GC with all subscribers open minus with the first tenth open, / the other nine tenths"
+						+ (options.openStreams() || raw ? "" : " (sessions without streams)"));
+			}
+			else {
+				json.put("heapPerSessionBytes", null);
+				json.put("heapNote", "unavailable for a server the harness did not start (--url)");
+			}
+			json.put("setupSeconds", round(setupSeconds));
+			json.put("javaVersion", System.getProperty("java.version"));
+			json.put("cores", Runtime.getRuntime().availableProcessors());
+			if (baseline != null) {
+				Map<String, Object> ratio = new LinkedHashMap<>();
+				ratio.put("deliveredPerSecond", ratioOf(json.get("deliveredPerSecond"), baseline.json(), "deliveredPerSecond"));
+				ratio.put("p99", ratioOf(latency.get("p99"), baseline.json().get("latencyMs"), "p99"));
+				ratio.put("p50", ratioOf(latency.get("p50"), baseline.json().get("latencyMs"), "p50"));
+				ratio.put("heapPerSession", ratioOf(json.get("heapPerSessionBytes"), baseline.json(), "heapPerSessionBytes"));
+				json.put("ratioToRaw", ratio);
+			}
+			printTable(label, json);
+			System.out.println(toJson(json));
+			System.out.flush();
+			boolean failed = ready == 0;
+			return new Result(json, failed);
+		}
+		finally {
+			for (SseSubscriber subscriber : subscribers) {
+				subscriber.close();
+			}
+			if (options.url() != null && options.era().equals("2025")) {
+				// A server the harness did not start keeps sessions until they expire: end them.
+				List<CompletableFuture<Void>> deletes = new ArrayList<>();
+				for (SseSubscriber subscriber : subscribers) {
+					deletes.add(CompletableFuture.runAsync(subscriber::deleteSession, setup));
+				}
+				try {
+					CompletableFuture.allOf(deletes.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+				}
+				catch (Exception ex) {
+					log("not every session could be deleted: " + rootMessage(ex));
+				}
+			}
+			setup.shutdownNow();
+			if (server != null) {
+				server.close();
+			}
+			clientExecutor.shutdownNow();
+		}
+	}
+
+	private static void openBatch(Options options, boolean raw, SseSubscriber.Context context,
+			List<SseSubscriber> subscribers, List<CompletableFuture<Void>> readies, int from, int to,
+			ExecutorService setup, AtomicInteger firstErrors) {
+		List<CompletableFuture<Void>> batch = new ArrayList<>();
+		for (int i = from; i < to; i++) {
+			SseSubscriber subscriber = new SseSubscriber(context, i);
+			subscribers.add(subscriber);
+			List<String> uris = subscriptionUris(options, i);
+			batch.add(CompletableFuture.runAsync(() -> {
+				try {
+					if (raw) {
+						subscriber.openRaw();
+					}
+					else if (options.era().equals("2025")) {
+						subscriber.open2025(uris, options.openStreams());
+					}
+					else {
+						subscriber.open2026(uris);
+					}
+					subscriber.ready().get(60, TimeUnit.SECONDS);
+				}
+				catch (Exception ex) {
+					throw new IllegalStateException(ex);
+				}
+			}, setup).whenComplete((ignored, ex) -> {
+				if (ex != null && firstErrors.incrementAndGet() <= 3) {
+					log("subscriber set-up failed: " + rootMessage(ex));
+				}
+			}));
+		}
+		try {
+			CompletableFuture.allOf(batch.toArray(CompletableFuture[]::new)).get(MAX_DURATION_SECONDS, TimeUnit.SECONDS);
+		}
+		catch (Exception ex) {
+			// Counted as not ready.
+		}
+		readies.addAll(batch);
+	}
+
+	private static Object ratioOf(Object value, Object baseline, String key) {
+		if (!(baseline instanceof Map<?, ?> map) || !(value instanceof Number number)
+				|| !(map.get(key) instanceof Number base) || base.doubleValue() <= 0) {
+			return null;
+		}
+		return round(number.doubleValue() / base.doubleValue());
+	}
+
+	static List<String> subscriptionUris(Options options, int subscriber) {
+		List<String> uris = new ArrayList<>();
+		String uri = options.subscribeUri();
+		uris.add(uri);
+		for (int k = 1; k < options.subscriptionsPerSession(); k++) {
+			// Exact URIs that no change of the run matches (numbers above any published one).
+			String extra = Long.toString(1_000_000_000L + subscriber * 100L + k);
+			int open = uri.indexOf('{');
+			int close = uri.indexOf('}', Math.max(open, 0));
+			uris.add((open >= 0 && close > open) ? uri.substring(0, open) + extra + uri.substring(close + 1)
+					: uri + "/" + extra);
+		}
+		return uris;
+	}
+
+	private static ChangeTrigger makeTrigger(Options options, Server server, URI endpoint, HttpClient http) {
+		if (options.trigger().equals("in-process")) {
+			return server.inProcessTrigger();
+		}
+		String url = options.triggerUrl();
+		if (url == null) {
+			url = endpoint.getScheme() + "://" + endpoint.getRawAuthority() + "/api/products/{n}";
+		}
+		return new ChangeTrigger.Http(http, url, options.triggerMethod(), options.triggerBody());
+	}
+
+	private static Server inProcessServer(boolean raw) {
+		LoadServer server = LoadServer.start(raw);
+		return new Server() {
+
+			@Override
+			public int port() {
+				return server.port();
+			}
+
+			@Override
+			public long usedHeapAfterGc() {
+				return LoadServer.usedHeapAfterGc();
+			}
+
+			@Override
+			public ChangeTrigger inProcessTrigger() {
+				return new ChangeTrigger.InProcess(server.publisher());
+			}
+
+			@Override
+			public void close() {
+				server.close();
+			}
+
+		};
+	}
+
+	/**
+	 * Start the embedded server in a child JVM from the same class path: its heap and its
+	 * file descriptors are then its own. It ends when the harness closes its standard input
+	 * (or dies).
+	 */
+	private static Server forkServer(boolean raw) throws Exception {
+		String java = System.getProperty("java.home") + "/bin/java";
+		ProcessBuilder builder = new ProcessBuilder(java, "-Xms512m", "-Xmx4g", "-cp",
+				System.getProperty("java.class.path"), LoadHarness.class.getName(), "--serve", raw ? "raw" : "mcp");
+		builder.redirectErrorStream(true);
+		Process process = builder.start();
+		Thread killer = new Thread(process::destroyForcibly);
+		Runtime.getRuntime().addShutdownHook(killer);
+		BufferedReader output = new BufferedReader(
+				new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+		CompletableFuture<Integer> port = new CompletableFuture<>();
+		Thread reader = new Thread(() -> {
+			try {
+				String line;
+				while ((line = output.readLine()) != null) {
+					if (line.startsWith(READY_LINE)) {
+						port.complete(Integer.parseInt(line.substring(READY_LINE.length()).trim()));
+					}
+					else {
+						System.err.println("[server] " + line);
+					}
+				}
+			}
+			catch (IOException ex) {
+				// The server ended.
+			}
+			port.completeExceptionally(new IllegalStateException("the embedded server ended before it was ready"));
+		}, "harness-server-output");
+		reader.setDaemon(true);
+		reader.start();
+		int serverPort;
+		try {
+			serverPort = port.get(120, TimeUnit.SECONDS);
+		}
+		catch (Exception ex) {
+			process.destroyForcibly();
+			throw ex;
+		}
+		HttpClient control = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+		return new Server() {
+
+			@Override
+			public int port() {
+				return serverPort;
+			}
+
+			@Override
+			public long usedHeapAfterGc() throws Exception {
+				HttpResponse<String> response = control.send(HttpRequest
+					.newBuilder(URI.create("http://127.0.0.1:" + serverPort + "/harness/heap"))
+					.timeout(Duration.ofSeconds(60))
+					.build(), HttpResponse.BodyHandlers.ofString());
+				String body = response.body();
+				int at = body.indexOf(':');
+				return Long.parseLong(body.substring(at + 1).replaceAll("[^0-9]", ""));
+			}
+
+			@Override
+			public ChangeTrigger inProcessTrigger() {
+				throw new IllegalStateException("--trigger in-process needs --server in-process");
+			}
+
+			@Override
+			public void close() {
+				try {
+					process.getOutputStream().close();
+					if (!process.waitFor(20, TimeUnit.SECONDS)) {
+						process.destroyForcibly();
+					}
+				}
+				catch (IOException | InterruptedException ex) {
+					process.destroyForcibly();
+				}
+				Runtime.getRuntime().removeShutdownHook(killer);
+			}
+
+		};
+	}
+
+	/** The child JVM: run a server until standard input closes. */
+	private static void serve(boolean raw) throws IOException {
+		LoadServer server = LoadServer.start(raw);
+		System.out.println(READY_LINE + server.port());
+		System.out.flush();
+		while (System.in.read() >= 0) {
+			// Wait for the harness to close the pipe (or to die).
+		}
+		server.close();
+		System.exit(0);
+	}
+
+	private static void printTable(String label, Map<String, Object> json) {
+		StringBuilder table = new StringBuilder("\n").append(label).append('\n');
+		for (Map.Entry<String, Object> entry : json.entrySet()) {
+			if (entry.getKey().equals("harness")) {
+				continue;
+			}
+			table.append(String.format(Locale.ROOT, "  %-24s %s%n", entry.getKey(), entry.getValue()));
+		}
+		System.err.println(table);
+	}
+
+	static String toJson(Object value) {
+		if (value == null) {
+			return "null";
+		}
+		if (value instanceof Map<?, ?> map) {
+			StringBuilder json = new StringBuilder("{");
+			for (Map.Entry<?, ?> entry : map.entrySet()) {
+				if (json.length() > 1) {
+					json.append(',');
+				}
+				json.append(toJson(String.valueOf(entry.getKey()))).append(':').append(toJson(entry.getValue()));
+			}
+			return json.append('}').toString();
+		}
+		if (value instanceof Number number) {
+			double d = number.doubleValue();
+			return (Double.isNaN(d) || Double.isInfinite(d)) ? "null" : number.toString();
+		}
+		if (value instanceof Boolean) {
+			return value.toString();
+		}
+		String text = value.toString();
+		StringBuilder json = new StringBuilder("\"");
+		for (int i = 0; i < text.length(); i++) {
+			char c = text.charAt(i);
+			if (c == '"' || c == '\\') {
+				json.append('\\').append(c);
+			}
+			else if (c < 0x20) {
+				json.append(String.format("\\u%04x", (int) c));
+			}
+			else {
+				json.append(c);
+			}
+		}
+		return json.append('"').toString();
+	}
+
+	private static Object round(double value) {
+		if (Double.isNaN(value)) {
+			return Double.NaN;
+		}
+		return Math.round(value * 1000) / 1000.0;
+	}
+
+	private static String rootMessage(Throwable ex) {
+		Throwable root = ex;
+		while (root.getCause() != null) {
+			root = root.getCause();
+		}
+		return root.getClass().getSimpleName() + ": " + root.getMessage();
+	}
+
+	private static java.util.concurrent.ThreadFactory daemon(String name) {
+		AtomicInteger count = new AtomicInteger();
+		return (task) -> {
+			Thread thread = new Thread(task, name + "-" + count.incrementAndGet());
+			thread.setDaemon(true);
+			return thread;
+		};
+	}
+
+	static void log(String message) {
+		System.err.println("[harness] " + message);
+	}
+
+}

@@ -1,0 +1,277 @@
+package io.github.mcpsubscriptions.benchmarks.load;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongConsumer;
+
+import io.github.mcpsubscriptions.notification.ResourceChangedEvent;
+import io.github.mcpsubscriptions.resource.McpResource;
+
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PutMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
+
+/**
+ * The harness's embedded servers, on 127.0.0.1 and a free port: the MCP server (the starter,
+ * one {@code @McpResource} template, the sample application's {@code PUT /api/products/{id}})
+ * and the raw broadcaster (N plain {@code SseEmitter}s that get the same bytes per event,
+ * with no MCP logic). Both answer {@code GET /harness/heap} with the heap in use after
+ * garbage collection.
+ */
+public final class LoadServer implements AutoCloseable {
+
+	/** The template the MCP server serves and the raw broadcaster names as {@code subscribedUri}. */
+	static final String TEMPLATE = "catalog://products/{id}";
+
+	/**
+	 * The server's settings, and why.
+	 * <ul>
+	 * <li>{@code server.tomcat.max-connections=20000}: every SSE subscriber holds one
+	 * connection (Tomcat's default, 8192, would leave connections past it waiting in the
+	 * accept queue); set-up requests need a few more.</li>
+	 * <li>{@code server.tomcat.accept-count=2000}: the back-log of connections not yet
+	 * accepted, for the burst of connects while N subscribers set up (default 100).</li>
+	 * <li>{@code server.tomcat.threads.max=200}: unchanged from the default on purpose. SSE
+	 * streams are asynchronous requests and hold no thread while open; on two cores more
+	 * request threads only add contention.</li>
+	 * <li>{@code server.tomcat.max-keep-alive-requests=-1}: set-up requests reuse their
+	 * connections (the default closes a connection after 100 requests).</li>
+	 * <li>{@code mcp.sessions.max}, {@code mcp.listen.max-streams},
+	 * {@code mcp.subscriptions.max-total}: above what the largest run opens (the defaults are
+	 * 10,000 sessions, 1,000 listen streams and 100,000 subscriptions).</li>
+	 * </ul>
+	 */
+	static final Map<String, Object> PROPERTIES = Map.ofEntries(Map.entry("server.address", "127.0.0.1"),
+			Map.entry("server.port", "0"), Map.entry("server.tomcat.max-connections", "20000"),
+			Map.entry("server.tomcat.accept-count", "2000"), Map.entry("server.tomcat.threads.max", "200"),
+			Map.entry("server.tomcat.max-keep-alive-requests", "-1"), Map.entry("mcp.sessions.max", "20000"),
+			Map.entry("mcp.listen.max-streams", "20000"), Map.entry("mcp.subscriptions.max-total", "2000000"),
+			Map.entry("spring.main.banner-mode", "off"), Map.entry("spring.jmx.enabled", "false"),
+			Map.entry("logging.level.root", "WARN"));
+
+	private final ConfigurableApplicationContext context;
+
+	private final LongConsumer publisher;
+
+	private LoadServer(ConfigurableApplicationContext context, LongConsumer publisher) {
+		this.context = context;
+		this.publisher = publisher;
+	}
+
+	/**
+	 * Start a server in this JVM.
+	 * @param raw the raw broadcaster rather than the MCP server
+	 * @return the running server
+	 */
+	static LoadServer start(boolean raw) {
+		SpringApplication application = new SpringApplication(raw ? RawApp.class : McpApp.class);
+		java.util.Map<String, Object> properties = new java.util.HashMap<>(PROPERTIES);
+		properties.put("mcp.enabled", Boolean.toString(!raw));
+		application.setDefaultProperties(properties);
+		ConfigurableApplicationContext context = application.run();
+		LongConsumer publisher = raw ? context.getBean(RawBroadcaster.class)::broadcast
+				: context.getBean(ProductsController.class)::publish;
+		return new LoadServer(context, publisher);
+	}
+
+	int port() {
+		return Integer.parseInt(this.context.getEnvironment().getProperty("local.server.port"));
+	}
+
+	LongConsumer publisher() {
+		return this.publisher;
+	}
+
+	@Override
+	public void close() {
+		this.context.close();
+	}
+
+	/**
+	 * The heap in use after garbage collection (a few full collections, so that what is
+	 * left is what is reachable).
+	 * @return bytes
+	 */
+	static long usedHeapAfterGc() {
+		long used = Long.MAX_VALUE;
+		for (int i = 0; i < 4; i++) {
+			System.gc();
+			try {
+				Thread.sleep(150);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				break;
+			}
+			used = Math.min(used, ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
+		}
+		return used;
+	}
+
+	/** The notification JSON both servers send for a change of product n. */
+	static String notificationJson(long n) {
+		return "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/resources/updated\",\"params\":{\"uri\":\"catalog://products/"
+				+ n + "\",\"subscribedUri\":\"" + TEMPLATE + "\",\"_meta\":{\"change\":\"updated\"}}}";
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@EnableAutoConfiguration
+	static class McpApp {
+
+		@Bean
+		ProductResources productResources() {
+			return new ProductResources();
+		}
+
+		@Bean
+		ProductsController productsController(ApplicationEventPublisher events) {
+			return new ProductsController(events);
+		}
+
+		@Bean
+		HeapController heapController() {
+			return new HeapController();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@EnableAutoConfiguration
+	static class RawApp {
+
+		@Bean
+		RawBroadcaster rawBroadcaster() {
+			return new RawBroadcaster();
+		}
+
+		@Bean
+		HeapController heapController() {
+			return new HeapController();
+		}
+
+	}
+
+	/** One resource template: every product number is a resource. */
+	static class ProductResources {
+
+		@McpResource(uri = TEMPLATE, name = "product", description = "One product as JSON")
+		public Map<String, Object> product(long id) {
+			return Map.of("id", id, "name", "product " + id);
+		}
+
+	}
+
+	/** The sample application's REST update, reduced to publishing the change. */
+	@RestController
+	static class ProductsController {
+
+		private final ApplicationEventPublisher events;
+
+		ProductsController(ApplicationEventPublisher events) {
+			this.events = events;
+		}
+
+		@PutMapping(path = "/api/products/{id}", consumes = MediaType.APPLICATION_JSON_VALUE)
+		ResponseEntity<Void> update(@PathVariable("id") long id, @RequestBody(required = false) String body) {
+			publish(id);
+			return ResponseEntity.noContent().build();
+		}
+
+		void publish(long id) {
+			this.events.publishEvent(new ResourceChangedEvent("catalog://products/" + id, Map.of("change", "updated")));
+		}
+
+	}
+
+	@RestController
+	static class HeapController {
+
+		@GetMapping("/harness/heap")
+		Map<String, Long> heap() {
+			return Map.of("usedAfterGc", usedHeapAfterGc());
+		}
+
+	}
+
+	/**
+	 * Holds plain {@code SseEmitter}s and writes the MCP server's notification bytes
+	 * ({@code id}, {@code event: message}, the same JSON) to each of them. Like the MCP
+	 * server's delivery on JDK 17 (a pool of 16 writers), 16 writer threads each own a
+	 * sixteenth of the emitters, so events reach one emitter in order.
+	 */
+	@RestController
+	static class RawBroadcaster {
+
+		private static final int WRITERS = 16;
+
+		private final List<Map<SseEmitter, Boolean>> slices = java.util.stream.IntStream.range(0, WRITERS)
+			.mapToObj((i) -> (Map<SseEmitter, Boolean>) new ConcurrentHashMap<SseEmitter, Boolean>())
+			.toList();
+
+		private final ExecutorService[] writers = java.util.stream.IntStream.range(0, WRITERS)
+			.mapToObj((i) -> Executors.newSingleThreadExecutor((task) -> {
+				Thread thread = new Thread(task, "raw-writer-" + i);
+				thread.setDaemon(true);
+				return thread;
+			}))
+			.toArray(ExecutorService[]::new);
+
+		private final AtomicLong connections = new AtomicLong();
+
+		private final AtomicLong sequence = new AtomicLong();
+
+		@GetMapping(path = "/raw/stream", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
+		SseEmitter stream() throws IOException {
+			SseEmitter emitter = new SseEmitter(0L);
+			Map<SseEmitter, Boolean> slice = this.slices.get((int) (this.connections.getAndIncrement() % WRITERS));
+			slice.put(emitter, Boolean.TRUE);
+			emitter.onCompletion(() -> slice.remove(emitter));
+			emitter.onError((ex) -> slice.remove(emitter));
+			emitter.send(SseEmitter.event().comment("open"));
+			return emitter;
+		}
+
+		@PutMapping(path = "/api/products/{id}", consumes = MediaType.APPLICATION_JSON_VALUE)
+		ResponseEntity<Void> update(@PathVariable("id") long id, @RequestBody(required = false) String body) {
+			broadcast(id);
+			return ResponseEntity.noContent().build();
+		}
+
+		void broadcast(long n) {
+			String json = notificationJson(n);
+			String id = "raw-" + this.sequence.incrementAndGet();
+			for (int i = 0; i < WRITERS; i++) {
+				Map<SseEmitter, Boolean> slice = this.slices.get(i);
+				this.writers[i].execute(() -> {
+					for (SseEmitter emitter : slice.keySet()) {
+						try {
+							emitter.send(SseEmitter.event().id(id).name("message").data(json));
+						}
+						catch (IOException | IllegalStateException ex) {
+							slice.remove(emitter);
+						}
+					}
+				});
+			}
+		}
+
+	}
+
+}
