@@ -9,6 +9,9 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
 /**
  * Delivers on virtual threads where the JDK has them (21 and later), so a client whose
  * socket stalls holds no platform thread; otherwise on a bounded pool. Delays run on one
@@ -16,11 +19,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class ExecutorDeliveryScheduler implements DeliveryScheduler, AutoCloseable {
 
+	private static final Log logger = LogFactory.getLog(ExecutorDeliveryScheduler.class);
+
 	private final ExecutorService delivery;
 
 	private final ScheduledExecutorService timer;
-
-	private final boolean virtual;
 
 	/**
 	 * Create a scheduler.
@@ -28,9 +31,10 @@ public final class ExecutorDeliveryScheduler implements DeliveryScheduler, AutoC
 	 */
 	public ExecutorDeliveryScheduler(int poolSize) {
 		ExecutorService virtualThreads = virtualThreadExecutor();
-		this.virtual = virtualThreads != null;
 		this.delivery = (virtualThreads != null) ? virtualThreads
 				: Executors.newFixedThreadPool(poolSize, daemon("mcp-delivery-"));
+		logger.info((virtualThreads != null) ? "MCP notifications are written on virtual threads"
+				: "MCP notifications are written on a pool of " + poolSize + " threads (JDK 21+ uses virtual threads)");
 		this.timer = Executors.newSingleThreadScheduledExecutor(daemon("mcp-delivery-timer-"));
 	}
 
@@ -51,14 +55,6 @@ public final class ExecutorDeliveryScheduler implements DeliveryScheduler, AutoC
 			thread.setDaemon(true);
 			return thread;
 		};
-	}
-
-	/**
-	 * Whether deliveries run on virtual threads.
-	 * @return whether virtual threads are used
-	 */
-	public boolean isVirtual() {
-		return this.virtual;
 	}
 
 	@Override
