@@ -189,12 +189,14 @@ public final class McpEndpointAutoConfiguration {
 	static class PlainEventsConfiguration {
 
 		@Bean
+		@ConditionalOnMissingBean(name = "mcpResourceChangedEventListener")
 		ApplicationListener<ResourceChangedEvent> mcpResourceChangedEventListener(ResourceChangeFeed feed) {
 			return (event) -> feed.publish(new ResourceChange(event.getUri(), event.getAttributes(),
 					java.time.Instant.ofEpochMilli(event.getTimestamp())));
 		}
 
 		@Bean
+		@ConditionalOnMissingBean(name = "mcpResourceListChangedEventListener")
 		ApplicationListener<ResourceListChangedEvent> mcpResourceListChangedEventListener(
 				NotificationDispatcher dispatcher) {
 			return (event) -> dispatcher.resourceListChanged();
