@@ -117,63 +117,50 @@ class StatelessProtocolTests {
 
 	@Test
 	void missingMetaIsInvalidParams() throws Exception {
-		String body = "{\"jsonrpc\":\"2.0\",\"id\":101,\"method\":\"server/discover\",\"params\":{}}";
-		HttpResponse<String> response = this.client.send(this.client.postRequest(body)
-			.header("MCP-Protocol-Version", "2026-07-28")
-			.header("Mcp-Method", "server/discover")
-			.build());
+		HttpResponse<String> response = discover(101, "{}", "2026-07-28");
 		assertError(response, 400, -32602);
 		assertThat(json(response.body()).get("id").intValue()).isEqualTo(101);
 	}
 
 	@Test
 	void metaWithoutProtocolVersionOrCapabilitiesIsInvalidParams() throws Exception {
-		for (String meta : new String[] { "{\"io.modelcontextprotocol/clientCapabilities\":{}}",
-				"{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\"}" }) {
-			String body = "{\"jsonrpc\":\"2.0\",\"id\":102,\"method\":\"server/discover\",\"params\":{\"_meta\":" + meta
-					+ "}}";
-			assertError(this.client.send(this.client.postRequest(body)
-				.header("MCP-Protocol-Version", "2026-07-28")
-				.header("Mcp-Method", "server/discover")
-				.build()), 400, -32602);
-		}
+		assertError(discover(102, "{\"_meta\":{\"io.modelcontextprotocol/clientCapabilities\":{}}}", "2026-07-28"),
+				400, -32602);
+		assertError(discover(102, "{\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\"}}",
+				"2026-07-28"), 400, -32602);
 	}
 
 	@Test
 	void clientInfoIsOptional() throws Exception {
-		String body = "{\"jsonrpc\":\"2.0\",\"id\":105,\"method\":\"server/discover\",\"params\":{\"_meta\":{"
-				+ "\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
-				+ "\"io.modelcontextprotocol/clientCapabilities\":{}}}}";
-		HttpResponse<String> response = this.client.send(this.client.postRequest(body)
-			.header("MCP-Protocol-Version", "2026-07-28")
-			.header("Mcp-Method", "server/discover")
-			.build());
-		assertThat(response.statusCode()).isEqualTo(200);
+		assertThat(discover(105, metaOnly("2026-07-28"), "2026-07-28").statusCode()).isEqualTo(200);
 	}
 
 	@Test
 	void versionHeaderMustMatchMeta() throws Exception {
-		String body = "{\"jsonrpc\":\"2.0\",\"id\":302,\"method\":\"server/discover\",\"params\":{\"_meta\":{"
-				+ "\"io.modelcontextprotocol/protocolVersion\":\"v999.0.0\","
-				+ "\"io.modelcontextprotocol/clientCapabilities\":{}}}}";
-		assertError(this.client.send(this.client.postRequest(body)
-			.header("MCP-Protocol-Version", "2026-07-28")
-			.header("Mcp-Method", "server/discover")
-			.build()), 400, -32020);
+		assertError(discover(302, metaOnly("v999.0.0"), "2026-07-28"), 400, -32020);
 	}
 
 	@Test
 	void unsupportedVersionListsSupportedOnes() throws Exception {
-		String body = "{\"jsonrpc\":\"2.0\",\"id\":301,\"method\":\"server/discover\",\"params\":{\"_meta\":{"
-				+ "\"io.modelcontextprotocol/protocolVersion\":\"v999.0.0\","
-				+ "\"io.modelcontextprotocol/clientCapabilities\":{}}}}";
-		HttpResponse<String> response = this.client.send(this.client.postRequest(body)
-			.header("MCP-Protocol-Version", "v999.0.0")
-			.header("Mcp-Method", "server/discover")
-			.build());
-		JsonNode error = assertError(response, 400, -32022);
+		JsonNode error = assertError(discover(301, metaOnly("v999.0.0"), "v999.0.0"), 400, -32022);
 		assertThat(error.get("data").get("requested").stringValue()).isEqualTo("v999.0.0");
 		assertThat(error.get("data").get("supported")).extracting(JsonNode::stringValue).contains("2026-07-28");
+	}
+
+	/** A server/discover request with exactly the given params and version header. */
+	private HttpResponse<String> discover(int id, String params, String versionHeader) throws Exception {
+		String body = "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"server/discover\",\"params\":" + params
+				+ "}";
+		return this.client.send(this.client.postRequest(body)
+			.header("MCP-Protocol-Version", versionHeader)
+			.header("Mcp-Method", "server/discover")
+			.build());
+	}
+
+	/** {@code _meta} with a protocol version and capabilities, and no client info. */
+	private static String metaOnly(String version) {
+		return "{\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"" + version + "\","
+				+ "\"io.modelcontextprotocol/clientCapabilities\":{}}}";
 	}
 
 	@Test
