@@ -229,9 +229,9 @@ public class NotificationDeliveryBenchmark {
 		OutboundNotification n = state.notification;
 		StringBuilder json = new StringBuilder(160);
 		json.append("{\"jsonrpc\":\"2.0\",\"method\":\"").append(n.method()).append("\",\"params\":{\"uri\":\"");
-		escape(json, n.uri());
+		JsonText.escape(json, n.uri());
 		json.append("\",\"subscribedUri\":\"");
-		escape(json, n.subscribedUri());
+		JsonText.escape(json, n.subscribedUri());
 		json.append("\",\"_meta\":{");
 		boolean first = true;
 		for (Map.Entry<String, Object> entry : n.attributes().entrySet()) {
@@ -240,25 +240,10 @@ public class NotificationDeliveryBenchmark {
 			}
 			first = false;
 			json.append('"');
-			escape(json, entry.getKey());
+			JsonText.escape(json, entry.getKey());
 			json.append("\":").append(entry.getValue());
 		}
 		return json.append("}}}").toString();
-	}
-
-	private static void escape(StringBuilder json, String text) {
-		for (int i = 0; i < text.length(); i++) {
-			char c = text.charAt(i);
-			if (c == '"' || c == '\\') {
-				json.append('\\').append(c);
-			}
-			else if (c < 0x20) {
-				json.append(String.format("\\u%04x", (int) c));
-			}
-			else {
-				json.append(c);
-			}
-		}
 	}
 
 }

@@ -23,6 +23,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
+import io.github.mcpsubscriptions.benchmarks.JsonText;
+
 /**
  * End-to-end load: N concurrent SSE subscribers of an MCP server (2025 era: initialize,
  * subscribe, GET stream; 2026 era: {@code subscriptions/listen}), changes published at a
@@ -669,20 +671,8 @@ public final class LoadHarness {
 		if (value instanceof Boolean) {
 			return value.toString();
 		}
-		String text = value.toString();
 		StringBuilder json = new StringBuilder("\"");
-		for (int i = 0; i < text.length(); i++) {
-			char c = text.charAt(i);
-			if (c == '"' || c == '\\') {
-				json.append('\\').append(c);
-			}
-			else if (c < 0x20) {
-				json.append(String.format("\\u%04x", (int) c));
-			}
-			else {
-				json.append(c);
-			}
-		}
+		JsonText.escape(json, value.toString());
 		return json.append('"').toString();
 	}
 
