@@ -169,10 +169,20 @@ public class NotificationDispatcher implements AutoCloseable {
 	 * @param subscriber the subscriber
 	 * @param uri the URI subscribed to
 	 * @return {@code false} if it existed already
+	 * @throws IllegalStateException if the subscriber is no longer registered (its session
+	 * or stream ended meanwhile); nothing is added then
 	 */
 	public boolean subscribe(Subscriber subscriber, String uri) {
-		return this.index.add(subscriber, uri);
+		boolean added = this.index.add(subscriber, uri);
+		// unregister() removes the subscriber before its subscriptions: if it is gone now,
+		// either unregister() saw this subscription or it is ours to remove.
+		if (!this.subscribers.contains(subscriber)) {
+			this.index.remove(subscriber, uri);
+			throw new IllegalStateException(subscriber + " is no longer registered");
+		}
+		return added;
 	}
+
 
 	/**
 	 * Remove a subscription and what waits for it.

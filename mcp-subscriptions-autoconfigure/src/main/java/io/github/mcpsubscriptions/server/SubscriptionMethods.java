@@ -126,7 +126,14 @@ class SubscriptionMethods {
 			throw limit("the server holds its maximum of " + this.maxTotal + " subscriptions",
 					"mcp.subscriptions.max-total", this.maxTotal);
 		}
-		this.dispatcher.subscribe(subscriber, uri);
+		try {
+			this.dispatcher.subscribe(subscriber, uri);
+		}
+		catch (IllegalStateException ex) {
+			// The session ended (DELETE, expiry) while this request was being served.
+			throw new JsonRpcException(JsonRpcErrorCodes.SESSION_NOT_FOUND,
+					"Session not found: it ended while the request was served");
+		}
 	}
 
 	/**

@@ -20,6 +20,11 @@ public class InMemorySessionStore implements SessionStore {
 	}
 
 	@Override
+	public boolean replace(McpSession session) {
+		return this.sessions.replace(session.getId(), session) != null;
+	}
+
+	@Override
 	public @Nullable McpSession find(String id) {
 		return this.sessions.get(id);
 	}

@@ -157,9 +157,15 @@ public class McpSessionManager implements SmartLifecycle {
 	 * @return the subscriber
 	 */
 	public Subscriber getSubscriber(McpSession session) {
-		return this.subscribers.computeIfAbsent(session.getId(), (id) -> this.dispatcher.register(
+		Subscriber subscriber = this.subscribers.computeIfAbsent(session.getId(), (id) -> this.dispatcher.register(
 				"session-" + this.subscriberIds.incrementAndGet(), null, true, Map.of(),
-				(subscriber) -> (stream, notification) -> write(session, subscriber, stream, notification)));
+				(created) -> (stream, notification) -> write(session, created, stream, notification)));
+		// end() removes the session before its subscriber: if the session is gone now, either
+		// end() saw this subscriber or it is ours to remove.
+		if (this.store.find(session.getId()) == null && this.subscribers.remove(session.getId(), subscriber)) {
+			this.dispatcher.unregister(subscriber);
+		}
+		return subscriber;
 	}
 
 	/**
@@ -200,16 +206,16 @@ public class McpSessionManager implements SmartLifecycle {
 	}
 
 	/**
-	 * Save a changed session.
+	 * Save a changed session, unless it has ended meanwhile.
 	 * @param session the session
 	 */
 	public void save(McpSession session) {
-		this.store.save(session);
+		this.store.replace(session);
 	}
 
 	private void touch(McpSession session) {
 		session.setLastAccessedAt(this.clock.instant());
-		this.store.save(session);
+		this.store.replace(session);
 	}
 
 	/**

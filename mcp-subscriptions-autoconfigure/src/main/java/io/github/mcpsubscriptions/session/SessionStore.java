@@ -17,6 +17,21 @@ public interface SessionStore {
 	void save(McpSession session);
 
 	/**
+	 * Save a changed session only if it is still stored: a request that found a session
+	 * just before it ended must not bring it back. Stores should override this with an
+	 * atomic operation; the default is not atomic.
+	 * @param session the session
+	 * @return whether the session was still stored
+	 */
+	default boolean replace(McpSession session) {
+		if (find(session.getId()) == null) {
+			return false;
+		}
+		save(session);
+		return true;
+	}
+
+	/**
 	 * Find a session.
 	 * @param id the session id
 	 * @return the session, or {@code null} if there is none with that id

@@ -162,7 +162,8 @@ public class McpEndpoint {
 		if (initialize && answer.error() == null && exchange.getSession() != null) {
 			response.setHeader(McpHeaders.SESSION_ID, exchange.getSession().getId());
 		}
-		writeJson(response, HttpStatus.OK, answer);
+		boolean ended = answer.error() != null && answer.error().code() == JsonRpcErrorCodes.SESSION_NOT_FOUND;
+		writeJson(response, ended ? HttpStatus.NOT_FOUND : HttpStatus.OK, answer);
 		return null;
 	}
 

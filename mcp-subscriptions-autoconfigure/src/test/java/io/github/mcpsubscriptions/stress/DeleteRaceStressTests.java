@@ -1,0 +1,141 @@
+package io.github.mcpsubscriptions.stress;
+
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+import io.github.mcpsubscriptions.notification.NotificationDispatcher;
+import io.github.mcpsubscriptions.resource.McpResource;
+import io.github.mcpsubscriptions.session.McpSessionManager;
+import io.github.mcpsubscriptions.test.McpTestApplication;
+import io.github.mcpsubscriptions.test.McpTestClient;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A {@code DELETE} racing subscribes of the same session: once every request has been
+ * answered, the session is gone (404) and nothing it held is left — no session re-saved
+ * by a request that found it just before the delete, no subscriber registered again, no
+ * ownerless subscription in the index. Loopback only, bounded in count and time.
+ */
+@SpringBootTest(classes = { McpTestApplication.class, DeleteRaceStressTests.Resources.class },
+		webEnvironment = WebEnvironment.RANDOM_PORT,
+		properties = { "mcp.subscriptions.max-per-session=64", "mcp.subscriptions.max-total=100000" })
+class DeleteRaceStressTests {
+
+	private static final int ROUNDS = 300;
+
+	private static final int SUBSCRIBES = 16;
+
+	private final ExecutorService pool = Executors.newFixedThreadPool(SUBSCRIBES + 1);
+
+	@LocalServerPort
+	private int port;
+
+	@Autowired
+	private McpSessionManager sessions;
+
+	@Autowired
+	private NotificationDispatcher dispatcher;
+
+	@AfterEach
+	void stopPool() {
+		this.pool.shutdownNow();
+	}
+
+	@Test
+	void deleteRacingSubscribesLeavesNothingBehind() throws Exception {
+		McpTestClient client = new McpTestClient(this.port);
+		List<String> ids = new ArrayList<>();
+		for (int round = 0; round < ROUNDS; round++) {
+			String id = client.initialize("2025-11-25");
+			ids.add(id);
+			CountDownLatch start = new CountDownLatch(1);
+			List<CompletableFuture<HttpResponse<String>>> requests = new ArrayList<>();
+			for (int i = 0; i < SUBSCRIBES; i++) {
+				String params = "{\"uri\":\"race://items/" + i + "\"}";
+				requests.add(CompletableFuture.supplyAsync(() -> {
+					await(start);
+					return call(() -> client.call(id, "resources/subscribe", params));
+				}, this.pool));
+			}
+			CompletableFuture<HttpResponse<String>> delete = CompletableFuture.supplyAsync(() -> {
+				await(start);
+				return call(() -> client.delete(id));
+			}, this.pool);
+			start.countDown();
+			assertThat(delete.get(30, TimeUnit.SECONDS).statusCode()).isEqualTo(204);
+			for (CompletableFuture<HttpResponse<String>> request : requests) {
+				// Answered either way (subscribed, or the session was gone): never a 5xx.
+				assertThat(request.get(30, TimeUnit.SECONDS).statusCode()).isIn(200, 404);
+			}
+		}
+		assertThat(this.sessions.getSessionCount()).isZero();
+		assertThat(this.dispatcher.getIndex().size()).isZero();
+		assertThat(this.dispatcher.getIndex().subscriberCount()).isZero();
+		assertThat(this.dispatcher.getSubscribers()).isEmpty();
+		for (String id : ids) {
+			assertThat(client.call(id, "ping", "{}").statusCode()).isEqualTo(404);
+		}
+	}
+
+	private static void await(CountDownLatch latch) {
+		try {
+			latch.await();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	private static HttpResponse<String> call(Request request) {
+		try {
+			return request.send();
+		}
+		catch (Exception ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	@FunctionalInterface
+	private interface Request {
+
+		HttpResponse<String> send() throws Exception;
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class Resources {
+
+		@Bean
+		Race race() {
+			return new Race();
+		}
+
+	}
+
+	static class Race {
+
+		@McpResource(uri = "race://items/{id}")
+		String item(String id) {
+			return id;
+		}
+
+	}
+
+}
