@@ -93,6 +93,12 @@ public class ListenManager implements SmartLifecycle {
 	}
 
 	/**
+	 * The most characters of JSON of a listen request's id, which the stream keeps and
+	 * repeats in every message.
+	 */
+	public static final int MAX_REQUEST_ID_CHARS = 256;
+
+	/**
 	 * Validate a listen request and reserve a stream for it.
 	 * @param request the request
 	 * @param principal the caller, or {@code null}
@@ -105,6 +111,8 @@ public class ListenManager implements SmartLifecycle {
 		if (!this.settings.enabled()) {
 			throw JsonRpcException.methodNotFound(request.method());
 		}
+		// The id names the stream in every notification it carries: kept as long as it lives.
+		Params.requireKeepable(request.id(), "id", MAX_REQUEST_ID_CHARS);
 		ObjectNode notifications = Params.requireObject(request.params(), "notifications");
 		Map<String, Object> honoured = new LinkedHashMap<>();
 		JsonNode listChanged = notifications.get("resourcesListChanged");

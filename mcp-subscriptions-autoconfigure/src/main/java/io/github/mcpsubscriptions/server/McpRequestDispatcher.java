@@ -47,6 +47,16 @@ public class McpRequestDispatcher {
 
 	private static final Map<String, Object> EMPTY_RESULT = Map.of();
 
+	/**
+	 * The most characters of JSON kept of a client's {@code capabilities} for its session.
+	 */
+	public static final int MAX_CAPABILITIES_CHARS = 8192;
+
+	/**
+	 * The most characters of JSON kept of a client's {@code clientInfo} for its session.
+	 */
+	public static final int MAX_CLIENT_INFO_CHARS = 2048;
+
 	private final McpServerInfo serverInfo;
 
 	private final McpSessionManager sessionManager;
@@ -234,8 +244,10 @@ public class McpRequestDispatcher {
 
 	private Object initialize(McpExchange exchange, @Nullable ObjectNode params) {
 		String requested = Params.requireString(params, "protocolVersion");
-		ObjectNode capabilities = Params.requireObject(params, "capabilities");
-		ObjectNode clientInfo = Params.requireObject(params, "clientInfo");
+		ObjectNode capabilities = Params.requireKeepable(Params.requireObject(params, "capabilities"), "capabilities",
+				MAX_CAPABILITIES_CHARS);
+		ObjectNode clientInfo = Params.requireKeepable(Params.requireObject(params, "clientInfo"), "clientInfo",
+				MAX_CLIENT_INFO_CHARS);
 		Params.requireString(clientInfo, "name");
 		String version = ProtocolVersions.negotiate(requested);
 		McpSession session = this.sessionManager.create(version, clientInfo, capabilities, exchange.getPrincipal());
