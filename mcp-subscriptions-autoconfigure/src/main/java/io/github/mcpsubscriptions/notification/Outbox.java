@@ -337,6 +337,20 @@ public final class Outbox {
 	}
 
 	private void drain() {
+		try {
+			drainAll();
+		}
+		catch (Throwable ex) {
+			// An Error out of a writer (OutOfMemoryError, StackOverflowError): the next
+			// offer must be able to start a drain again, or this subscriber hears nothing more.
+			synchronized (this.lock) {
+				this.draining = false;
+			}
+			throw ex;
+		}
+	}
+
+	private void drainAll() {
 		while (true) {
 			MessageStream target;
 			OutboundNotification next;

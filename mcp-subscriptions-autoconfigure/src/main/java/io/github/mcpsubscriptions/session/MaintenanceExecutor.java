@@ -10,8 +10,8 @@ import org.apache.commons.logging.LogFactory;
 
 /**
  * One daemon thread running periodic housekeeping (expiry, keep-alives, stall checks).
- * A task that throws is logged and runs again next time, rather than silently never
- * again as with a bare {@link ScheduledExecutorService}.
+ * A task that throws (an {@link Error} included) is logged and runs again next time,
+ * rather than silently never again as with a bare {@link ScheduledExecutorService}.
  */
 public final class MaintenanceExecutor implements AutoCloseable {
 
@@ -48,7 +48,9 @@ public final class MaintenanceExecutor implements AutoCloseable {
 			try {
 				task.run();
 			}
-			catch (RuntimeException ex) {
+			catch (Throwable ex) {
+				// Even an Error: an escaped throwable would cancel the task for good (no more
+				// expiry, keep-alives or stall checks), and the next run may well succeed.
 				logger.error("Periodic task of " + this.name + " failed", ex);
 			}
 		}, millis, millis, TimeUnit.MILLISECONDS);

@@ -15,6 +15,7 @@ import io.github.mcpsubscriptions.test.RecordingStream;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * Coalescing, trailing-edge rate limits, waiting for a stream and overflow, on a clock
@@ -41,6 +42,23 @@ class OutboxTests {
 			this.written.add(notification.uri() + (notification.resync() ? " resync" : "") + " "
 					+ notification.attributes().getOrDefault("v", ""));
 		}, this.stats, () -> this.subscriptions);
+	}
+
+	@Test
+	void anErrorInAWriterDoesNotStopLaterDeliveries() {
+		List<String> delivered = new ArrayList<>();
+		boolean[] failed = { false };
+		Outbox outbox = new Outbox(10, (uri) -> Duration.ZERO, this.clock, this.scheduler, (stream, notification) -> {
+			if (!failed[0]) {
+				failed[0] = true;
+				throw new OutOfMemoryError("simulated");
+			}
+			delivered.add(notification.uri());
+		}, this.stats, () -> this.subscriptions);
+		outbox.attach(new RecordingStream());
+		assertThatExceptionOfType(OutOfMemoryError.class).isThrownBy(() -> outbox.offer(change("a://items/1", 1)));
+		outbox.offer(change("a://items/2", 1));
+		assertThat(delivered).containsExactly("a://items/2");
 	}
 
 	@Test

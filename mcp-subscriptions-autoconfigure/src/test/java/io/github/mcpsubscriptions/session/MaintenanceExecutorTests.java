@@ -1,0 +1,48 @@
+package io.github.mcpsubscriptions.session;
+
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Periodic housekeeping survives a failing run, an {@link Error} included.
+ */
+class MaintenanceExecutorTests {
+
+	@Test
+	void aTaskThatThrewAnErrorRunsAgain() throws InterruptedException {
+		AtomicInteger runs = new AtomicInteger();
+		CountDownLatch ranAgain = new CountDownLatch(2);
+		try (MaintenanceExecutor executor = new MaintenanceExecutor("test-maintenance")) {
+			executor.every(Duration.ofMillis(10), () -> {
+				if (runs.incrementAndGet() == 1) {
+					throw new OutOfMemoryError("simulated");
+				}
+				ranAgain.countDown();
+			});
+			assertThat(ranAgain.await(30, TimeUnit.SECONDS)).isTrue();
+		}
+		assertThat(runs.get()).isGreaterThanOrEqualTo(3);
+	}
+
+	@Test
+	void aTaskThatThrewARuntimeExceptionRunsAgain() throws InterruptedException {
+		CountDownLatch ranAgain = new CountDownLatch(2);
+		AtomicInteger runs = new AtomicInteger();
+		try (MaintenanceExecutor executor = new MaintenanceExecutor("test-maintenance")) {
+			executor.every(Duration.ofMillis(10), () -> {
+				if (runs.incrementAndGet() == 1) {
+					throw new IllegalStateException("simulated");
+				}
+				ranAgain.countDown();
+			});
+			assertThat(ranAgain.await(30, TimeUnit.SECONDS)).isTrue();
+		}
+	}
+
+}
