@@ -131,6 +131,28 @@ class McpSubscriptionsTests {
 	}
 
 	@Test
+	void aPolicyThatOnlyRefusesSubscribingAlsoKeepsCoveringSubscriptionsFromDeliveringIt() throws Exception {
+		// The policy overrides canSubscribe only: canReceive must follow it for the changed URI.
+		subscribe("catalog://products");
+		subscribe("catalog://products/{id}");
+		subscribe("logs://app/?pattern=*.log");
+		try (SseStream stream = this.client.openStream(this.session)) {
+			this.events.publishEvent(new ResourceChangedEvent("catalog://products/secret-3"));
+			this.events.publishEvent(new ResourceChangedEvent("logs://app/secret.log"));
+			this.events.publishEvent(new ResourceChangedEvent("catalog://products/2"));
+			this.events.publishEvent(new ResourceChangedEvent("logs://app/a.log"));
+			java.util.List<String> delivered = new java.util.ArrayList<>();
+			for (int i = 0; i < 3; i++) {
+				JsonNode params = nextNotification(stream);
+				delivered.add(params.get("uri").stringValue() + " via " + params.get("subscribedUri").stringValue());
+			}
+			assertThat(delivered).containsExactlyInAnyOrder("catalog://products/2 via catalog://products",
+					"catalog://products/2 via catalog://products/{id}", "logs://app/a.log via logs://app/?pattern=*.log");
+			assertNoMoreNotifications(stream);
+		}
+	}
+
+	@Test
 	void resubscribingIsIdempotent() throws Exception {
 		subscribe("catalog://products/1");
 		subscribe("catalog://products/1");
