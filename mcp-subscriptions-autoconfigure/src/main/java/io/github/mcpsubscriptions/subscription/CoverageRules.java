@@ -35,6 +35,21 @@ import org.jspecify.annotations.Nullable;
  */
 public final class CoverageRules {
 
+	/*
+	 * Templates and globs are matched against every change their scheme sees, on the
+	 * dispatcher's one thread: what a single subscription may cost is capped.
+	 */
+
+	/** The most characters of a template subscription. */
+	public static final int MAX_TEMPLATE_LENGTH = 1024;
+
+	/** The most characters of a subscription's (decoded) {@code pattern} glob. */
+	public static final int MAX_GLOB_LENGTH = 256;
+
+	/** The most variables of a template subscription, or wildcards of a glob. */
+	public static final int MAX_WILDCARDS = 32;
+
+
 	private static final String PATTERN_PARAMETER = "pattern";
 
 	private CoverageRules() {
@@ -94,14 +109,27 @@ public final class CoverageRules {
 	static Rule compile(String subscribedUri) {
 		checkNotEmpty(subscribedUri);
 		if (UriTemplate.isTemplate(subscribedUri)) {
+			if (subscribedUri.length() > MAX_TEMPLATE_LENGTH) {
+				throw invalid(subscribedUri, "a template subscription may have at most " + MAX_TEMPLATE_LENGTH
+						+ " characters");
+			}
 			UriTemplate template = UriTemplate.parse(subscribedUri);
+			if (template.getVariableNames().size() > MAX_WILDCARDS) {
+				throw invalid(subscribedUri, "a template subscription may have at most " + MAX_WILDCARDS + " variables");
+			}
 			return new Rule(subscribedUri, CoverageKind.TEMPLATE, templateGroupKey(template), template, null);
 		}
 		String glob = patternGlob(subscribedUri);
 		if (glob != null) {
+			if (glob.length() > MAX_GLOB_LENGTH) {
+				throw invalid(subscribedUri, "its pattern may have at most " + MAX_GLOB_LENGTH + " characters");
+			}
 			GlobPattern pattern;
 			try {
 				pattern = GlobPattern.compile(glob);
+				if (pattern.wildcards() > MAX_WILDCARDS) {
+					throw new IllegalArgumentException("its pattern may have at most " + MAX_WILDCARDS + " wildcards");
+				}
 			}
 			catch (IllegalArgumentException ex) {
 				throw invalid(subscribedUri, ex.getMessage());

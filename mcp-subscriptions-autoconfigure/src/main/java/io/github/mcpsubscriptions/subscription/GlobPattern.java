@@ -45,6 +45,20 @@ final class GlobPattern {
 	}
 
 	/**
+	 * How many wildcards ({@code *}, {@code **}, {@code ?}) the glob has.
+	 * @return the count
+	 */
+	int wildcards() {
+		int count = 0;
+		for (byte type : this.types) {
+			if (type != LITERAL && type != DIRECTORY_RUN) {
+				count++;
+			}
+		}
+		return count;
+	}
+
+	/**
 	 * Compiles a glob, once per subscription URI.
 	 * @param glob the glob, already percent-decoded
 	 * @return the compiled glob

@@ -153,6 +153,14 @@ class McpSubscriptionsTests {
 	}
 
 	@Test
+	void aCostlyPatternIsInvalidParams() throws Exception {
+		int before = this.dispatcher.getIndex().size();
+		assertError(call("resources/subscribe", "{\"uri\":\"logs://app/?pattern=" + "**/".repeat(2700) + "\"}"),
+				-32602);
+		assertThat(this.dispatcher.getIndex().size()).isEqualTo(before);
+	}
+
+	@Test
 	void resubscribingIsIdempotent() throws Exception {
 		subscribe("catalog://products/1");
 		subscribe("catalog://products/1");

@@ -181,4 +181,25 @@ class CoverageRulesTests {
 			.withMessageContaining("empty");
 	}
 
+	@Test
+	void whatOneSubscriptionMayCostIsCapped() {
+		String longGlob = "catalog:?pattern=" + "**/".repeat(2700);
+		assertThatIllegalArgumentException().isThrownBy(() -> CoverageRules.validate(longGlob))
+			.withMessageContaining("at most 256 characters");
+		String manyWildcards = "file:///logs?pattern=" + "?".repeat(CoverageRules.MAX_WILDCARDS + 1);
+		assertThatIllegalArgumentException().isThrownBy(() -> CoverageRules.validate(manyWildcards))
+			.withMessageContaining("at most 32 wildcards");
+		CoverageRules.validate("file:///logs?pattern=" + "?".repeat(CoverageRules.MAX_WILDCARDS));
+		CoverageRules.validate("file:///logs?pattern=" + "a".repeat(CoverageRules.MAX_GLOB_LENGTH - 1) + "*");
+		String longTemplate = "catalog://" + "p".repeat(CoverageRules.MAX_TEMPLATE_LENGTH) + "/{id}";
+		assertThatIllegalArgumentException().isThrownBy(() -> CoverageRules.validate(longTemplate))
+			.withMessageContaining("at most 1024 characters");
+		StringBuilder manyVariables = new StringBuilder("catalog://products");
+		for (int i = 0; i <= CoverageRules.MAX_WILDCARDS; i++) {
+			manyVariables.append("/{v").append(i).append('}');
+		}
+		assertThatIllegalArgumentException().isThrownBy(() -> CoverageRules.validate(manyVariables.toString()))
+			.withMessageContaining("at most 32 variables");
+	}
+
 }
