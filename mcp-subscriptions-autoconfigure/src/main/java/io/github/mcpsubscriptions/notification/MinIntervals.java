@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
-import java.util.regex.Pattern;
 
 /**
  * The minimum interval between two notifications of one subscription: per subscribed-URI
@@ -16,7 +15,7 @@ public final class MinIntervals implements Function<String, Duration> {
 
 	private final Duration defaultInterval;
 
-	private final List<Map.Entry<Pattern, Duration>> byPattern = new ArrayList<>();
+	private final List<Map.Entry<StarPattern, Duration>> byPattern = new ArrayList<>();
 
 	/**
 	 * Create the intervals.
@@ -25,19 +24,8 @@ public final class MinIntervals implements Function<String, Duration> {
 	 */
 	public MinIntervals(Duration defaultInterval, Map<String, Duration> byPattern) {
 		this.defaultInterval = requireNotNegative(defaultInterval, "default");
-		byPattern.forEach((pattern, interval) -> this.byPattern.add(Map.entry(compile(pattern),
+		byPattern.forEach((pattern, interval) -> this.byPattern.add(Map.entry(new StarPattern(pattern),
 				requireNotNegative(interval, pattern))));
-	}
-
-	private static Pattern compile(String pattern) {
-		StringBuilder regex = new StringBuilder();
-		for (String part : pattern.split("\\*", -1)) {
-			if (!regex.isEmpty()) {
-				regex.append(".*");
-			}
-			regex.append(Pattern.quote(part));
-		}
-		return Pattern.compile(regex.toString());
 	}
 
 	private static Duration requireNotNegative(Duration interval, String what) {
@@ -49,12 +37,49 @@ public final class MinIntervals implements Function<String, Duration> {
 
 	@Override
 	public Duration apply(String subscribedUri) {
-		for (Map.Entry<Pattern, Duration> entry : this.byPattern) {
-			if (entry.getKey().matcher(subscribedUri).matches()) {
+		for (Map.Entry<StarPattern, Duration> entry : this.byPattern) {
+			if (entry.getKey().matches(subscribedUri)) {
 				return entry.getValue();
 			}
 		}
 		return this.defaultInterval;
+	}
+
+	/**
+	 * A pattern whose only wildcard is {@code *} (any characters). Matched without
+	 * backtracking: the URIs are the clients', and a regex with several {@code .*} takes
+	 * cubic time on a long one. With {@code *} alone, taking each literal part at its
+	 * leftmost place after the previous one is enough.
+	 */
+	private static final class StarPattern {
+
+		private final String[] parts;
+
+		StarPattern(String pattern) {
+			this.parts = pattern.split("\\*", -1);
+		}
+
+		boolean matches(String text) {
+			String first = this.parts[0];
+			if (this.parts.length == 1) {
+				return text.equals(first);
+			}
+			String last = this.parts[this.parts.length - 1];
+			if (text.length() < first.length() + last.length() || !text.startsWith(first) || !text.endsWith(last)) {
+				return false;
+			}
+			int from = first.length();
+			int end = text.length() - last.length();
+			for (int i = 1; i < this.parts.length - 1; i++) {
+				int at = text.indexOf(this.parts[i], from);
+				if (at < 0 || at + this.parts[i].length() > end) {
+					return false;
+				}
+				from = at + this.parts[i].length();
+			}
+			return true;
+		}
+
 	}
 
 }
