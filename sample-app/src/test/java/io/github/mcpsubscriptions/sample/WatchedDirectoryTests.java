@@ -103,11 +103,37 @@ class WatchedDirectoryTests {
 	}
 
 	@Test
+	void namesThatNeedEncodingAreNotifiedAndTheWatcherSurvivesThem() throws Exception {
+		this.client.subscribeResource(new McpSchema.SubscribeRequest(this.directory.getRootUri()));
+		Files.writeString(this.directory.getRoot().resolve("bad[1] x.txt"), "odd name", StandardCharsets.UTF_8);
+		assertThat(nextText(this.directory.getRootUri() + "bad%5B1%5D%20x.txt").text()).isEqualTo("odd name");
+		Files.writeString(this.directory.getRoot().resolve("après.txt"), "later", StandardCharsets.UTF_8);
+		assertThat(nextText(this.directory.getRootUri() + "apr%C3%A8s.txt").text()).isEqualTo("later");
+	}
+
+	@Test
+	void aNulInAFileUriIsNotFound() {
+		assertThatExceptionOfType(McpError.class)
+			.isThrownBy(() -> this.client
+				.readResource(new McpSchema.ReadResourceRequest(this.directory.getRootUri() + "a%00b")))
+			.satisfies((ex) -> assertThat(ex.getJsonRpcError().code()).isEqualTo(-32002));
+	}
+
+	@Test
 	void readsCannotLeaveTheDirectory() {
 		assertThatExceptionOfType(McpError.class).isThrownBy(() -> this.client
 			.readResource(new McpSchema.ReadResourceRequest(this.directory.getRootUri() + "../../etc/passwd")));
 		assertThatExceptionOfType(McpError.class).isThrownBy(() -> this.client
 			.readResource(new McpSchema.ReadResourceRequest(this.directory.getRootUri() + "%2E%2E/%2E%2E/etc/passwd")));
+	}
+
+	private McpSchema.TextResourceContents nextText(String uri) throws InterruptedException {
+		McpSchema.TextResourceContents text = nextText();
+		while (!text.uri().equals(uri)) {
+			// Earlier notices (a create then a modify of one file) may still be on their way.
+			text = nextText();
+		}
+		return text;
 	}
 
 	private McpSchema.TextResourceContents nextText() throws InterruptedException {

@@ -2,9 +2,11 @@ package io.github.mcpsubscriptions.sample.files;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.ClosedWatchServiceException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardWatchEventKinds;
@@ -118,7 +120,7 @@ public class WatchedDirectory implements SmartLifecycle {
 		String type = Files.probeContentType(file.get());
 		if (isText(type, file.get())) {
 			return ResourceContents.text(request.uri(), (type != null) ? type : "text/plain",
-					new String(bytes, java.nio.charset.StandardCharsets.UTF_8));
+					new String(bytes, StandardCharsets.UTF_8));
 		}
 		return ResourceContents.blob(request.uri(), (type != null) ? type : "application/octet-stream", bytes);
 	}
@@ -138,7 +140,14 @@ public class WatchedDirectory implements SmartLifecycle {
 		if (relative == null || relative.isEmpty()) {
 			return Optional.empty();
 		}
-		Path candidate = this.root.resolve(relative).normalize();
+		Path candidate;
+		try {
+			candidate = this.root.resolve(relative).normalize();
+		}
+		catch (InvalidPathException ex) {
+			// Not a name this file system can have (a NUL, say): no such file.
+			return Optional.empty();
+		}
 		if (!candidate.startsWith(this.root)) {
 			return Optional.empty();
 		}
@@ -186,24 +195,28 @@ public class WatchedDirectory implements SmartLifecycle {
 				Path directory = (Path) key.watchable();
 				boolean listChanged = false;
 				for (WatchEvent<?> event : key.pollEvents()) {
-					if (event.kind() == StandardWatchEventKinds.OVERFLOW) {
-						listChanged = true;
-						continue;
-					}
-					Path path = directory.resolve((Path) event.context());
-					if (event.kind() == StandardWatchEventKinds.ENTRY_CREATE && Files.isDirectory(path)) {
-						registerTree(path);
-					}
 					if (event.kind() != StandardWatchEventKinds.ENTRY_MODIFY) {
 						listChanged = true;
 					}
-					String change = (event.kind() == StandardWatchEventKinds.ENTRY_CREATE) ? "created"
-							: (event.kind() == StandardWatchEventKinds.ENTRY_DELETE) ? "deleted" : "modified";
-					this.events.publishEvent(new ResourceChangedEvent(this.rootUri + encode(relative(path)),
-							Map.of("change", change)));
+					if (event.kind() == StandardWatchEventKinds.OVERFLOW) {
+						continue;
+					}
+					try {
+						publish(directory, event);
+					}
+					catch (IOException | RuntimeException ex) {
+						// One bad event (a vanished directory, a listener that threw) must not
+						// stop the watching of every later change.
+						logger.warn("Could not publish the change of " + event.context() + " in " + directory, ex);
+					}
 				}
 				if (listChanged) {
-					this.events.publishEvent(new ResourceListChangedEvent(this));
+					try {
+						this.events.publishEvent(new ResourceListChangedEvent(this));
+					}
+					catch (RuntimeException ex) {
+						logger.warn("Could not publish that the files of " + directory + " changed", ex);
+					}
 				}
 				if (!key.reset()) {
 					key.cancel();
@@ -213,14 +226,38 @@ public class WatchedDirectory implements SmartLifecycle {
 		catch (InterruptedException | ClosedWatchServiceException ex) {
 			// Stopped.
 		}
-		catch (IOException ex) {
-			logger.error("Watching " + this.root + " failed", ex);
-		}
 	}
 
-	/** The path as it appears in a file URI. */
-	private static String encode(String relative) {
-		return java.net.URI.create("file:///" + relative.replace(" ", "%20")).getRawPath().substring(1);
+	private void publish(Path directory, WatchEvent<?> event) throws IOException {
+		Path path = directory.resolve((Path) event.context());
+		if (event.kind() == StandardWatchEventKinds.ENTRY_CREATE && Files.isDirectory(path)) {
+			registerTree(path);
+		}
+		String change = (event.kind() == StandardWatchEventKinds.ENTRY_CREATE) ? "created"
+				: (event.kind() == StandardWatchEventKinds.ENTRY_DELETE) ? "deleted" : "modified";
+		this.events.publishEvent(new ResourceChangedEvent(this.rootUri + encode(relative(path)),
+				Map.of("change", change)));
+	}
+
+	/**
+	 * The path as it appears in a file URI: every byte of its UTF-8 form other than an
+	 * unreserved character or {@code /} percent-encoded ({@code bad[1].txt} becomes
+	 * {@code bad%5B1%5D.txt}).
+	 */
+	static String encode(String relative) {
+		StringBuilder encoded = new StringBuilder(relative.length());
+		for (byte b : relative.getBytes(StandardCharsets.UTF_8)) {
+			int c = b & 0xFF;
+			if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '.'
+					|| c == '_' || c == '~' || c == '/') {
+				encoded.append((char) c);
+			}
+			else {
+				encoded.append('%').append(Character.toUpperCase(Character.forDigit(c >> 4, 16)))
+					.append(Character.toUpperCase(Character.forDigit(c & 0xF, 16)));
+			}
+		}
+		return encoded.toString();
 	}
 
 	@Override
