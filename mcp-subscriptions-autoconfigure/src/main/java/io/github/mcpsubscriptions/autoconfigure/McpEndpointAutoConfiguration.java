@@ -32,6 +32,8 @@ import io.github.mcpsubscriptions.subscription.ResourceAccessPolicy;
 import io.github.mcpsubscriptions.subscription.SubscriptionFilter;
 import io.github.mcpsubscriptions.subscription.SubscriptionIndex;
 import io.github.mcpsubscriptions.subscription.SubscriptionMatcher;
+import io.github.mcpsubscriptions.transport.DnsRebindingFilter;
+import io.github.mcpsubscriptions.transport.DnsRebindingProtection;
 import io.github.mcpsubscriptions.transport.McpEndpoint;
 import io.github.mcpsubscriptions.transport.McpEndpointOptions;
 
@@ -43,10 +45,12 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.info.BuildProperties;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
 import org.springframework.core.env.Environment;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
@@ -170,6 +174,22 @@ public final class McpEndpointAutoConfiguration {
 				new McpEndpointOptions(endpoint.getMaxRequestSize().toBytes(), endpoint.isDnsRebindingProtection(),
 						endpoint.getAllowedOrigins(), endpoint.getAllowedHosts()),
 				listenManager);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean(name = "mcpDnsRebindingFilter")
+	@ConditionalOnBooleanProperty(name = "mcp.endpoint.dns-rebinding-protection", matchIfMissing = true)
+	FilterRegistrationBean<DnsRebindingFilter> mcpDnsRebindingFilter(McpProperties properties, JsonRpcCodec codec) {
+		McpProperties.Endpoint endpoint = properties.getEndpoint();
+		DnsRebindingFilter filter = new DnsRebindingFilter(
+				new DnsRebindingProtection(true, endpoint.getAllowedOrigins(), endpoint.getAllowedHosts()), codec);
+		FilterRegistrationBean<DnsRebindingFilter> registration = new FilterRegistrationBean<>(filter);
+		registration.setUrlPatterns(endpoint.getProtectedPaths());
+		// No patterns would mean every path: the filter runs only where it was asked for.
+		registration.setEnabled(!endpoint.getProtectedPaths().isEmpty());
+		// Before security and the rest: a rebound request is refused before anything runs.
+		registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
+		return registration;
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -424,6 +424,12 @@ public class McpProperties {
 		private List<String> allowedHosts = new ArrayList<>();
 
 		/**
+		 * Servlet URL patterns of the application's own endpoints (such as /api/* or
+		 * /actuator/*) that get the same Origin and Host check as the MCP endpoint.
+		 */
+		private List<String> protectedPaths = new ArrayList<>();
+
+		/**
 		 * Interval between keep-alive comments on open streams. Zero turns them off.
 		 */
 		private Duration keepAlive = Duration.ofSeconds(15);
@@ -463,6 +469,14 @@ public class McpProperties {
 
 		public void setAllowedHosts(List<String> allowedHosts) {
 			this.allowedHosts = allowedHosts;
+		}
+
+		public List<String> getProtectedPaths() {
+			return this.protectedPaths;
+		}
+
+		public void setProtectedPaths(List<String> protectedPaths) {
+			this.protectedPaths = protectedPaths;
 		}
 
 		public Duration getKeepAlive() {

@@ -25,7 +25,7 @@ import org.springframework.web.cors.CorsConfiguration;
  * names: on a loopback connection only loopback names and the configured hosts are
  * accepted; on a network connection the configured hosts, if any are set.
  */
-class DnsRebindingProtection {
+public final class DnsRebindingProtection {
 
 	private static final Set<String> LOOPBACK_HOSTS = Set.of("localhost", "127.0.0.1", "[::1]", "::1");
 
@@ -35,7 +35,14 @@ class DnsRebindingProtection {
 
 	private final Set<String> allowedHosts;
 
-	DnsRebindingProtection(boolean enabled, List<String> allowedOrigins, List<String> allowedHosts) {
+	/**
+	 * Create the check.
+	 * @param enabled whether to check at all
+	 * @param allowedOrigins origins accepted besides the loopback ones, as CORS origin
+	 * patterns
+	 * @param allowedHosts host names accepted besides the loopback ones
+	 */
+	public DnsRebindingProtection(boolean enabled, List<String> allowedOrigins, List<String> allowedHosts) {
 		this.enabled = enabled;
 		List<String> patterns = new ArrayList<>();
 		for (String host : List.of("localhost", "127.0.0.1", "[::1]")) {
@@ -55,24 +62,36 @@ class DnsRebindingProtection {
 	 * @throws McpHttpException with 403 when it is refused
 	 */
 	void check(HttpServletRequest request) {
+		String refusal = refusal(request);
+		if (refusal != null) {
+			throw forbidden(refusal);
+		}
+	}
+
+	/**
+	 * Why a request is refused, if it is.
+	 * @param request the request
+	 * @return the reason, or {@code null} when the request is accepted
+	 */
+	public @Nullable String refusal(HttpServletRequest request) {
 		if (!this.enabled) {
-			return;
+			return null;
 		}
 		String origin = request.getHeader(HttpHeaders.ORIGIN);
 		if (origin != null && this.origins.checkOrigin(origin) == null) {
-			throw forbidden("Origin not allowed: " + origin);
+			return "Origin not allowed: " + origin;
 		}
 		String host = hostName(request.getHeader(HttpHeaders.HOST));
 		if (host == null) {
-			throw forbidden("Missing Host header");
+			return "Missing Host header";
 		}
 		if (LOOPBACK_HOSTS.contains(host) || this.allowedHosts.contains(host)) {
-			return;
+			return null;
 		}
 		if (this.allowedHosts.isEmpty() && !isLoopback(request.getLocalAddr())) {
-			return;
+			return null;
 		}
-		throw forbidden("Host not allowed: " + host);
+		return "Host not allowed: " + host;
 	}
 
 	private static McpHttpException forbidden(String message) {

@@ -17,6 +17,7 @@ import org.springframework.boot.info.BuildProperties;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.util.unit.DataSize;
@@ -38,6 +39,24 @@ class McpEndpointAutoConfigurationTests {
 			.hasSingleBean(SessionIdGenerator.class)
 			.getBean(SessionStore.class)
 			.isInstanceOf(InMemorySessionStore.class));
+	}
+
+	@Test
+	@SuppressWarnings("unchecked")
+	void dnsRebindingFilterRunsOnlyOnTheProtectedPaths() {
+		this.runner.run((context) -> assertThat(context.getBean("mcpDnsRebindingFilter",
+				FilterRegistrationBean.class)
+			.isEnabled()).as("no paths: not mapped to every path").isFalse());
+		this.runner.withPropertyValues("mcp.endpoint.protected-paths=/api/*,/actuator/*")
+			.run((context) -> {
+				FilterRegistrationBean<?> registration = context
+					.getBean("mcpDnsRebindingFilter", FilterRegistrationBean.class);
+				assertThat(registration.isEnabled()).isTrue();
+				assertThat(registration.getUrlPatterns()).containsExactly("/api/*", "/actuator/*");
+			});
+		this.runner
+			.withPropertyValues("mcp.endpoint.protected-paths=/api/*", "mcp.endpoint.dns-rebinding-protection=false")
+			.run((context) -> assertThat(context).doesNotHaveBean("mcpDnsRebindingFilter"));
 	}
 
 	@Test
