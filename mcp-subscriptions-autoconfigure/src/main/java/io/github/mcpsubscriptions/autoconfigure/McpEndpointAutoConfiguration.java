@@ -1,7 +1,11 @@
 package io.github.mcpsubscriptions.autoconfigure;
 
 import java.time.Clock;
+import java.util.UUID;
 
+import io.github.mcpsubscriptions.cluster.ClusterKeys;
+import io.github.mcpsubscriptions.cluster.ClusterStats;
+import io.github.mcpsubscriptions.cluster.RedisChangeLog;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcCodec;
 import io.github.mcpsubscriptions.notification.DeliveryScheduler;
 import io.github.mcpsubscriptions.notification.ExecutorDeliveryScheduler;
@@ -52,13 +56,16 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.Environment;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
 /**
  * Auto-configuration for the MCP Streamable HTTP endpoint in a Spring MVC application:
  * sessions, subscriptions and the delivery of notifications.
  */
-@AutoConfiguration(after = McpServerAutoConfiguration.class)
+@AutoConfiguration(after = McpServerAutoConfiguration.class,
+		afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")
 @ConditionalOnBooleanProperty(name = "mcp.enabled", matchIfMissing = true)
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @ConditionalOnClass(SseEmitter.class)
@@ -190,6 +197,30 @@ public final class McpEndpointAutoConfiguration {
 		// Before security and the rest: a rebound request is refused before anything runs.
 		registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
 		return registration;
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(RedisConnectionFactory.class)
+	@ConditionalOnBooleanProperty("mcp.cluster.enabled")
+	static class ClusterConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		ClusterStats mcpClusterStats() {
+			return new ClusterStats();
+		}
+
+		@Bean
+		@ConditionalOnMissingBean
+		RedisChangeLog mcpClusterChangeLog(RedisConnectionFactory connectionFactory, McpProperties properties,
+				ClusterStats stats) {
+			McpProperties.Cluster cluster = properties.getCluster();
+			String nodeName = (cluster.getNodeName() != null) ? cluster.getNodeName()
+					: "node-" + UUID.randomUUID().toString().substring(0, 8);
+			return new RedisChangeLog(new StringRedisTemplate(connectionFactory), new ClusterKeys(cluster.getKeyPrefix()),
+					cluster.getLogSize(), cluster.getPollTimeout(), nodeName, stats);
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)

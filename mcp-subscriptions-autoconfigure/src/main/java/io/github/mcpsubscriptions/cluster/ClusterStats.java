@@ -1,0 +1,90 @@
+package io.github.mcpsubscriptions.cluster;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * What this node's part of the cluster backplane has done, for meters and health.
+ */
+public class ClusterStats {
+
+	private final LongAdder published = new LongAdder();
+
+	private final LongAdder received = new LongAdder();
+
+	private final LongAdder errors = new LongAdder();
+
+	private final LongAdder lagNanos = new LongAdder();
+
+	private volatile long lastLagNanos;
+
+	private volatile boolean connected = true;
+
+	void published() {
+		this.published.increment();
+	}
+
+	void received(Duration lag) {
+		long nanos = Math.max(0, lag.toNanos());
+		this.received.increment();
+		this.lagNanos.add(nanos);
+		this.lastLagNanos = nanos;
+	}
+
+	void error() {
+		this.errors.increment();
+	}
+
+	void connected(boolean connected) {
+		this.connected = connected;
+	}
+
+	/**
+	 * How many changes this node appended to the log.
+	 * @return the count
+	 */
+	public long getPublished() {
+		return this.published.sum();
+	}
+
+	/**
+	 * How many changes this node read from the log (its own included).
+	 * @return the count
+	 */
+	public long getReceived() {
+		return this.received.sum();
+	}
+
+	/**
+	 * How many Redis operations failed.
+	 * @return the count
+	 */
+	public long getErrors() {
+		return this.errors.sum();
+	}
+
+	/**
+	 * The sum of the lags from publication to receipt.
+	 * @return the total lag in nanoseconds
+	 */
+	public long getTotalLagNanos() {
+		return this.lagNanos.sum();
+	}
+
+	/**
+	 * The lag of the last change received.
+	 * @return the lag in nanoseconds
+	 */
+	public long getLastLagNanos() {
+		return this.lastLagNanos;
+	}
+
+	/**
+	 * Whether the last Redis operation of the log reader succeeded.
+	 * @return whether Redis is reachable
+	 */
+	public boolean isConnected() {
+		return this.connected;
+	}
+
+}

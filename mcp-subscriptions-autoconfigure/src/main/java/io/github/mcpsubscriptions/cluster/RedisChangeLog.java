@@ -1,0 +1,295 @@
+package io.github.mcpsubscriptions.cluster;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+
+import io.github.mcpsubscriptions.notification.ResourceChange;
+import io.github.mcpsubscriptions.notification.ResourceChangeFeed;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.context.SmartLifecycle;
+import org.springframework.data.domain.Range;
+import org.springframework.data.redis.connection.Limit;
+import org.springframework.data.redis.connection.RedisStreamCommands.XAddOptions;
+import org.springframework.data.redis.connection.stream.MapRecord;
+import org.springframework.data.redis.connection.stream.ReadOffset;
+import org.springframework.data.redis.connection.stream.RecordId;
+import org.springframework.data.redis.connection.stream.StreamOffset;
+import org.springframework.data.redis.connection.stream.StreamReadOptions;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/**
+ * The cluster's change log: one Redis Stream that carries every change, in one total
+ * order, and that every node reads.
+ * <p>
+ * A change published on a node is appended ({@code XADD}, capped at the log size) and
+ * reaches this node's dispatcher, like every other node's, only when read back from the
+ * log: each node then matches it against the subscriptions of the streams it holds, so
+ * Redis work grows with changes, not with notifications. One thread per node reads the
+ * log ({@code XREAD BLOCK} on a connection of its own).
+ */
+public class RedisChangeLog implements ResourceChangeFeed, SmartLifecycle {
+
+	private static final Log logger = LogFactory.getLog(RedisChangeLog.class);
+
+	private static final JsonMapper json = JsonMapper.builder().build();
+
+	private static final TypeReference<LinkedHashMap<String, Object>> ATTRIBUTES = new TypeReference<>() {
+	};
+
+	static final String KIND = "k";
+
+	static final String CHANGE = "c";
+
+	private static final int BATCH = 256;
+
+	private static final Duration MAX_BACK_OFF = Duration.ofSeconds(5);
+
+	private final StringRedisTemplate redis;
+
+	private final String key;
+
+	private final int logSize;
+
+	private final Duration pollTimeout;
+
+	private final String nodeName;
+
+	private final Clock clock;
+
+	private final List<Consumer<ResourceChange>> consumers = new CopyOnWriteArrayList<>();
+
+	private final List<RecordListener> recordListeners = new CopyOnWriteArrayList<>();
+
+	private final ClusterStats stats;
+
+	private volatile @Nullable Thread reader;
+
+	private volatile boolean running;
+
+	private volatile String position = "0-0";
+
+	/**
+	 * Create a change log.
+	 * @param redis the Redis operations
+	 * @param keys the cluster's key names
+	 * @param logSize how many entries the log keeps
+	 * @param pollTimeout how long one read waits
+	 * @param nodeName this node's name
+	 * @param stats counts what the log does
+	 */
+	public RedisChangeLog(StringRedisTemplate redis, ClusterKeys keys, int logSize, Duration pollTimeout,
+			String nodeName, ClusterStats stats) {
+		if (logSize < 1) {
+			throw new IllegalArgumentException("The change log must keep at least 1 entry, was " + logSize);
+		}
+		this.redis = redis;
+		this.key = keys.log();
+		this.logSize = logSize;
+		this.pollTimeout = pollTimeout;
+		this.nodeName = nodeName;
+		this.clock = Clock.systemUTC();
+		this.stats = stats;
+	}
+
+	@Override
+	public void publish(ResourceChange change) {
+		Map<String, String> fields = new LinkedHashMap<>();
+		fields.put(KIND, CHANGE);
+		fields.put("u", change.uri());
+		if (!change.attributes().isEmpty()) {
+			fields.put("a", json.writeValueAsString(change.attributes()));
+		}
+		fields.put("t", Long.toString(change.publishedAt().toEpochMilli()));
+		fields.put("n", this.nodeName);
+		append(fields);
+		this.stats.published();
+	}
+
+	/**
+	 * Append a record to the log.
+	 * @param fields the record
+	 * @return its position
+	 */
+	public String append(Map<String, String> fields) {
+		try {
+			RecordId id = this.redis.opsForStream()
+				.add(MapRecord.create(this.key, fields), XAddOptions.maxlen(this.logSize).approximateTrimming(false));
+			if (id == null) {
+				throw new IllegalStateException("Redis returned no id for XADD");
+			}
+			return id.getValue();
+		}
+		catch (RuntimeException ex) {
+			this.stats.error();
+			throw ex;
+		}
+	}
+
+	@Override
+	public void subscribe(Consumer<ResourceChange> consumer) {
+		this.consumers.add(consumer);
+	}
+
+	/**
+	 * Receive every record of the log that is not a change, in log order, on the reading
+	 * thread.
+	 * @param listener the listener; it must return quickly
+	 */
+	public void addRecordListener(RecordListener listener) {
+		this.recordListeners.add(listener);
+	}
+
+	/**
+	 * The position of the last entry this node has read.
+	 * @return the position
+	 */
+	public String getPosition() {
+		return this.position;
+	}
+
+	/**
+	 * The position of the newest entry in the log, or {@code 0-0} when it is empty.
+	 * @return the position
+	 */
+	public String lastPosition() {
+		List<MapRecord<String, Object, Object>> last = this.redis.opsForStream()
+			.reverseRange(this.key, Range.unbounded(), Limit.limit().count(1));
+		return (last == null || last.isEmpty()) ? "0-0" : last.get(0).getId().getValue();
+	}
+
+	@Override
+	public void start() {
+		// Read from what is there now: a node does not deliver what was published before
+		// it started. Fails at start-up when Redis cannot be reached.
+		this.position = lastPosition();
+		this.running = true;
+		Thread thread = new Thread(this::readLoop, "mcp-cluster-log");
+		thread.setDaemon(true);
+		this.reader = thread;
+		thread.start();
+	}
+
+	private void readLoop() {
+		long failures = 0;
+		while (this.running) {
+			try {
+				List<MapRecord<String, Object, Object>> records = this.redis.opsForStream()
+					.read(StreamReadOptions.empty().count(BATCH).block(this.pollTimeout),
+							StreamOffset.create(this.key, ReadOffset.from(this.position)));
+				if (failures > 0) {
+					failures = 0;
+					this.stats.connected(true);
+				}
+				if (records != null) {
+					for (MapRecord<String, Object, Object> record : records) {
+						this.position = record.getId().getValue();
+						handle(record);
+					}
+				}
+			}
+			catch (RuntimeException ex) {
+				if (!this.running) {
+					return;
+				}
+				failures++;
+				this.stats.error();
+				this.stats.connected(false);
+				if (failures == 1) {
+					logger.warn("Reading the MCP cluster's change log failed; retrying", ex);
+				}
+				backOff(failures);
+			}
+		}
+	}
+
+	private void backOff(long failures) {
+		long millis = Math.min(MAX_BACK_OFF.toMillis(), 100L << Math.min(failures, 6));
+		try {
+			TimeUnit.MILLISECONDS.sleep(millis);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			this.running = false;
+		}
+	}
+
+	private void handle(MapRecord<String, Object, Object> record) {
+		Map<Object, Object> fields = record.getValue();
+		String kind = String.valueOf(fields.get(KIND));
+		String position = record.getId().getValue();
+		try {
+			if (CHANGE.equals(kind)) {
+				ResourceChange change = toChange(fields);
+				this.stats.received(Duration.between(change.publishedAt(), this.clock.instant()));
+				for (Consumer<ResourceChange> consumer : this.consumers) {
+					consumer.accept(change);
+				}
+			}
+			else {
+				for (RecordListener listener : this.recordListeners) {
+					listener.onRecord(position, kind, fields);
+				}
+			}
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Could not handle the MCP cluster log entry " + position, ex);
+		}
+	}
+
+	static ResourceChange toChange(Map<Object, Object> fields) {
+		Object attributes = fields.get("a");
+		Map<String, Object> map = (attributes != null) ? json.readValue(attributes.toString(), ATTRIBUTES) : Map.of();
+		return new ResourceChange(String.valueOf(fields.get("u")), map,
+				Instant.ofEpochMilli(Long.parseLong(String.valueOf(fields.get("t")))));
+	}
+
+	@Override
+	public void stop() {
+		this.running = false;
+		Thread thread = this.reader;
+		this.reader = null;
+		if (thread != null) {
+			try {
+				thread.join(this.pollTimeout.toMillis() + 1000);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.reader != null;
+	}
+
+	/**
+	 * Told of the log's records that are not changes.
+	 */
+	@FunctionalInterface
+	public interface RecordListener {
+
+		/**
+		 * A record was read.
+		 * @param position its position in the log
+		 * @param kind its kind
+		 * @param fields its fields
+		 */
+		void onRecord(String position, String kind, Map<Object, Object> fields);
+
+	}
+
+}
