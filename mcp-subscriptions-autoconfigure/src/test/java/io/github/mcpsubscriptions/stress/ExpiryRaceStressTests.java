@@ -1,0 +1,194 @@
+package io.github.mcpsubscriptions.stress;
+
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+
+import io.github.mcpsubscriptions.notification.NotificationDispatcher;
+import io.github.mcpsubscriptions.resource.McpResource;
+import io.github.mcpsubscriptions.session.McpSession;
+import io.github.mcpsubscriptions.session.McpSessionManager;
+import io.github.mcpsubscriptions.session.SessionEndReason;
+import io.github.mcpsubscriptions.session.SessionListener;
+import io.github.mcpsubscriptions.test.McpTestApplication;
+import io.github.mcpsubscriptions.test.McpTestClient;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Idle expiry racing requests of the same session: once every request has been answered
+ * and the session has expired, it is gone (404), it ended exactly once (no request that
+ * found it just before brought it back), and nothing it held is left — no subscriber, no
+ * ownerless subscription. The idle timeout is so short that a session expires between
+ * any two of its requests, and the test sweeps continuously while they run. Loopback
+ * only, bounded in count and time.
+ */
+@SpringBootTest(classes = { McpTestApplication.class, ExpiryRaceStressTests.Resources.class },
+		webEnvironment = WebEnvironment.RANDOM_PORT,
+		properties = { "mcp.sessions.idle-timeout=1ms", "mcp.subscriptions.max-per-session=64",
+				"mcp.subscriptions.max-total=100000" })
+class ExpiryRaceStressTests {
+
+	private static final int ROUNDS = 200;
+
+	private static final int SUBSCRIBES = 16;
+
+	private final ExecutorService pool = Executors.newFixedThreadPool(SUBSCRIBES);
+
+	@LocalServerPort
+	private int port;
+
+	@Autowired
+	private McpSessionManager sessions;
+
+	@Autowired
+	private NotificationDispatcher dispatcher;
+
+	@Autowired
+	private Ends ends;
+
+	@AfterEach
+	void stopPool() {
+		this.pool.shutdownNow();
+	}
+
+	@Test
+	void expiryRacingSubscribesLeavesNothingBehind() throws Exception {
+		McpTestClient client = new McpTestClient(this.port);
+		List<String> ids = new ArrayList<>();
+		for (int round = 0; round < ROUNDS; round++) {
+			String id = initialize(client);
+			ids.add(id);
+			CountDownLatch start = new CountDownLatch(1);
+			List<CompletableFuture<HttpResponse<String>>> requests = new ArrayList<>();
+			for (int i = 0; i < SUBSCRIBES; i++) {
+				String params = "{\"uri\":\"expiring://items/" + i + "\"}";
+				requests.add(CompletableFuture.supplyAsync(() -> {
+					awaitStart(start);
+					return call(() -> client.call(id, "resources/subscribe", params));
+				}, this.pool));
+			}
+			CompletableFuture<Void> answered = CompletableFuture.allOf(requests.toArray(CompletableFuture[]::new));
+			start.countDown();
+			while (!answered.isDone()) {
+				this.sessions.expireIdleSessions();
+				// Paces the sweeps (thousands a second, still many per request) without
+				// taking a whole core from a shared machine.
+				LockSupport.parkNanos(50_000);
+			}
+			for (CompletableFuture<HttpResponse<String>> request : requests) {
+				// Answered either way (subscribed, or the session was gone): never a 5xx.
+				assertThat(request.get(30, TimeUnit.SECONDS).statusCode()).isIn(200, 404);
+			}
+			await().atMost(Duration.ofSeconds(30)).until(() -> {
+				this.sessions.expireIdleSessions();
+				return this.sessions.getSessionCount() == 0;
+			});
+		}
+		assertThat(this.dispatcher.getIndex().size()).isZero();
+		assertThat(this.dispatcher.getIndex().subscriberCount()).isZero();
+		assertThat(this.dispatcher.getSubscribers()).isEmpty();
+		for (String id : ids) {
+			assertThat(this.ends.count(id)).as("times session %s ended", id).isOne();
+			assertThat(client.call(id, "ping", "{}").statusCode()).isEqualTo(404);
+		}
+	}
+
+	/**
+	 * Initialize without {@code notifications/initialized}: the session may well expire
+	 * before a second request.
+	 */
+	private static String initialize(McpTestClient client) throws Exception {
+		HttpResponse<String> response = client.post(client.initializeBody("2025-11-25"));
+		assertThat(response.statusCode()).isEqualTo(200);
+		return response.headers().firstValue("Mcp-Session-Id").orElseThrow();
+	}
+
+	private static void awaitStart(CountDownLatch latch) {
+		try {
+			latch.await();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	private static HttpResponse<String> call(Request request) {
+		try {
+			return request.send();
+		}
+		catch (Exception ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	@FunctionalInterface
+	private interface Request {
+
+		HttpResponse<String> send() throws Exception;
+
+	}
+
+	/** Counts how often each session ended: a session brought back would end twice. */
+	static class Ends implements SessionListener {
+
+		private final Map<String, AtomicInteger> counts = new ConcurrentHashMap<>();
+
+		@Override
+		public void sessionEnded(McpSession session, SessionEndReason reason) {
+			this.counts.computeIfAbsent(session.getId(), (id) -> new AtomicInteger()).incrementAndGet();
+		}
+
+		int count(String id) {
+			AtomicInteger count = this.counts.get(id);
+			return (count != null) ? count.get() : 0;
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class Resources {
+
+		@Bean
+		Expiring expiring() {
+			return new Expiring();
+		}
+
+		@Bean
+		Ends ends() {
+			return new Ends();
+		}
+
+	}
+
+	static class Expiring {
+
+		@McpResource(uri = "expiring://items/{id}")
+		String item(String id) {
+			return id;
+		}
+
+	}
+
+}
