@@ -1,5 +1,13 @@
 package io.github.mcpsubscriptions.autoconfigure;
 
+import io.github.mcpsubscriptions.security.McpProtectedResource;
+import io.github.mcpsubscriptions.security.ResourceRuleAccessPolicy;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.context.ApplicationContext;
+import org.springframework.security.access.PermissionEvaluator;
+import org.springframework.security.access.expression.method.DefaultMethodSecurityExpressionHandler;
+import org.springframework.security.access.expression.method.MethodSecurityExpressionHandler;
+import org.springframework.security.access.hierarchicalroles.RoleHierarchy;
 import java.time.Clock;
 import java.util.UUID;
 
@@ -197,6 +205,46 @@ public final class McpEndpointAutoConfiguration {
 		// Before security and the rest: a rebound request is refused before anything runs.
 		registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
 		return registration;
+	}
+
+	/**
+	 * With Spring Security: the resources' rules decide access (unless the application
+	 * has its own {@link ResourceAccessPolicy}), and with its OAuth 2.0 resource server
+	 * support, the endpoint's protected-resource description. Processed before the
+	 * enclosing class's beans, so that the policy here replaces the permissive default.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = "org.springframework.security.access.expression.method.MethodSecurityExpressionHandler")
+	@ConditionalOnBooleanProperty(name = "mcp.security.enabled", matchIfMissing = true)
+	static class SecurityConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean(ResourceAccessPolicy.class)
+		ResourceRuleAccessPolicy mcpResourceRuleAccessPolicy(ResourceRegistry registry,
+				ObjectProvider<MethodSecurityExpressionHandler> expressionHandler,
+				ObjectProvider<RoleHierarchy> roleHierarchy, ObjectProvider<PermissionEvaluator> permissionEvaluator,
+				ApplicationContext context, McpProperties properties) {
+			MethodSecurityExpressionHandler handler = expressionHandler.getIfAvailable(() -> {
+				DefaultMethodSecurityExpressionHandler defaults = new DefaultMethodSecurityExpressionHandler();
+				defaults.setApplicationContext(context);
+				roleHierarchy.ifAvailable(defaults::setRoleHierarchy);
+				permissionEvaluator.ifAvailable(defaults::setPermissionEvaluator);
+				return defaults;
+			});
+			McpProperties.Security.DecisionCache cache = properties.getSecurity().getDecisionCache();
+			return new ResourceRuleAccessPolicy(registry, handler, cache.getTtl(), cache.getMaxSize());
+		}
+
+		@Bean
+		@ConditionalOnMissingBean
+		@ConditionalOnClass(name = "org.springframework.security.oauth2.server.resource.OAuth2ProtectedResourceMetadata")
+		@ConditionalOnProperty("mcp.security.oauth2.resource")
+		McpProtectedResource mcpProtectedResource(McpProperties properties) {
+			McpProperties.Security.OAuth2 oauth2 = properties.getSecurity().getOauth2();
+			return new McpProtectedResource(oauth2.getResource(), oauth2.getAuthorizationServers(),
+					oauth2.getScopes(), oauth2.getResourceName());
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)

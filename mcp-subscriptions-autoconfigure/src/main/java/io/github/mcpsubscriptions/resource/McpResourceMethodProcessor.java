@@ -34,7 +34,6 @@ import org.springframework.core.MethodParameter;
 import org.springframework.core.ParameterNameDiscoverer;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.core.annotation.AnnotationUtils;
-import org.springframework.core.convert.ConversionException;
 import org.springframework.core.convert.ConversionService;
 import org.springframework.core.convert.TypeDescriptor;
 import org.springframework.util.ClassUtils;
@@ -163,8 +162,9 @@ public class McpResourceMethodProcessor implements SmartInitializingSingleton, B
 	private ResourceDefinition define(Object bean, Method method, McpResource annotation) {
 		checkReturnType(method);
 		Method invocable = AopUtils.selectInvocableMethod(method, bean.getClass());
-		ResourceDefinition.Builder builder = ResourceDefinition
-			.builder(annotation.uri(), reader(bean, invocable, method, annotation.uri()))
+		ResourceMethod resourceMethod = resourceMethod(bean, invocable, method, annotation.uri());
+		ResourceDefinition.Builder builder = ResourceDefinition.builder(annotation.uri(), reader(resourceMethod, invocable))
+			.method(resourceMethod)
 			.name(StringUtils.hasText(annotation.name()) ? annotation.name() : method.getName())
 			.title(emptyToNull(annotation.title()))
 			.description(emptyToNull(annotation.description()))
@@ -215,7 +215,7 @@ public class McpResourceMethodProcessor implements SmartInitializingSingleton, B
 		return type.getName().equals(PUBLISHER);
 	}
 
-	private ResourceReader reader(Object bean, Method invocable, Method declared, String uri) {
+	private ResourceMethod resourceMethod(Object bean, Method invocable, Method declared, String uri) {
 		List<String> variables = UriTemplate.isTemplate(uri) ? UriTemplate.parse(uri).getVariableNames() : List.of();
 		Set<String> optional = UriTemplate.isTemplate(uri) ? optionalVariables(UriTemplate.parse(uri)) : Set.of();
 		int count = declared.getParameterCount();
@@ -258,24 +258,14 @@ public class McpResourceMethodProcessor implements SmartInitializingSingleton, B
 			}
 		}
 		ReflectionUtils.makeAccessible(invocable);
+		return new ResourceMethod(bean, declared, names, types, this.conversionService);
+	}
+
+	private static ResourceReader reader(ResourceMethod resourceMethod, Method invocable) {
 		return (request) -> {
-			Object[] args = new Object[count];
-			for (int i = 0; i < count; i++) {
-				if (names[i] == null) {
-					args[i] = request;
-					continue;
-				}
-				String value = request.variables().get(names[i]);
-				try {
-					args[i] = (value != null)
-							? this.conversionService.convert(value, TypeDescriptor.valueOf(String.class), types[i]) : null;
-				}
-				catch (ConversionException ex) {
-					// No such resource: "abc" is not a product id.
-					return null;
-				}
-			}
-			return invoke(bean, invocable, args);
+			Object[] args = resourceMethod.arguments(request);
+			// No such resource when a variable does not convert: "abc" is not a product id.
+			return (args != null) ? invoke(resourceMethod.getBean(), invocable, args) : null;
 		};
 	}
 

@@ -35,6 +35,10 @@ public final class ResourceDefinition {
 
 	private final @Nullable CacheHints cacheHints;
 
+	private final @Nullable String accessRule;
+
+	private final @Nullable ResourceMethod method;
+
 	private ResourceDefinition(Builder builder) {
 		this.uri = builder.uri;
 		this.template = UriTemplate.isTemplate(builder.uri) ? UriTemplate.parse(builder.uri) : null;
@@ -48,6 +52,8 @@ public final class ResourceDefinition {
 		this.reader = builder.reader;
 		this.instanceLister = builder.instanceLister;
 		this.cacheHints = builder.cacheHints;
+		this.accessRule = builder.accessRule;
+		this.method = builder.method;
 		if (this.instanceLister != null && this.template == null) {
 			throw new IllegalArgumentException("Only a resource template can list instances, not " + this.uri);
 		}
@@ -130,6 +136,24 @@ public final class ResourceDefinition {
 	}
 
 	/**
+	 * Who may read this resource, subscribe to it and be told of its changes: an
+	 * expression for the application's security integration (with Spring Security, a SpEL
+	 * expression as in {@code @PreAuthorize}, the URI variables by name).
+	 * @return the rule, or {@code null} for none stated here
+	 */
+	public @Nullable String getAccessRule() {
+		return this.accessRule;
+	}
+
+	/**
+	 * The {@link McpResource} method that serves this resource.
+	 * @return the method, or {@code null} for a definition registered at run time
+	 */
+	public @Nullable ResourceMethod getMethod() {
+		return this.method;
+	}
+
+	/**
 	 * A copy of this definition that lists its instances with the given lister.
 	 * @param lister the lister
 	 * @return the copy
@@ -147,6 +171,8 @@ public final class ResourceDefinition {
 		builder.size = this.size;
 		builder.instanceLister = this.instanceLister;
 		builder.cacheHints = this.cacheHints;
+		builder.accessRule = this.accessRule;
+		builder.method = this.method;
 		return builder;
 	}
 
@@ -179,6 +205,10 @@ public final class ResourceDefinition {
 		private @Nullable ResourceInstanceLister instanceLister;
 
 		private @Nullable CacheHints cacheHints;
+
+		private @Nullable String accessRule;
+
+		private @Nullable ResourceMethod method;
 
 		private Builder(String uri, ResourceReader reader) {
 			if (!StringUtils.hasText(uri)) {
@@ -236,6 +266,22 @@ public final class ResourceDefinition {
 		 */
 		public Builder cacheHints(@Nullable CacheHints cacheHints) {
 			this.cacheHints = cacheHints;
+			return this;
+		}
+
+		/**
+		 * Who may read the resource, subscribe to it and be told of its changes; see
+		 * {@link ResourceDefinition#getAccessRule()}.
+		 * @param accessRule the rule, or {@code null} for none
+		 * @return this builder
+		 */
+		public Builder accessRule(@Nullable String accessRule) {
+			this.accessRule = accessRule;
+			return this;
+		}
+
+		Builder method(ResourceMethod method) {
+			this.method = method;
 			return this;
 		}
 

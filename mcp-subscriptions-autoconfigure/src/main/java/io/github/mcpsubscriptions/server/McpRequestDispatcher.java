@@ -107,7 +107,7 @@ public class McpRequestDispatcher {
 		this.listenEnabled = listenEnabled;
 		this.serverInfo = serverInfo;
 		this.sessionManager = sessionManager;
-		this.resourceMethods = new ResourceMethods(resources, contentMapper, completers, pageSize);
+		this.resourceMethods = new ResourceMethods(resources, contentMapper, completers, pageSize, accessPolicy);
 		this.resourceMethods.register(this.methods);
 		this.subscriptionMethods = new SubscriptionMethods(notifications, sessionManager, resources, accessPolicy,
 				limits.maxPerSubscriber(), limits.maxTotal(), events);
@@ -292,7 +292,7 @@ public class McpRequestDispatcher {
 		String value = Params.requireString(argument, "value");
 		if (type.equals("ref/resource")) {
 			return new CompleteResult(this.resourceMethods.complete(ref.get("uri").stringValue(), name, value,
-					ResourceMethods.contextArguments(params.get("context"))));
+					ResourceMethods.contextArguments(params.get("context")), exchange.getPrincipal()));
 		}
 		// No prompts here: an empty completion, as the spec allows for unknown references.
 		return new CompleteResult(new ResourceMethods.Completion(List.of(), 0, false));

@@ -1,6 +1,7 @@
 package io.github.mcpsubscriptions.server;
 
 import java.nio.charset.StandardCharsets;
+import java.security.Principal;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashMap;
@@ -21,6 +22,7 @@ import io.github.mcpsubscriptions.resource.ResourceDefinition;
 import io.github.mcpsubscriptions.resource.ResourceDescriptor;
 import io.github.mcpsubscriptions.resource.ResourceInstance;
 import io.github.mcpsubscriptions.resource.ResourceRegistry;
+import io.github.mcpsubscriptions.subscription.ResourceAccessPolicy;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -48,8 +50,10 @@ class ResourceMethods {
 
 	private final int pageSize;
 
+	private final ResourceAccessPolicy accessPolicy;
+
 	ResourceMethods(ResourceRegistry registry, ResourceContentMapper contentMapper, List<ResourceCompleter> completers,
-			int pageSize) {
+			int pageSize, ResourceAccessPolicy accessPolicy) {
 		if (pageSize < 1) {
 			throw new IllegalArgumentException("The page size must be at least 1, was " + pageSize);
 		}
@@ -57,6 +61,7 @@ class ResourceMethods {
 		this.contentMapper = contentMapper;
 		this.completers = List.copyOf(completers);
 		this.pageSize = pageSize;
+		this.accessPolicy = accessPolicy;
 	}
 
 	void register(Map<String, McpMethodHandler> methods) {
@@ -74,6 +79,9 @@ class ResourceMethods {
 		catch (Exception ex) {
 			throw internalError("listing resources", ex);
 		}
+		// Filtered before paging, so that offsets count only what this caller sees.
+		Principal principal = exchange.getPrincipal();
+		all = all.stream().filter((resource) -> this.accessPolicy.canRead(principal, resource.uri())).toList();
 		List<ResourceDescriptor> page = page(all, offset);
 		return new ListResourcesResult(page.stream().map(ResourceMethods::toWire).toList(),
 				nextCursor(all.size(), offset));
@@ -92,7 +100,7 @@ class ResourceMethods {
 	private Object read(McpExchange exchange, @Nullable ObjectNode params) {
 		String uri = requireUri(params);
 		ResolvedResource resource = this.registry.resolve(uri);
-		if (resource == null) {
+		if (resource == null || !this.accessPolicy.canRead(exchange.getPrincipal(), uri)) {
 			throw notFound(uri, exchange);
 		}
 		Object value;
@@ -117,7 +125,8 @@ class ResourceMethods {
 	 * Complete a template variable; answers an empty completion for templates nobody
 	 * knows, as clients probe freely.
 	 */
-	Completion complete(String uriTemplate, String variable, String prefix, Map<String, String> context) {
+	Completion complete(String uriTemplate, String variable, String prefix, Map<String, String> context,
+			@Nullable Principal principal) {
 		List<String> values = null;
 		for (ResourceCompleter completer : this.completers) {
 			values = completer.complete(uriTemplate, variable, prefix, context);
@@ -126,14 +135,14 @@ class ResourceMethods {
 			}
 		}
 		if (values == null) {
-			values = fromInstances(uriTemplate, variable, prefix, context);
+			values = fromInstances(uriTemplate, variable, prefix, context, principal);
 		}
 		List<String> limited = (values.size() > MAX_COMPLETIONS) ? values.subList(0, MAX_COMPLETIONS) : values;
 		return new Completion(List.copyOf(limited), values.size(), values.size() > MAX_COMPLETIONS);
 	}
 
 	private List<String> fromInstances(String uriTemplate, String variable, String prefix,
-			Map<String, String> context) {
+			Map<String, String> context, @Nullable Principal principal) {
 		ResourceDefinition template = this.registry.get(uriTemplate);
 		if (template == null || !template.isTemplate()) {
 			return List.of();
@@ -150,7 +159,8 @@ class ResourceMethods {
 		for (ResourceInstance instance : instances) {
 			Object value = instance.variables().get(variable);
 			if (value != null && matchesContext(instance, context)
-					&& String.valueOf(value).toLowerCase(Locale.ROOT).startsWith(lowerPrefix)) {
+					&& String.valueOf(value).toLowerCase(Locale.ROOT).startsWith(lowerPrefix)
+					&& this.accessPolicy.canRead(principal, template.getTemplate().expand(instance.variables()))) {
 				values.add(String.valueOf(value));
 			}
 		}

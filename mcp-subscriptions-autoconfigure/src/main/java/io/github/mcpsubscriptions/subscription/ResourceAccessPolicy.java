@@ -5,18 +5,22 @@ import java.security.Principal;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Decides who may subscribe to what and be told of which changes. It is asked at
- * subscribe time ({@code resources/subscribe}, each URI of {@code subscriptions/listen})
- * and again for every notification, so a revoked permission stops notifications at once.
- * A refused subscription is reported as "not found", so that callers cannot probe which
- * URIs exist.
+ * Decides who may read what, subscribe to what and be told of which changes. It is asked
+ * for every {@code resources/read}, for each resource a listing or a completion would
+ * show, at subscribe time ({@code resources/subscribe}, each URI of
+ * {@code subscriptions/listen}) and again for every notification, so a revoked
+ * permission stops notifications at once. A refused read or subscription is reported as
+ * "not found", and a refused resource is left out of listings, so that callers cannot
+ * probe which URIs exist.
  * <p>
- * By default a notification about a changed resource is sent only if the subscriber could
- * subscribe to that resource itself: a policy that refuses {@code catalog://products/3}
- * therefore also keeps {@code catalog://products}, {@code catalog://products/{id}} and
- * pattern subscriptions from delivering it. The policy does not cover
- * {@code resources/read}, {@code resources/list} or the other methods: protect those
- * with the application's own security (Spring Security on the endpoint or methods).
+ * By default a read is allowed if the caller could subscribe to the URI, and a
+ * notification about a changed resource is sent only if the subscriber could subscribe
+ * to that resource itself: a policy that refuses {@code catalog://products/3} therefore
+ * also keeps {@code catalog://products}, {@code catalog://products/{id}} and pattern
+ * subscriptions from delivering it. With Spring Security on the class path and no policy
+ * bean of the application's, the rules of the resources ({@code @PreAuthorize} on
+ * {@code @McpResource} methods, {@link io.github.mcpsubscriptions.resource.ResourceDefinition#getAccessRule()})
+ * decide.
  */
 public interface ResourceAccessPolicy {
 
@@ -32,6 +36,17 @@ public interface ResourceAccessPolicy {
 	 */
 	default boolean canSubscribe(@Nullable Principal principal, String subscribedUri) {
 		return true;
+	}
+
+	/**
+	 * Whether a caller may read a concrete resource, or see it in a listing. By default,
+	 * whether it {@linkplain #canSubscribe may subscribe} to it.
+	 * @param principal the authenticated caller, or {@code null}
+	 * @param uri the resource's URI
+	 * @return whether the read is allowed
+	 */
+	default boolean canRead(@Nullable Principal principal, String uri) {
+		return canSubscribe(principal, uri);
 	}
 
 	/**

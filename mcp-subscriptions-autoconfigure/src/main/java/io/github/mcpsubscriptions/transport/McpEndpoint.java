@@ -286,6 +286,9 @@ public class McpEndpoint {
 				throw missingSession();
 			}
 			McpSession session = requireSession(request);
+			// Deliveries on this node are judged with the authentication that opened the stream:
+			// a session store may hold only the principal's name.
+			this.sessionManager.getSubscriber(session).setPrincipal(principal(request));
 			return openStream(session, response, request.getHeader(McpHeaders.LAST_EVENT_ID));
 		}
 		catch (McpHttpException ex) {

@@ -3,12 +3,15 @@ package io.github.mcpsubscriptions.autoconfigure;
 import java.time.Duration;
 
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcCodec;
+import io.github.mcpsubscriptions.security.McpProtectedResource;
+import io.github.mcpsubscriptions.security.ResourceRuleAccessPolicy;
 import io.github.mcpsubscriptions.server.McpRequestDispatcher;
 import io.github.mcpsubscriptions.server.McpServerInfo;
 import io.github.mcpsubscriptions.session.InMemorySessionStore;
 import io.github.mcpsubscriptions.session.McpSessionManager;
 import io.github.mcpsubscriptions.session.SessionIdGenerator;
 import io.github.mcpsubscriptions.session.SessionStore;
+import io.github.mcpsubscriptions.subscription.ResourceAccessPolicy;
 import io.github.mcpsubscriptions.transport.McpEndpoint;
 import org.junit.jupiter.api.Test;
 
@@ -57,6 +60,50 @@ class McpEndpointAutoConfigurationTests {
 		this.runner
 			.withPropertyValues("mcp.endpoint.protected-paths=/api/*", "mcp.endpoint.dns-rebinding-protection=false")
 			.run((context) -> assertThat(context).doesNotHaveBean("mcpDnsRebindingFilter"));
+	}
+
+	@Test
+	void theResourcesRulesDecideAccessWithSpringSecurity() {
+		this.runner.run((context) -> assertThat(context.getBean(ResourceAccessPolicy.class))
+			.isInstanceOf(ResourceRuleAccessPolicy.class));
+	}
+
+	@Test
+	void anAccessPolicyOfTheApplicationOverridesTheRules() {
+		ResourceAccessPolicy own = new ResourceAccessPolicy() {
+		};
+		this.runner.withBean(ResourceAccessPolicy.class, () -> own)
+			.run((context) -> assertThat(context.getBean(ResourceAccessPolicy.class)).isSameAs(own));
+	}
+
+	@Test
+	void permitsAllWithoutSpringSecurityOrWhenDisabled() {
+		this.runner.withClassLoader(new FilteredClassLoader("org.springframework.security"))
+			.run((context) -> assertThat(context.getBean(ResourceAccessPolicy.class))
+				.isSameAs(ResourceAccessPolicy.PERMIT_ALL));
+		this.runner.withPropertyValues("mcp.security.enabled=false")
+			.run((context) -> assertThat(context.getBean(ResourceAccessPolicy.class))
+				.isSameAs(ResourceAccessPolicy.PERMIT_ALL));
+	}
+
+	@Test
+	void describesTheProtectedResourceWhenItsUriIsSet() {
+		this.runner.run((context) -> assertThat(context).doesNotHaveBean(McpProtectedResource.class));
+		this.runner
+			.withPropertyValues("mcp.security.oauth2.resource=https://mcp.example.com/mcp",
+					"mcp.security.oauth2.authorization-servers=https://auth.example.com",
+					"mcp.security.oauth2.scopes=orders:read,orders:write")
+			.run((context) -> {
+				McpProtectedResource resource = context.getBean(McpProtectedResource.class);
+				assertThat(resource.authorizationServers()).containsExactly("https://auth.example.com");
+				assertThat(resource.scopes()).containsExactly("orders:read", "orders:write");
+				assertThat(resource.metadataUrl())
+					.isEqualTo("https://mcp.example.com/.well-known/oauth-protected-resource/mcp");
+			});
+		this.runner.withPropertyValues("mcp.security.oauth2.resource=/mcp")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("mcp.security.oauth2.resource"));
 	}
 
 	@Test

@@ -9,6 +9,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -28,12 +29,32 @@ public final class McpTestClient {
 
 	private final AtomicLong ids = new AtomicLong();
 
+	private final @Nullable String authorization;
+
 	public McpTestClient(int port) {
 		this(URI.create("http://localhost:" + port + "/mcp"));
 	}
 
 	public McpTestClient(URI endpoint) {
+		this(endpoint, null);
+	}
+
+	/**
+	 * A client whose every request carries an {@code Authorization} header.
+	 * @param endpoint the MCP endpoint
+	 * @param authorization the header's value, or {@code null} for none
+	 */
+	public McpTestClient(URI endpoint, @Nullable String authorization) {
 		this.endpoint = endpoint;
+		this.authorization = authorization;
+	}
+
+	private HttpRequest.Builder newRequest() {
+		HttpRequest.Builder builder = HttpRequest.newBuilder(this.endpoint).timeout(Duration.ofSeconds(10));
+		if (this.authorization != null) {
+			builder.header("Authorization", this.authorization);
+		}
+		return builder;
 	}
 
 	public URI endpoint() {
@@ -47,9 +68,7 @@ public final class McpTestClient {
 	 * @return the request builder
 	 */
 	public HttpRequest.Builder postRequest(String body, String... headers) {
-		HttpRequest.Builder builder = HttpRequest.newBuilder(this.endpoint)
-			.timeout(Duration.ofSeconds(10))
-			.POST(HttpRequest.BodyPublishers.ofString(body));
+		HttpRequest.Builder builder = newRequest().POST(HttpRequest.BodyPublishers.ofString(body));
 		boolean contentType = false;
 		boolean accept = false;
 		for (int i = 0; i < headers.length; i += 2) {
@@ -125,9 +144,7 @@ public final class McpTestClient {
 	 * @return the live stream; check {@code response().statusCode()}
 	 */
 	public SseStream openStream(String sessionId, String... headers) throws IOException, InterruptedException {
-		HttpRequest.Builder builder = HttpRequest.newBuilder(this.endpoint)
-			.timeout(Duration.ofSeconds(10))
-			.GET()
+		HttpRequest.Builder builder = newRequest().GET()
 			.header("Accept", "text/event-stream")
 			.header("Mcp-Session-Id", sessionId);
 		for (int i = 0; i < headers.length; i += 2) {
@@ -138,7 +155,7 @@ public final class McpTestClient {
 	}
 
 	public HttpResponse<String> delete(String sessionId) throws IOException, InterruptedException {
-		return send(HttpRequest.newBuilder(this.endpoint).DELETE().header("Mcp-Session-Id", sessionId).build());
+		return send(newRequest().DELETE().header("Mcp-Session-Id", sessionId).build());
 	}
 
 	/** The 2026-era {@code _meta} a well-behaved client sends. */

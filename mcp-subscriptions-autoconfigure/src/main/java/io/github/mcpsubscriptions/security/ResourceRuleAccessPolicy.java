@@ -1,0 +1,256 @@
+package io.github.mcpsubscriptions.security;
+
+import java.lang.reflect.Method;
+import java.security.Principal;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Supplier;
+
+import io.github.mcpsubscriptions.resource.ResolvedResource;
+import io.github.mcpsubscriptions.resource.ResourceDefinition;
+import io.github.mcpsubscriptions.resource.ResourceMethod;
+import io.github.mcpsubscriptions.resource.ResourceRegistry;
+import io.github.mcpsubscriptions.subscription.CoverageKind;
+import io.github.mcpsubscriptions.subscription.CoverageRules;
+import io.github.mcpsubscriptions.subscription.ResourceAccessPolicy;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.expression.EvaluationContext;
+import org.springframework.expression.EvaluationException;
+import org.springframework.expression.Expression;
+import org.springframework.expression.ParseException;
+import org.springframework.security.access.expression.ExpressionUtils;
+import org.springframework.security.access.expression.method.MethodSecurityExpressionHandler;
+import org.springframework.security.access.prepost.PreAuthorize;
+import org.springframework.security.authentication.AnonymousAuthenticationToken;
+import org.springframework.security.authentication.UsernamePasswordAuthenticationToken;
+import org.springframework.security.core.Authentication;
+import org.springframework.security.core.authority.AuthorityUtils;
+import org.springframework.security.util.SimpleMethodInvocation;
+import org.springframework.util.ConcurrentReferenceHashMap;
+
+/**
+ * One rule per resource decides who may read it, see it listed, subscribe to it and be
+ * told of its changes: the {@link PreAuthorize @PreAuthorize} of its {@code @McpResource}
+ * method (or of the method's class), or the {@linkplain ResourceDefinition#getAccessRule()
+ * access rule} of a definition registered at run time. The rule is a method-security
+ * expression: {@code authentication}, {@code hasAuthority(…)}, {@code @bean} references,
+ * and the URI variables by name ({@code #id}), converted to the method's parameter types
+ * where a parameter binds them.
+ * <p>
+ * A subscription to a concrete resource is judged by that resource's rule; a collection,
+ * template or pattern subscription is accepted (if it covers something) and every
+ * delivery is judged by the changed resource's rule with the subscriber's authentication
+ * (the one of the request that opened its stream or made its latest subscription), so it
+ * never announces a child the subscriber may not read. A resource without a rule is open
+ * to whoever passed the endpoint's own security.
+ * <p>
+ * Decisions at delivery are kept for a bounded time per (authentication, rule, URI
+ * variables); reads, listings and subscriptions are always evaluated afresh.
+ */
+public class ResourceRuleAccessPolicy implements ResourceAccessPolicy {
+
+	private static final Log logger = LogFactory.getLog(ResourceRuleAccessPolicy.class);
+
+	private static final Method RULE_WITHOUT_METHOD = ReflectionHolder.method();
+
+	private static final Authentication ANONYMOUS = new AnonymousAuthenticationToken("mcp", "anonymousUser",
+			AuthorityUtils.createAuthorityList("ROLE_ANONYMOUS"));
+
+	private final ResourceRegistry registry;
+
+	private final MethodSecurityExpressionHandler expressionHandler;
+
+	private final DecisionCache cache;
+
+	private final Map<ResourceDefinition, Rule> rules = new ConcurrentReferenceHashMap<>(64,
+			ConcurrentReferenceHashMap.ReferenceType.WEAK);
+
+	/**
+	 * Create a policy.
+	 * @param registry resolves URIs to the resources whose rules apply
+	 * @param expressionHandler evaluates the rules
+	 * @param cacheTtl how long a decision at delivery is kept; zero to evaluate every time
+	 * @param cacheSize how many decisions are kept at most
+	 */
+	public ResourceRuleAccessPolicy(ResourceRegistry registry, MethodSecurityExpressionHandler expressionHandler,
+			Duration cacheTtl, int cacheSize) {
+		this(registry, expressionHandler, new DecisionCache(cacheTtl, cacheSize, System::nanoTime));
+	}
+
+	ResourceRuleAccessPolicy(ResourceRegistry registry, MethodSecurityExpressionHandler expressionHandler,
+			DecisionCache cache) {
+		this.registry = registry;
+		this.expressionHandler = expressionHandler;
+		this.cache = cache;
+	}
+
+	@Override
+	public boolean canRead(@Nullable Principal principal, String uri) {
+		ResolvedResource resource = this.registry.resolve(uri);
+		return resource == null || evaluate(authentication(principal), resource);
+	}
+
+	@Override
+	public boolean canSubscribe(@Nullable Principal principal, String subscribedUri) {
+		CoverageKind kind = CoverageRules.kindOf(subscribedUri);
+		if (kind == CoverageKind.TEMPLATE || kind == CoverageKind.PATTERN) {
+			return true;
+		}
+		return canRead(principal, subscribedUri);
+	}
+
+	@Override
+	public boolean canReceive(@Nullable Principal principal, String changedUri, String subscribedUri) {
+		ResolvedResource resource = this.registry.resolve(changedUri);
+		if (resource == null) {
+			return true;
+		}
+		Rule rule = ruleOf(resource.definition());
+		if (rule == Rule.NONE) {
+			return true;
+		}
+		Authentication authentication = authentication(principal);
+		return this.cache.decide(new Key(authentication, resource.definition(), resource.variables()),
+				() -> evaluate(authentication, resource));
+	}
+
+	private boolean evaluate(Authentication authentication, ResolvedResource resource) {
+		Rule rule = ruleOf(resource.definition());
+		if (rule == Rule.NONE || rule == Rule.DENY) {
+			return rule == Rule.NONE;
+		}
+		ResourceMethod method = resource.definition().getMethod();
+		Object[] arguments = (method != null && rule.onMethod()) ? method.arguments(resource.request()) : new Object[0];
+		if (arguments == null) {
+			// A variable that does not convert: no such resource, nothing to grant.
+			return false;
+		}
+		Supplier<Authentication> caller = () -> authentication;
+		EvaluationContext context = (method != null && rule.onMethod())
+				? this.expressionHandler.createEvaluationContext(caller,
+						new SimpleMethodInvocation(method.getBean(), method.getMethod(), arguments))
+				: this.expressionHandler.createEvaluationContext(caller,
+						new SimpleMethodInvocation(resource.definition(), RULE_WITHOUT_METHOD));
+		// The parameters are bound by parameter name on first lookup; bind them now, then add
+		// the URI variables by their own names (a parameter may bind a differently named one).
+		context.lookupVariable("mcp.bind");
+		Map<String, Object> variables = (method != null && rule.onMethod())
+				? method.variables(resource.request(), arguments) : Map.copyOf(resource.variables());
+		context.setVariable("uri", resource.uri());
+		variables.forEach(context::setVariable);
+		try {
+			return ExpressionUtils.evaluateAsBoolean(rule.expression(), context);
+		}
+		catch (IllegalArgumentException | EvaluationException ex) {
+			// A rule that cannot be evaluated grants nothing.
+			return false;
+		}
+	}
+
+	private Rule ruleOf(ResourceDefinition definition) {
+		return this.rules.computeIfAbsent(definition, this::parse);
+	}
+
+	private Rule parse(ResourceDefinition definition) {
+		String text = definition.getAccessRule();
+		boolean onMethod = false;
+		ResourceMethod method = definition.getMethod();
+		if (text == null && method != null) {
+			PreAuthorize preAuthorize = AnnotatedElementUtils.findMergedAnnotation(method.getMethod(),
+					PreAuthorize.class);
+			if (preAuthorize == null) {
+				preAuthorize = AnnotatedElementUtils.findMergedAnnotation(method.getMethod().getDeclaringClass(),
+						PreAuthorize.class);
+			}
+			text = (preAuthorize != null) ? preAuthorize.value() : null;
+			onMethod = true;
+		}
+		if (text == null) {
+			return Rule.NONE;
+		}
+		try {
+			return new Rule(this.expressionHandler.getExpressionParser().parseExpression(text), onMethod);
+		}
+		catch (ParseException ex) {
+			logger.error("Invalid access rule of MCP " + definition + ": '" + text + "'; it grants nothing", ex);
+			return Rule.DENY;
+		}
+	}
+
+	private static Authentication authentication(@Nullable Principal principal) {
+		if (principal instanceof Authentication authentication) {
+			return authentication;
+		}
+		if (principal == null) {
+			return ANONYMOUS;
+		}
+		return UsernamePasswordAuthenticationToken.authenticated(principal, null, List.of());
+	}
+
+	private record Rule(@Nullable Expression expression, boolean onMethod) {
+
+		static final Rule NONE = new Rule(null, false);
+
+		static final Rule DENY = new Rule(null, true);
+
+	}
+
+	/**
+	 * A decision's key: the authentication by identity (a new token is a new decision),
+	 * the definition by identity, the variables by value.
+	 */
+	private static final class Key {
+
+		private final Authentication authentication;
+
+		private final ResourceDefinition definition;
+
+		private final Map<String, String> variables;
+
+		private final int hash;
+
+		Key(Authentication authentication, ResourceDefinition definition, Map<String, String> variables) {
+			this.authentication = authentication;
+			this.definition = definition;
+			this.variables = variables;
+			this.hash = Objects.hash(System.identityHashCode(authentication), System.identityHashCode(definition),
+					variables);
+		}
+
+		@Override
+		public boolean equals(Object other) {
+			return other instanceof Key key && key.authentication == this.authentication
+					&& key.definition == this.definition && key.variables.equals(this.variables);
+		}
+
+		@Override
+		public int hashCode() {
+			return this.hash;
+		}
+
+	}
+
+	private static final class ReflectionHolder {
+
+		static Method method() {
+			try {
+				return ReflectionHolder.class.getDeclaredMethod("rule");
+			}
+			catch (NoSuchMethodException ex) {
+				throw new IllegalStateException(ex);
+			}
+		}
+
+		@SuppressWarnings("unused")
+		private static void rule() {
+		}
+
+	}
+
+}
