@@ -1,0 +1,94 @@
+package io.github.mcpsubscriptions.sample;
+
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.Set;
+import java.util.UUID;
+
+import io.github.mcpsubscriptions.cluster.RedisChangeLog;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Redis is on the sample's class path for the {@code cluster} profile: without the profile
+ * the sample starts and stays healthy with no Redis anywhere; with it, the node clusters
+ * against {@code spring.data.redis.*} (the machine's Redis, database 11, a key prefix of its
+ * own that the test removes).
+ */
+class ClusterProfileTests {
+
+	private final HttpClient http = HttpClient.newHttpClient();
+
+	@Test
+	void withoutTheProfileNoRedisIsNeededAndHealthStaysUp() throws Exception {
+		int closedPort;
+		try (ServerSocket socket = new ServerSocket(0)) {
+			closedPort = socket.getLocalPort();
+		}
+		try (ConfigurableApplicationContext context = start(null, "--spring.data.redis.port=" + closedPort)) {
+			assertThat(context.getBeanNamesForType(RedisChangeLog.class)).isEmpty();
+			HttpResponse<String> health = get(context, "/actuator/health");
+			assertThat(health.statusCode()).isEqualTo(200);
+			assertThat(health.body()).endsWith("\"status\":\"UP\"}").doesNotContain("\"redis\"");
+			assertThat(put(context, 1).statusCode()).isEqualTo(200);
+		}
+	}
+
+	@Test
+	void theClusterProfileClustersAgainstSpringDataRedis() throws Exception {
+		String prefix = "mcp-sample-test-" + UUID.randomUUID().toString().substring(0, 8) + ":";
+		try (ConfigurableApplicationContext context = start("cluster", "--spring.data.redis.database=11",
+				"--mcp.cluster.key-prefix=" + prefix)) {
+			assertThat(context.getBeanNamesForType(RedisChangeLog.class)).hasSize(1);
+			HttpResponse<String> health = get(context, "/actuator/health");
+			assertThat(health.body()).containsPattern("\"redis\":\\{\"details\":\\{[^}]*},\"status\":\"UP\"}");
+			// Products 1 to 5 exist on every node, and a change is published to the cluster.
+			for (int id = 1; id <= 5; id++) {
+				assertThat(put(context, id).statusCode()).isEqualTo(200);
+			}
+			StringRedisTemplate redis = context.getBean(StringRedisTemplate.class);
+			Set<String> keys = redis.keys(prefix + "*");
+			assertThat(keys).isNotEmpty();
+			redis.delete(keys);
+		}
+	}
+
+	private static ConfigurableApplicationContext start(String profile, String... args) {
+		SpringApplicationBuilder builder = new SpringApplicationBuilder(SampleApplication.class);
+		if (profile != null) {
+			builder.profiles(profile);
+		}
+		String[] all = new String[args.length + 2];
+		all[0] = "--server.port=0";
+		all[1] = "--sample.files.root=target/cluster-profile-tests-" + UUID.randomUUID();
+		System.arraycopy(args, 0, all, 2, args.length);
+		return builder.run(all);
+	}
+
+	private HttpResponse<String> get(ConfigurableApplicationContext context, String path) throws Exception {
+		return this.http.send(HttpRequest.newBuilder(uri(context, path)).GET().build(),
+				HttpResponse.BodyHandlers.ofString());
+	}
+
+	private HttpResponse<String> put(ConfigurableApplicationContext context, int id) throws Exception {
+		return this.http.send(HttpRequest.newBuilder(uri(context, "/api/products/" + id))
+			.header("Content-Type", "application/json")
+			.PUT(HttpRequest.BodyPublishers.ofString("{\"name\":\"Cluster " + id + "\",\"price\":1.00}"))
+			.build(), HttpResponse.BodyHandlers.ofString());
+	}
+
+	private static URI uri(ConfigurableApplicationContext context, String path) {
+		int port = ((WebServerApplicationContext) context).getWebServer().getPort();
+		return URI.create("http://127.0.0.1:" + port + path);
+	}
+
+}
