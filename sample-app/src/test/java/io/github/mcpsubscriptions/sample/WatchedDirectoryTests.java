@@ -112,6 +112,35 @@ class WatchedDirectoryTests {
 	}
 
 	@Test
+	void aFileIsNotifiedUnderTheUriItIsListedWith() throws Exception {
+		// resources/list ({+path} expansion) and change notifications must name a file
+		// alike, or an exact subscription to a listed file hears nothing: parentheses and
+		// brackets are where they differed.
+		String name = "Copy (2) [x].txt";
+		Path file = this.directory.getRoot().resolve(name);
+		Files.writeString(file, "first", StandardCharsets.UTF_8);
+		String listed = this.client.listResources()
+			.resources()
+			.stream()
+			.filter((resource) -> name.equals(resource.name()))
+			.map(McpSchema.Resource::uri)
+			.findFirst()
+			.orElseThrow();
+		this.client.subscribeResource(new McpSchema.SubscribeRequest(listed));
+		Files.writeString(file, "second", StandardCharsets.UTF_8);
+		String notified = nextText(listed).text();
+		while (!notified.equals("second")) {
+			// The SDK re-reads what it is told about: a late notice of the create may read "first".
+			notified = nextText(listed).text();
+		}
+		McpSchema.ResourceContents read = this.client.readResource(new McpSchema.ReadResourceRequest(listed))
+			.contents()
+			.get(0);
+		assertThat(read).isInstanceOfSatisfying(McpSchema.TextResourceContents.class,
+				(text) -> assertThat(text.text()).isEqualTo("second"));
+	}
+
+	@Test
 	void aNulInAFileUriIsNotFound() {
 		assertThatExceptionOfType(McpError.class)
 			.isThrownBy(() -> this.client

@@ -13,7 +13,6 @@ import java.nio.file.StandardWatchEventKinds;
 import java.nio.file.WatchEvent;
 import java.nio.file.WatchKey;
 import java.nio.file.WatchService;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -46,6 +45,9 @@ import org.springframework.stereotype.Component;
 public class WatchedDirectory implements SmartLifecycle {
 
 	private static final Log logger = LogFactory.getLog(WatchedDirectory.class);
+
+	/** Characters other than letters and digits that a URI path holds unencoded. */
+	private static final String PATH_CHARACTERS = "-._~!$&'()*+,;=:@/";
 
 	private final Path root;
 
@@ -161,18 +163,25 @@ public class WatchedDirectory implements SmartLifecycle {
 	}
 
 	private List<ResourceInstance> files() throws IOException {
-		List<ResourceInstance> files = new ArrayList<>();
-		try (Stream<Path> paths = Files.walk(this.root)) {
-			paths.filter((path) -> Files.isRegularFile(path, LinkOption.NOFOLLOW_LINKS))
-				.limit(this.maxListed)
-				.forEach((path) -> files.add(new ResourceInstance(Map.of("path", relative(path)),
-						path.getFileName().toString(), null, null)));
-		}
-		return files;
+		// The value is the encoded path, the same string change notifications use: {+path}
+		// keeps it as it is, so a listed URI is exactly the one its changes are sent for (an
+		// exact subscription compares strings).
+		return regularFiles().stream()
+			.map((path) -> new ResourceInstance(Map.of("path", encode(relative(path))), path.getFileName().toString(),
+					null, null))
+			.toList();
 	}
 
 	private List<String> listing() throws IOException {
-		return files().stream().map((file) -> (String) file.variables().get("path")).toList();
+		return regularFiles().stream().map(this::relative).toList();
+	}
+
+	private List<Path> regularFiles() throws IOException {
+		try (Stream<Path> paths = Files.walk(this.root)) {
+			return paths.filter((path) -> Files.isRegularFile(path, LinkOption.NOFOLLOW_LINKS))
+				.limit(this.maxListed)
+				.toList();
+		}
 	}
 
 	private String relative(Path path) {
@@ -240,16 +249,17 @@ public class WatchedDirectory implements SmartLifecycle {
 	}
 
 	/**
-	 * The path as it appears in a file URI: every byte of its UTF-8 form other than an
-	 * unreserved character or {@code /} percent-encoded ({@code bad[1].txt} becomes
-	 * {@code bad%5B1%5D.txt}).
+	 * The path as it appears in a file URI: every byte of its UTF-8 form percent-encoded
+	 * except those a path may hold as they are (unreserved characters, sub-delimiters,
+	 * {@code :}, {@code @} and {@code /}), so {@code bad[1] (2).txt} becomes
+	 * {@code bad%5B1%5D%20(2).txt}; {@code ?}, {@code #} and {@code %} are encoded too.
 	 */
 	static String encode(String relative) {
 		StringBuilder encoded = new StringBuilder(relative.length());
 		for (byte b : relative.getBytes(StandardCharsets.UTF_8)) {
 			int c = b & 0xFF;
-			if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '.'
-					|| c == '_' || c == '~' || c == '/') {
+			if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+					|| PATH_CHARACTERS.indexOf(c) >= 0) {
 				encoded.append((char) c);
 			}
 			else {
