@@ -14,6 +14,8 @@ import java.util.UUID;
 import io.github.mcpsubscriptions.cluster.ClusterKeys;
 import io.github.mcpsubscriptions.cluster.ClusterStats;
 import io.github.mcpsubscriptions.cluster.RedisChangeLog;
+import io.github.mcpsubscriptions.cluster.RedisSessionStore;
+import io.github.mcpsubscriptions.cluster.RedisStreamHistory;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcCodec;
 import io.github.mcpsubscriptions.notification.DeliveryScheduler;
 import io.github.mcpsubscriptions.notification.ExecutorDeliveryScheduler;
@@ -40,6 +42,7 @@ import io.github.mcpsubscriptions.session.SecureRandomSessionIdGenerator;
 import io.github.mcpsubscriptions.session.SessionIdGenerator;
 import io.github.mcpsubscriptions.session.SessionListener;
 import io.github.mcpsubscriptions.session.SessionStore;
+import io.github.mcpsubscriptions.session.SessionStreamHistory;
 import io.github.mcpsubscriptions.subscription.ResourceAccessPolicy;
 import io.github.mcpsubscriptions.subscription.SubscriptionFilter;
 import io.github.mcpsubscriptions.subscription.SubscriptionIndex;
@@ -129,13 +132,14 @@ public final class McpEndpointAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	McpSessionManager mcpSessionManager(SessionStore store, SessionIdGenerator idGenerator, McpProperties properties,
-			ObjectProvider<SessionListener> listeners, NotificationDispatcher dispatcher) {
+			ObjectProvider<SessionListener> listeners, NotificationDispatcher dispatcher,
+			ObjectProvider<SessionStreamHistory> history) {
 		McpProperties.Sessions sessions = properties.getSessions();
 		McpSessionManager.Settings settings = new McpSessionManager.Settings(sessions.getIdleTimeout(),
 				sessions.getMax(), properties.getEndpoint().getKeepAlive(), sessions.getReplayLogSize(),
 				properties.getNotifications().getWriteTimeout(), sessions.getRetry());
 		return new McpSessionManager(store, idGenerator, Clock.systemUTC(), settings,
-				listeners.orderedStream().toList(), dispatcher);
+				listeners.orderedStream().toList(), dispatcher, history.getIfAvailable());
 	}
 
 	@Bean
@@ -267,6 +271,25 @@ public final class McpEndpointAutoConfiguration {
 					: "node-" + UUID.randomUUID().toString().substring(0, 8);
 			return new RedisChangeLog(new StringRedisTemplate(connectionFactory), new ClusterKeys(cluster.getKeyPrefix()),
 					cluster.getLogSize(), cluster.getPollTimeout(), nodeName, stats);
+		}
+
+		@Bean
+		@ConditionalOnMissingBean
+		RedisSessionStore mcpSessionStore(RedisConnectionFactory connectionFactory, McpProperties properties,
+				RedisChangeLog log) {
+			return new RedisSessionStore(new StringRedisTemplate(connectionFactory),
+					new ClusterKeys(properties.getCluster().getKeyPrefix()), log,
+					properties.getSessions().getIdleTimeout(), Clock.systemUTC());
+		}
+
+		@Bean
+		@ConditionalOnMissingBean
+		RedisStreamHistory mcpSessionStreamHistory(RedisConnectionFactory connectionFactory,
+				McpProperties properties, RedisChangeLog log, NotificationDispatcher dispatcher,
+				ObjectProvider<McpSessionManager> sessions) {
+			return new RedisStreamHistory(new StringRedisTemplate(connectionFactory),
+					new ClusterKeys(properties.getCluster().getKeyPrefix()), log, dispatcher, log.getNodeName(),
+					sessions::getObject);
 		}
 
 	}

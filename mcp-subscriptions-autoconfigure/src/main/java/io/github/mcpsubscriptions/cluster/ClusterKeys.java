@@ -17,4 +17,30 @@ public record ClusterKeys(String prefix) {
 		return this.prefix + "{log}";
 	}
 
+	/**
+	 * A session's durable state, a hash.
+	 * @param sessionId the session id
+	 * @return the key
+	 */
+	public String session(String sessionId) {
+		return this.prefix + "session:{" + sessionId + "}";
+	}
+
+	/**
+	 * A session's subscriptions, a set in the same slot as the session.
+	 * @param sessionId the session id
+	 * @return the key
+	 */
+	public String subscriptions(String sessionId) {
+		return this.prefix + "subscriptions:{" + sessionId + "}";
+	}
+
+	/**
+	 * The sessions by expiry time, a sorted set, for the cluster-wide session count.
+	 * @return the key
+	 */
+	public String sessions() {
+		return this.prefix + "{sessions}";
+	}
+
 }

@@ -153,6 +153,14 @@ public class RedisChangeLog implements ResourceChangeFeed, SmartLifecycle {
 	}
 
 	/**
+	 * This node's name in the log and in reports.
+	 * @return the name
+	 */
+	public String getNodeName() {
+		return this.nodeName;
+	}
+
+	/**
 	 * The position of the last entry this node has read.
 	 * @return the position
 	 */
@@ -232,7 +240,7 @@ public class RedisChangeLog implements ResourceChangeFeed, SmartLifecycle {
 		String position = record.getId().getValue();
 		try {
 			if (CHANGE.equals(kind)) {
-				ResourceChange change = toChange(fields);
+				ResourceChange change = toChange(position, fields);
 				this.stats.received(Duration.between(change.publishedAt(), this.clock.instant()));
 				for (Consumer<ResourceChange> consumer : this.consumers) {
 					consumer.accept(change);
@@ -249,11 +257,11 @@ public class RedisChangeLog implements ResourceChangeFeed, SmartLifecycle {
 		}
 	}
 
-	static ResourceChange toChange(Map<Object, Object> fields) {
+	static ResourceChange toChange(String position, Map<Object, Object> fields) {
 		Object attributes = fields.get("a");
 		Map<String, Object> map = (attributes != null) ? json.readValue(attributes.toString(), ATTRIBUTES) : Map.of();
 		return new ResourceChange(String.valueOf(fields.get("u")), map,
-				Instant.ofEpochMilli(Long.parseLong(String.valueOf(fields.get("t")))));
+				Instant.ofEpochMilli(Long.parseLong(String.valueOf(fields.get("t")))), position);
 	}
 
 	@Override

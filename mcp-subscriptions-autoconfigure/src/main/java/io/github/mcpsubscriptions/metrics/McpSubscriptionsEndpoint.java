@@ -12,6 +12,7 @@ import io.github.mcpsubscriptions.notification.Subscriber;
 import io.github.mcpsubscriptions.session.McpSession;
 import io.github.mcpsubscriptions.session.McpSessionManager;
 import io.github.mcpsubscriptions.session.SessionEndReason;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -83,12 +84,18 @@ public class McpSubscriptionsEndpoint {
 			.sorted(Comparator.comparing(McpSession::getLastAccessedAt).reversed())
 			.limit(MAX_SESSIONS_LISTED)
 			.map(this::describe)
+			.filter(java.util.Objects::nonNull)
 			.toList();
 		return new Report(totals, byKind, top, sessionReports, this.configuration);
 	}
 
-	private SessionReport describe(McpSession session) {
-		Subscriber subscriber = this.sessions.getSubscriber(session);
+	private @Nullable SessionReport describe(McpSession session) {
+		// A shared session is reported by the node that holds its stream.
+		Subscriber subscriber = this.sessions.isShared() ? this.sessions.findSubscriber(session.getId())
+				: this.sessions.getSubscriber(session);
+		if (subscriber == null) {
+			return null;
+		}
 		return new SessionReport(subscriber.getId(), session.getProtocolVersion(), session.getCreatedAt(),
 				session.getLastAccessedAt(), this.dispatcher.getIndex().subscriptionsOf(subscriber).size(),
 				this.sessions.getStream(session.getId()) != null, subscriber.getOutbox().size());

@@ -251,19 +251,43 @@ public class NotificationDispatcher implements AutoCloseable {
 		List<SubscriptionMatch<Subscriber>> matches = this.index.match(change.uri());
 		for (SubscriptionMatch<Subscriber> match : matches) {
 			Subscriber subscriber = match.subscriber();
-			Principal principal = subscriber.getPrincipal();
-			if (!this.accessPolicy.canReceive(principal, change.uri(), match.subscribedUri())) {
-				this.stats.denied.increment();
-				continue;
+			if (permitted(change, match.subscribedUri(), subscriber.getPrincipal())) {
+				subscriber.getOutbox().offer(OutboundNotification.updated(change, match.subscribedUri()));
 			}
-			if (!accepted(new SubscriptionFilter.Candidate(change.uri(), match.subscribedUri(), change.attributes(),
-					principal))) {
-				this.stats.filtered.increment();
-				continue;
-			}
-			subscriber.getOutbox().offer(OutboundNotification.updated(change, match.subscribedUri()));
 		}
 		return matches.size();
+	}
+
+	/**
+	 * The notifications a change gives one subscriber whose subscriptions are in an index
+	 * of its own, with the access policy and filters checked as for live delivery: what a
+	 * replay that re-matches a shared change log writes.
+	 * @param change the change
+	 * @param subscriber the subscriber
+	 * @param subscriptions its subscriptions, in an index from {@link SubscriptionIndex#emptyCopy()}
+	 * @return the notifications, one per matching subscription
+	 */
+	public List<OutboundNotification> notificationsFor(ResourceChange change, Subscriber subscriber,
+			SubscriptionIndex<Subscriber> subscriptions) {
+		List<OutboundNotification> notifications = new java.util.ArrayList<>();
+		for (SubscriptionMatch<Subscriber> match : subscriptions.match(change.uri())) {
+			if (permitted(change, match.subscribedUri(), subscriber.getPrincipal())) {
+				notifications.add(OutboundNotification.updated(change, match.subscribedUri()));
+			}
+		}
+		return notifications;
+	}
+
+	private boolean permitted(ResourceChange change, String subscribedUri, @Nullable Principal principal) {
+		if (!this.accessPolicy.canReceive(principal, change.uri(), subscribedUri)) {
+			this.stats.denied.increment();
+			return false;
+		}
+		if (!accepted(new SubscriptionFilter.Candidate(change.uri(), subscribedUri, change.attributes(), principal))) {
+			this.stats.filtered.increment();
+			return false;
+		}
+		return true;
 	}
 
 	private boolean accepted(SubscriptionFilter.Candidate candidate) {

@@ -16,9 +16,15 @@ import org.jspecify.annotations.Nullable;
  * @param resync whether this tells the client it may have missed changes and should
  * re-read
  * @param publishedAt when the change was published
+ * @param position where the change stands in a shared change log, or {@code null}
  */
 public record OutboundNotification(String method, @Nullable String uri, @Nullable String subscribedUri,
-		Map<String, Object> attributes, boolean resync, Instant publishedAt) {
+		Map<String, Object> attributes, boolean resync, Instant publishedAt, @Nullable String position) {
+
+	public OutboundNotification(String method, @Nullable String uri, @Nullable String subscribedUri,
+			Map<String, Object> attributes, boolean resync, Instant publishedAt) {
+		this(method, uri, subscribedUri, attributes, resync, publishedAt, null);
+	}
 
 	/** The method of resource change notifications. */
 	public static final String RESOURCE_UPDATED = "notifications/resources/updated";
@@ -26,9 +32,15 @@ public record OutboundNotification(String method, @Nullable String uri, @Nullabl
 	/** The method of resource list change notifications. */
 	public static final String LIST_CHANGED = "notifications/resources/list_changed";
 
-	static OutboundNotification updated(ResourceChange change, String subscribedUri) {
+	/**
+	 * The notification of a change for one matching subscription.
+	 * @param change the change
+	 * @param subscribedUri the subscription
+	 * @return the notification
+	 */
+	public static OutboundNotification updated(ResourceChange change, String subscribedUri) {
 		return new OutboundNotification(RESOURCE_UPDATED, change.uri(), subscribedUri, change.attributes(), false,
-				change.publishedAt());
+				change.publishedAt(), change.position());
 	}
 
 	static OutboundNotification resync(String subscribedUri, Instant now) {

@@ -2,6 +2,7 @@ package io.github.mcpsubscriptions.server;
 
 import java.security.Principal;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcErrorCodes;
@@ -35,6 +36,9 @@ class SubscriptionMethods {
 
 	private static final Map<String, Object> EMPTY_RESULT = Map.of();
 
+	/** The subscriber id audit events name for sessions shared between nodes. */
+	private static final String SHARED_SESSION = "shared-session";
+
 	private final NotificationDispatcher dispatcher;
 
 	private final McpSessionManager sessionManager;
@@ -67,6 +71,9 @@ class SubscriptionMethods {
 
 	private Object subscribe(McpExchange exchange, @Nullable ObjectNode params) {
 		McpSession session = exchange.requireSession();
+		if (this.sessionManager.isShared()) {
+			return subscribeShared(exchange, session, params);
+		}
 		Subscriber subscriber = this.sessionManager.getSubscriber(session);
 		Principal principal = exchange.getPrincipal();
 		subscriber.setPrincipal(principal);
@@ -87,6 +94,39 @@ class SubscriptionMethods {
 		return EMPTY_RESULT;
 	}
 
+	/**
+	 * A session whose stream any node may hold: the subscription goes to the shared store,
+	 * whose log tells the node holding the stream (this one included) in order with the
+	 * changes.
+	 */
+	private Object subscribeShared(McpExchange exchange, McpSession session, @Nullable ObjectNode params) {
+		Principal principal = exchange.getPrincipal();
+		String uri = null;
+		try {
+			uri = requireSubscriptionUri(params);
+			if (!isAcceptable(uri, principal)) {
+				throw ResourceMethods.notFound(uri, exchange);
+			}
+			Set<String> existing = this.sessionManager.getStore().getSubscriptions(session);
+			if (!existing.contains(uri)) {
+				if (existing.size() >= this.maxPerSubscriber) {
+					throw limit("at most " + this.maxPerSubscriber + " subscriptions per session",
+							"mcp.subscriptions.max-per-session", this.maxPerSubscriber);
+				}
+				this.sessionManager.getStore().addSubscription(session, uri);
+			}
+		}
+		catch (JsonRpcException ex) {
+			String reported = (uri != null) ? uri : String.valueOf(params != null ? params.get("uri") : null);
+			this.events.publishEvent(new McpSubscriptionAuditEvent(this, Action.REJECT, reported, SHARED_SESSION,
+					principal, reason(ex)));
+			throw ex;
+		}
+		this.events.publishEvent(
+				new McpSubscriptionAuditEvent(this, Action.SUBSCRIBE, uri, SHARED_SESSION, principal, null));
+		return EMPTY_RESULT;
+	}
+
 	private static Reason reason(JsonRpcException ex) {
 		return switch (ex.getError().code()) {
 			case JsonRpcErrorCodes.RESOURCE_NOT_FOUND -> Reason.NOT_FOUND;
@@ -97,6 +137,13 @@ class SubscriptionMethods {
 
 	private Object unsubscribe(McpExchange exchange, @Nullable ObjectNode params) {
 		String uri = ResourceMethods.requireUri(params);
+		if (this.sessionManager.isShared()) {
+			if (this.sessionManager.getStore().removeSubscription(exchange.requireSession(), uri)) {
+				this.events.publishEvent(new McpSubscriptionAuditEvent(this, Action.UNSUBSCRIBE, uri, SHARED_SESSION,
+						exchange.getPrincipal(), null));
+			}
+			return EMPTY_RESULT;
+		}
 		Subscriber subscriber = this.sessionManager.getSubscriber(exchange.requireSession());
 		if (this.dispatcher.unsubscribe(subscriber, uri)) {
 			audit(Action.UNSUBSCRIBE, uri, subscriber, exchange.getPrincipal(), null);

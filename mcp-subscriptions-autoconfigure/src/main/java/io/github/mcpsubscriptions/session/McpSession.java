@@ -91,7 +91,7 @@ public final class McpSession {
 		return this.lastAccessedAt;
 	}
 
-	void setLastAccessedAt(Instant lastAccessedAt) {
+	public void setLastAccessedAt(Instant lastAccessedAt) {
 		this.lastAccessedAt = lastAccessedAt;
 	}
 

@@ -16,6 +16,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import io.github.mcpsubscriptions.notification.MessageStream;
 import io.github.mcpsubscriptions.notification.NotificationDispatcher;
 import io.github.mcpsubscriptions.notification.OutboundNotification;
+import io.github.mcpsubscriptions.notification.Outbox;
 import io.github.mcpsubscriptions.notification.Subscriber;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -66,6 +67,8 @@ public class McpSessionManager implements SmartLifecycle {
 
 	private final NotificationDispatcher dispatcher;
 
+	private final @Nullable SessionStreamHistory history;
+
 	private final AtomicLong subscriberIds = new AtomicLong();
 
 	private final Object createLock = new Object();
@@ -83,6 +86,23 @@ public class McpSessionManager implements SmartLifecycle {
 	 */
 	public McpSessionManager(SessionStore store, SessionIdGenerator idGenerator, Clock clock, Settings settings,
 			List<SessionListener> listeners, NotificationDispatcher dispatcher) {
+		this(store, idGenerator, clock, settings, listeners, dispatcher, null);
+	}
+
+	/**
+	 * Create a new manager whose streams work on any node of a cluster.
+	 * @param store where session state lives
+	 * @param idGenerator creates session ids
+	 * @param clock the clock for idle expiry and write timeouts
+	 * @param settings limits and intervals
+	 * @param listeners told when sessions end
+	 * @param dispatcher queues notifications for the sessions
+	 * @param history event ids and replay shared by the nodes, or {@code null} for a
+	 * replay log per session on this node
+	 */
+	public McpSessionManager(SessionStore store, SessionIdGenerator idGenerator, Clock clock, Settings settings,
+			List<SessionListener> listeners, NotificationDispatcher dispatcher, @Nullable SessionStreamHistory history) {
+		this.history = history;
 		this.store = store;
 		this.idGenerator = idGenerator;
 		this.clock = clock;
@@ -147,7 +167,10 @@ public class McpSessionManager implements SmartLifecycle {
 					(principal != null) ? principal.getName() : null, this.clock.instant(), this.replayLogSize);
 			this.store.save(session);
 		}
-		getSubscriber(session).setPrincipal(principal);
+		if (!isShared()) {
+			// Shared sessions get a subscriber only where their stream opens.
+			getSubscriber(session).setPrincipal(principal);
+		}
 		return session;
 	}
 
@@ -179,7 +202,11 @@ public class McpSessionManager implements SmartLifecycle {
 			throw new IOException("The stream is closed");
 		}
 		String data = this.dispatcher.encode(notification, subscriber);
-		String eventId = session.getEventLog().append(data);
+		String eventId = (this.history != null) ? this.history.append(session, notification, data)
+				: session.getEventLog().append(data);
+		if (eventId == null) {
+			return;
+		}
 		try {
 			stream.send(eventId, data);
 		}
@@ -226,16 +253,9 @@ public class McpSessionManager implements SmartLifecycle {
 	 */
 	public boolean end(String id, SessionEndReason reason) {
 		McpSession session = this.store.remove(id);
+		release(id);
 		if (session == null) {
 			return false;
-		}
-		MessageStream stream = this.streams.remove(id);
-		if (stream != null) {
-			stream.close();
-		}
-		Subscriber subscriber = this.subscribers.remove(id);
-		if (subscriber != null) {
-			this.dispatcher.unregister(subscriber);
 		}
 		for (SessionListener listener : this.listeners) {
 			try {
@@ -246,6 +266,48 @@ public class McpSessionManager implements SmartLifecycle {
 			}
 		}
 		return true;
+	}
+
+	/**
+	 * Let go of what this node holds for a session, without ending it: its stream (closed)
+	 * and its subscriber. For a session that ended elsewhere, or whose stream another node
+	 * took over.
+	 * @param id the session id
+	 */
+	public void release(String id) {
+		MessageStream stream = this.streams.remove(id);
+		if (stream != null) {
+			stream.close();
+		}
+		Subscriber subscriber = this.subscribers.remove(id);
+		if (subscriber != null) {
+			this.dispatcher.unregister(subscriber);
+		}
+	}
+
+	/**
+	 * Whether sessions are shared with other nodes, which then may hold their streams.
+	 * @return whether the store is shared
+	 */
+	public boolean isShared() {
+		return this.store.isShared();
+	}
+
+	/**
+	 * The store of the sessions' durable state.
+	 * @return the store
+	 */
+	public SessionStore getStore() {
+		return this.store;
+	}
+
+	/**
+	 * The session's subscriber, if this node holds one.
+	 * @param sessionId the session id
+	 * @return the subscriber or {@code null}
+	 */
+	public @Nullable Subscriber findSubscriber(String sessionId) {
+		return this.subscribers.get(sessionId);
 	}
 
 	/**
@@ -276,6 +338,19 @@ public class McpSessionManager implements SmartLifecycle {
 			// The session ended while the stream was being opened.
 			this.streams.remove(session.getId(), stream);
 			stream.close();
+			return;
+		}
+		if (this.history != null) {
+			Subscriber subscriber = getSubscriber(session);
+			Outbox.AttachAction action;
+			try {
+				action = this.history.attach(session, subscriber, lastEventId, this.retry);
+			}
+			catch (RuntimeException ex) {
+				release(session.getId());
+				throw ex;
+			}
+			subscriber.getOutbox().attach(stream, action);
 			return;
 		}
 		getSubscriber(session).getOutbox().attach(stream, (target, outbox) -> {
@@ -313,6 +388,9 @@ public class McpSessionManager implements SmartLifecycle {
 			McpSession session = this.store.find(sessionId);
 			if (session != null) {
 				touch(session);
+				if (this.history != null) {
+					this.history.detached(session);
+				}
 			}
 		}
 	}
@@ -370,6 +448,15 @@ public class McpSessionManager implements SmartLifecycle {
 	 * @return how many sessions ended
 	 */
 	public int expireIdleSessions() {
+		if (isShared()) {
+			// Another node must not take a session whose stream is open here for idle.
+			for (String id : this.streams.keySet()) {
+				McpSession session = this.store.find(id);
+				if (session != null) {
+					touch(session);
+				}
+			}
+		}
 		Instant deadline = this.clock.instant().minus(this.idleTimeout);
 		int expired = 0;
 		for (McpSession session : this.store.findAll()) {

@@ -1,6 +1,7 @@
 package io.github.mcpsubscriptions.session;
 
 import java.util.Collection;
+import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
 
@@ -56,5 +57,44 @@ public interface SessionStore {
 	 * @return the count
 	 */
 	int count();
+
+	/**
+	 * Whether several nodes share this store. A shared store keeps each session's
+	 * subscriptions; a node holds them in its index only while it holds the session's
+	 * stream.
+	 * @return whether the store is shared
+	 */
+	default boolean isShared() {
+		return false;
+	}
+
+	/**
+	 * Add a subscription to a session of a shared store.
+	 * @param session the session
+	 * @param uri the URI subscribed to
+	 * @return {@code false} if it existed already
+	 */
+	default boolean addSubscription(McpSession session, String uri) {
+		throw new UnsupportedOperationException("Only a shared store keeps subscriptions");
+	}
+
+	/**
+	 * Remove a subscription from a session of a shared store.
+	 * @param session the session
+	 * @param uri the URI subscribed to
+	 * @return whether there was such a subscription
+	 */
+	default boolean removeSubscription(McpSession session, String uri) {
+		throw new UnsupportedOperationException("Only a shared store keeps subscriptions");
+	}
+
+	/**
+	 * The subscriptions of a session of a shared store.
+	 * @param session the session
+	 * @return the subscribed URIs
+	 */
+	default Set<String> getSubscriptions(McpSession session) {
+		throw new UnsupportedOperationException("Only a shared store keeps subscriptions");
+	}
 
 }

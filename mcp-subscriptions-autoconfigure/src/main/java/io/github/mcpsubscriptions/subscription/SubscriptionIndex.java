@@ -81,6 +81,16 @@ public final class SubscriptionIndex<S> {
 	}
 
 	/**
+	 * An empty index with the same matchers, for matching outside the live index (a
+	 * replay).
+	 * @param <T> its subscriber type
+	 * @return the new index
+	 */
+	public <T> SubscriptionIndex<T> emptyCopy() {
+		return new SubscriptionIndex<>(this.matchers);
+	}
+
+	/**
 	 * Adds a subscription, so that changes it covers match it.
 	 * @param subscriber the subscriber
 	 * @param subscribedUri the URI subscribed to

@@ -1,0 +1,232 @@
+package io.github.mcpsubscriptions.cluster;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+
+import io.github.mcpsubscriptions.session.McpSession;
+import io.github.mcpsubscriptions.session.SessionStore;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.script.RedisScript;
+
+/**
+ * A {@link SessionStore} in Redis, shared by the nodes of a cluster. A session is a hash
+ * (negotiated version, client info, principal name, times) and a set of subscriptions in
+ * the same slot, both expiring after the idle timeout unless used; a sorted set by expiry
+ * time counts the sessions for {@code mcp.sessions.max}. Subscribing, unsubscribing and
+ * ending go into the change log too, so that the node holding the session's stream
+ * learns of them in order with the changes.
+ * <p>
+ * Each node keeps the session objects it has served, refreshed from Redis on every
+ * lookup: a session that is gone from Redis is gone here.
+ */
+public class RedisSessionStore implements SessionStore {
+
+	private static final JsonMapper json = JsonMapper.builder().build();
+
+	/** Updates a session only while it exists: a late touch must not bring back a session that ended. */
+	private static final RedisScript<Long> TOUCH = RedisScript.of("""
+			if redis.call('exists', KEYS[1]) == 0 then return 0 end
+			redis.call('hset', KEYS[1], unpack(ARGV, 2))
+			redis.call('pexpire', KEYS[1], ARGV[1])
+			redis.call('pexpire', KEYS[2], ARGV[1])
+			return 1""", Long.class);
+
+	static final String END = "e";
+
+	static final String SUBSCRIBE = "s";
+
+	static final String UNSUBSCRIBE = "u";
+
+	private final StringRedisTemplate redis;
+
+	private final ClusterKeys keys;
+
+	private final RedisChangeLog log;
+
+	private final Duration idleTimeout;
+
+	private final Clock clock;
+
+	private final ConcurrentMap<String, McpSession> local = new ConcurrentHashMap<>();
+
+	/**
+	 * Create a store.
+	 * @param redis the Redis operations
+	 * @param keys the cluster's key names
+	 * @param log the change log
+	 * @param idleTimeout how long an unused session lives
+	 * @param clock the clock
+	 */
+	public RedisSessionStore(StringRedisTemplate redis, ClusterKeys keys, RedisChangeLog log, Duration idleTimeout,
+			Clock clock) {
+		this.redis = redis;
+		this.keys = keys;
+		this.log = log;
+		this.idleTimeout = idleTimeout;
+		this.clock = clock;
+	}
+
+	@Override
+	public boolean isShared() {
+		return true;
+	}
+
+	@Override
+	public void save(McpSession session) {
+		String id = session.getId();
+		long ttl = this.idleTimeout.toMillis();
+		String key = this.keys.session(id);
+		if (this.local.putIfAbsent(id, session) == null && session.getCreatedAt().equals(session.getLastAccessedAt())
+				&& !Boolean.TRUE.equals(this.redis.hasKey(key))) {
+			Map<String, String> fields = new java.util.LinkedHashMap<>(mutableFields(session));
+			fields.put("v", session.getProtocolVersion());
+			fields.put("ci", json.writeValueAsString(session.getClientInfo()));
+			fields.put("cc", json.writeValueAsString(session.getClientCapabilities()));
+			if (session.getPrincipalName() != null) {
+				fields.put("pr", session.getPrincipalName());
+			}
+			fields.put("c", Long.toString(session.getCreatedAt().toEpochMilli()));
+			fields.put("tag", Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong()));
+			this.redis.opsForHash().putAll(key, fields);
+			this.redis.expire(key, this.idleTimeout);
+		}
+		else {
+			List<String> args = new ArrayList<>();
+			args.add(Long.toString(ttl));
+			mutableFields(session).forEach((name, value) -> {
+				args.add(name);
+				args.add(value);
+			});
+			Long updated = this.redis.execute(TOUCH, List.of(key, this.keys.subscriptions(id)), args.toArray());
+			if (updated == null || updated == 0) {
+				this.local.remove(id);
+				return;
+			}
+		}
+		this.redis.opsForZSet().add(this.keys.sessions(), id, session.getLastAccessedAt().toEpochMilli() + ttl);
+	}
+
+	private static Map<String, String> mutableFields(McpSession session) {
+		Map<String, String> fields = new java.util.LinkedHashMap<>();
+		fields.put("a", Long.toString(session.getLastAccessedAt().toEpochMilli()));
+		fields.put("i", session.isInitialized() ? "1" : "0");
+		if (session.getLogLevel() != null) {
+			fields.put("l", session.getLogLevel());
+		}
+		return fields;
+	}
+
+	@Override
+	public @Nullable McpSession find(String id) {
+		Map<Object, Object> fields = this.redis.opsForHash().entries(this.keys.session(id));
+		if (fields.isEmpty() || fields.get("v") == null) {
+			this.local.remove(id);
+			return null;
+		}
+		McpSession session = this.local.computeIfAbsent(id, (key) -> toSession(key, fields));
+		Instant lastAccessed = Instant.ofEpochMilli(Long.parseLong(String.valueOf(fields.get("a"))));
+		if (lastAccessed.isAfter(session.getLastAccessedAt())) {
+			session.setLastAccessedAt(lastAccessed);
+		}
+		if ("1".equals(fields.get("i"))) {
+			session.markInitialized();
+		}
+		Object level = fields.get("l");
+		if (level != null) {
+			session.setLogLevel(level.toString());
+		}
+		return session;
+	}
+
+	private static McpSession toSession(String id, Map<Object, Object> fields) {
+		Object principal = fields.get("pr");
+		return new McpSession(id, String.valueOf(fields.get("v")), readJson(fields.get("ci")),
+				readJson(fields.get("cc")), (principal != null) ? principal.toString() : null,
+				Instant.ofEpochMilli(Long.parseLong(String.valueOf(fields.get("c")))), 1);
+	}
+
+	private static JsonNode readJson(@Nullable Object value) {
+		return json.readTree((value != null) ? value.toString() : "{}");
+	}
+
+	@Override
+	public @Nullable McpSession remove(String id) {
+		McpSession session = find(id);
+		this.local.remove(id);
+		Long deleted = this.redis.delete(List.of(this.keys.session(id), this.keys.subscriptions(id)));
+		this.redis.opsForZSet().remove(this.keys.sessions(), id);
+		if (session == null || deleted == null || deleted == 0) {
+			return null;
+		}
+		this.log.append(Map.of(RedisChangeLog.KIND, END, "s", id));
+		return session;
+	}
+
+	/**
+	 * The sessions this node has served that still exist, for idle expiry: sessions no
+	 * node serves any more expire in Redis by themselves.
+	 */
+	@Override
+	public Collection<McpSession> findAll() {
+		List<McpSession> sessions = new ArrayList<>();
+		for (String id : List.copyOf(this.local.keySet())) {
+			McpSession session = find(id);
+			if (session != null) {
+				sessions.add(session);
+			}
+		}
+		return sessions;
+	}
+
+	@Override
+	public int count() {
+		String key = this.keys.sessions();
+		this.redis.opsForZSet().removeRangeByScore(key, 0, this.clock.millis());
+		Long count = this.redis.opsForZSet().zCard(key);
+		return (count != null) ? count.intValue() : 0;
+	}
+
+	@Override
+	public boolean addSubscription(McpSession session, String uri) {
+		String key = this.keys.subscriptions(session.getId());
+		Long added = this.redis.opsForSet().add(key, uri);
+		this.redis.expire(key, this.idleTimeout);
+		if (added == null || added == 0) {
+			return false;
+		}
+		String position = this.log.append(Map.of(RedisChangeLog.KIND, SUBSCRIBE, "s", session.getId(), "u", uri));
+		// Where a stream opened later without Last-Event-ID starts: nothing published
+		// after this subscription is lost.
+		this.redis.opsForHash().putIfAbsent(this.keys.session(session.getId()), "p", position);
+		return true;
+	}
+
+	@Override
+	public boolean removeSubscription(McpSession session, String uri) {
+		Long removed = this.redis.opsForSet().remove(this.keys.subscriptions(session.getId()), uri);
+		if (removed == null || removed == 0) {
+			return false;
+		}
+		this.log.append(Map.of(RedisChangeLog.KIND, UNSUBSCRIBE, "s", session.getId(), "u", uri));
+		return true;
+	}
+
+	@Override
+	public Set<String> getSubscriptions(McpSession session) {
+		Set<String> members = this.redis.opsForSet().members(this.keys.subscriptions(session.getId()));
+		return (members != null) ? members : Set.of();
+	}
+
+}

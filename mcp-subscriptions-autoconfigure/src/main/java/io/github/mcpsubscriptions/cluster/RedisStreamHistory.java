@@ -1,0 +1,351 @@
+package io.github.mcpsubscriptions.cluster;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import io.github.mcpsubscriptions.notification.NotificationDispatcher;
+import io.github.mcpsubscriptions.notification.OutboundNotification;
+import io.github.mcpsubscriptions.notification.Outbox;
+import io.github.mcpsubscriptions.notification.ResourceChange;
+import io.github.mcpsubscriptions.notification.Subscriber;
+import io.github.mcpsubscriptions.session.McpSession;
+import io.github.mcpsubscriptions.session.McpSessionManager;
+import io.github.mcpsubscriptions.session.ProtocolVersions;
+import io.github.mcpsubscriptions.session.SessionStreamHistory;
+import io.github.mcpsubscriptions.subscription.SubscriptionIndex;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.data.domain.Range;
+import org.springframework.data.redis.connection.Limit;
+import org.springframework.data.redis.connection.stream.MapRecord;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.script.RedisScript;
+
+/**
+ * Event ids and replay of 2025-era GET streams that work on any node. An event id is
+ * {@code <session tag>-<stream epoch>-<log position>-<sequence>}: the change log position
+ * of the change it reports (or of the last one before it), a sequence within that
+ * position, the number of the stream within the session (so ids stay unique when a
+ * session's stream moves between nodes), and a random tag of the session (so another
+ * session's or a forged id is recognized). A stream that resumes, on whichever node,
+ * replays by re-matching the log after the position against the session's
+ * subscriptions, the access policy and filters checked again; a position older than the
+ * log gets resync notifications.
+ * <p>
+ * It also applies the log's session records to the streams this node holds: a
+ * subscription added or removed on any node, a session ended on any node, a stream
+ * opened on another node (one stream per session in the cluster).
+ */
+public class RedisStreamHistory implements SessionStreamHistory, RedisChangeLog.RecordListener {
+
+	private static final Pattern EVENT_ID = Pattern.compile("([0-9a-f]+)-([0-9]+)-([0-9]+-[0-9]+)-([0-9]+)");
+
+	/**
+	 * A stream closed: where it was served up to, for the next stream without
+	 * {@code Last-Event-ID}; only while the session exists and no newer stream holds it.
+	 */
+	private static final RedisScript<Long> SERVED = RedisScript.of("""
+			if redis.call('hget', KEYS[1], 'h') ~= ARGV[2] then return 0 end
+			redis.call('hset', KEYS[1], 'p', ARGV[1])
+			redis.call('hdel', KEYS[1], 'h')
+			return 1""", Long.class);
+
+	static final String CLAIM = "g";
+
+	private final StringRedisTemplate redis;
+
+	private final ClusterKeys keys;
+
+	private final RedisChangeLog log;
+
+	private final NotificationDispatcher dispatcher;
+
+	private final String nodeName;
+
+	private final ConcurrentMap<String, StreamState> streams = new ConcurrentHashMap<>();
+
+	private final Supplier<McpSessionManager> sessions;
+
+	/**
+	 * Create a history.
+	 * @param redis the Redis operations
+	 * @param keys the cluster's key names
+	 * @param log the change log
+	 * @param dispatcher matches changes and writes notifications
+	 * @param nodeName this node's name
+	 * @param sessions the session manager whose streams this history serves
+	 */
+	public RedisStreamHistory(StringRedisTemplate redis, ClusterKeys keys, RedisChangeLog log,
+			NotificationDispatcher dispatcher, String nodeName, Supplier<McpSessionManager> sessions) {
+		this.sessions = sessions;
+		this.redis = redis;
+		this.keys = keys;
+		this.log = log;
+		this.dispatcher = dispatcher;
+		this.nodeName = nodeName;
+		log.addRecordListener(this);
+	}
+
+	/**
+	 * How many sessions' streams this node holds.
+	 * @return the count
+	 */
+	public int getStreamCount() {
+		return this.streams.size();
+	}
+
+	@Override
+	public @Nullable String append(McpSession session, OutboundNotification notification, String data) {
+		StreamState state = this.streams.get(session.getId());
+		if (state == null) {
+			return null;
+		}
+		return state.next(notification.position());
+	}
+
+	@Override
+	public Outbox.AttachAction attach(McpSession session, Subscriber subscriber, @Nullable String lastEventId,
+			@Nullable Duration retry) {
+		String id = session.getId();
+		String sessionKey = this.keys.session(id);
+		List<Object> stored = this.redis.opsForHash().multiGet(sessionKey, List.of("tag", "p", "h"));
+		Long epoch = this.redis.opsForHash().increment(sessionKey, "ep", 1);
+		this.redis.opsForHash().put(sessionKey, "h", String.valueOf(epoch));
+		String tag = String.valueOf(stored.get(0));
+		// Without Last-Event-ID, a stream starts where the last one was served up to or
+		// at the first subscription; while another stream is open, it starts live.
+		String served = (stored.get(1) != null && stored.get(2) == null) ? stored.get(1).toString() : null;
+		Set<String> subscriptions = this.redis.opsForSet().members(this.keys.subscriptions(id));
+		String from = served;
+		boolean gap = false;
+		if (lastEventId != null) {
+			Matcher matcher = EVENT_ID.matcher(lastEventId);
+			if (matcher.matches() && matcher.group(1).equals(tag)) {
+				from = matcher.group(3);
+			}
+			else {
+				from = null;
+				gap = true;
+			}
+		}
+		if (from != null) {
+			String oldest = oldestPosition();
+			gap = oldest == null || compare(from, oldest) < 0;
+		}
+		// Live delivery starts before the log is read, so that nothing falls between
+		// the replay and live delivery; what both would write, the replay writes.
+		StreamState state = new StreamState(tag, (epoch != null) ? epoch : 1,
+				(from != null && !gap) ? from : this.log.getPosition());
+		this.streams.put(id, state);
+		this.log.append(Map.of(RedisChangeLog.KIND, CLAIM, "s", id, "n", this.nodeName, "ep",
+				Long.toString(state.epoch)));
+		if (subscriptions != null) {
+			for (String uri : subscriptions) {
+				this.dispatcher.subscribe(subscriber, uri);
+			}
+		}
+		String primeId = state.currentId();
+		List<String[]> replay = new java.util.ArrayList<>();
+		if (from != null && !gap) {
+			String upTo = replay(from, id, subscriber, (subscriptions != null) ? subscriptions : Set.of(), state,
+					replay);
+			state.replayedUpTo(upTo);
+		}
+		boolean resync = gap;
+		boolean resumed = lastEventId != null && !gap;
+		return (target, outbox) -> {
+			if (ProtocolVersions.supportsPriming(session.getProtocolVersion())) {
+				target.prime(resumed ? lastEventId : primeId, retry);
+			}
+			if (resync) {
+				outbox.queueResync();
+				return;
+			}
+			if (resumed) {
+				this.dispatcher.getStats().replayed();
+			}
+			for (String[] event : replay) {
+				target.send(event[0], event[1]);
+			}
+		};
+	}
+
+	/**
+	 * Re-match the log after a position against a session's subscriptions.
+	 * @return the position replayed up to: live delivery takes over after it
+	 */
+	private String replay(String from, String sessionId, Subscriber subscriber, Set<String> subscriptions,
+			StreamState state, List<String[]> replay) {
+		List<MapRecord<String, Object, Object>> records = this.redis.opsForStream()
+			.range(this.keys.log(), Range.of(Range.Bound.exclusive(from), Range.Bound.unbounded()), Limit.unlimited());
+		if (records == null || records.isEmpty()) {
+			return from;
+		}
+		SubscriptionIndex<Subscriber> index = this.dispatcher.getIndex().emptyCopy();
+		for (String uri : subscriptions) {
+			index.add(subscriber, uri);
+		}
+		// A subscription removed after the position was active before its removal.
+		for (MapRecord<String, Object, Object> record : records) {
+			Map<Object, Object> fields = record.getValue();
+			if (RedisSessionStore.UNSUBSCRIBE.equals(fields.get(RedisChangeLog.KIND))
+					&& sessionId.equals(fields.get("s"))) {
+				index.add(subscriber, String.valueOf(fields.get("u")));
+			}
+		}
+		String last = from;
+		for (MapRecord<String, Object, Object> record : records) {
+			Map<Object, Object> fields = record.getValue();
+			String position = record.getId().getValue();
+			last = position;
+			Object kind = fields.get(RedisChangeLog.KIND);
+			if (RedisChangeLog.CHANGE.equals(kind)) {
+				ResourceChange change = RedisChangeLog.toChange(position, fields);
+				for (OutboundNotification notification : this.dispatcher.notificationsFor(change, subscriber, index)) {
+					replay.add(new String[] { state.next(position), this.dispatcher.encode(notification, subscriber) });
+				}
+			}
+			else if (sessionId.equals(fields.get("s"))) {
+				if (RedisSessionStore.SUBSCRIBE.equals(kind)) {
+					index.add(subscriber, String.valueOf(fields.get("u")));
+				}
+				else if (RedisSessionStore.UNSUBSCRIBE.equals(kind)) {
+					index.remove(subscriber, String.valueOf(fields.get("u")));
+				}
+			}
+		}
+		return last;
+	}
+
+	private @Nullable String oldestPosition() {
+		List<MapRecord<String, Object, Object>> first = this.redis.opsForStream()
+			.range(this.keys.log(), Range.unbounded(), Limit.limit().count(1));
+		return (first == null || first.isEmpty()) ? null : first.get(0).getId().getValue();
+	}
+
+	@Override
+	public void detached(McpSession session) {
+		StreamState state = this.streams.remove(session.getId());
+		if (state != null) {
+			this.redis.execute(SERVED, List.of(this.keys.session(session.getId())), state.getPosition(),
+					Long.toString(state.epoch));
+		}
+	}
+
+	@Override
+	public void onRecord(String position, String kind, Map<Object, Object> fields) {
+		Object sessionId = fields.get("s");
+		if (sessionId == null) {
+			return;
+		}
+		McpSessionManager sessions = this.sessions.get();
+		String id = sessionId.toString();
+		switch (kind) {
+			case RedisSessionStore.SUBSCRIBE, RedisSessionStore.UNSUBSCRIBE -> {
+				Subscriber subscriber = sessions.findSubscriber(id);
+				if (subscriber != null) {
+					String uri = String.valueOf(fields.get("u"));
+					if (kind.equals(RedisSessionStore.SUBSCRIBE)) {
+						this.dispatcher.subscribe(subscriber, uri);
+					}
+					else {
+						this.dispatcher.unsubscribe(subscriber, uri);
+					}
+				}
+			}
+			case RedisSessionStore.END -> {
+				this.streams.remove(id);
+				sessions.release(id);
+			}
+			case CLAIM -> {
+				StreamState state = this.streams.get(id);
+				long epoch = Long.parseLong(String.valueOf(fields.get("ep")));
+				if (state != null && epoch > state.epoch && this.streams.remove(id, state)) {
+					// The session's stream opened on another node (or anew here).
+					if (!this.nodeName.equals(fields.get("n"))) {
+						sessions.release(id);
+					}
+				}
+			}
+			default -> {
+			}
+		}
+	}
+
+	/**
+	 * Compare two log positions.
+	 * @param a one position
+	 * @param b another
+	 * @return negative, zero or positive as {@code a} is before, at or after {@code b}
+	 */
+	static int compare(String a, String b) {
+		int dashA = a.indexOf('-');
+		int dashB = b.indexOf('-');
+		int byTime = Long.compare(Long.parseLong(a.substring(0, dashA)), Long.parseLong(b.substring(0, dashB)));
+		return (byTime != 0) ? byTime
+				: Long.compare(Long.parseLong(a.substring(dashA + 1)), Long.parseLong(b.substring(dashB + 1)));
+	}
+
+	/**
+	 * The event ids of one stream held here.
+	 */
+	private static final class StreamState {
+
+		private final String tag;
+
+		private final long epoch;
+
+		private String position;
+
+		private long sequence;
+
+		/** Live notifications up to here were written by the replay. */
+		private @Nullable String replayedUpTo;
+
+		StreamState(String tag, long epoch, String position) {
+			this.tag = tag;
+			this.epoch = epoch;
+			this.position = position;
+		}
+
+		synchronized String currentId() {
+			return this.tag + "-" + this.epoch + "-" + this.position + "-" + this.sequence;
+		}
+
+		synchronized String getPosition() {
+			return this.position;
+		}
+
+		synchronized void replayedUpTo(String upTo) {
+			this.replayedUpTo = upTo;
+		}
+
+		/**
+		 * The id of the next event, or {@code null} for a live notification the replay
+		 * wrote.
+		 */
+		synchronized @Nullable String next(@Nullable String changePosition) {
+			if (changePosition != null && this.replayedUpTo != null
+					&& compare(changePosition, this.replayedUpTo) <= 0) {
+				return null;
+			}
+			if (changePosition != null && compare(changePosition, this.position) > 0) {
+				this.position = changePosition;
+				this.sequence = 0;
+			}
+			else {
+				this.sequence++;
+			}
+			return currentId();
+		}
+
+	}
+
+}

@@ -1,0 +1,91 @@
+package io.github.mcpsubscriptions.cluster;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import io.github.mcpsubscriptions.notification.ResourceChangedEvent;
+import io.github.mcpsubscriptions.resource.McpResource;
+import io.github.mcpsubscriptions.test.McpTestApplication;
+import io.github.mcpsubscriptions.test.McpTestClient;
+
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Cluster nodes in one JVM: each an application on a random port, all sharing one real
+ * Redis namespace, closed (and the namespace cleaned) together.
+ */
+final class ClusterNodes implements AutoCloseable {
+
+	private final RedisTestSupport redis;
+
+	private final List<ConfigurableApplicationContext> nodes = new ArrayList<>();
+
+	ClusterNodes(int database) {
+		this.redis = new RedisTestSupport(database);
+	}
+
+	RedisTestSupport redis() {
+		return this.redis;
+	}
+
+	ConfigurableApplicationContext start(String name, String... properties) {
+		List<String> extra = new ArrayList<>(List.of(properties));
+		extra.add("mcp.cluster.node-name=" + name);
+		return run(this.redis.nodeArguments(extra.toArray(String[]::new)));
+	}
+
+	ConfigurableApplicationContext run(String... arguments) {
+		ConfigurableApplicationContext context = new SpringApplication(McpTestApplication.class, Resources.class)
+			.run(arguments);
+		this.nodes.add(context);
+		return context;
+	}
+
+	static McpTestClient client(ConfigurableApplicationContext node) {
+		return new McpTestClient(((WebServerApplicationContext) node).getWebServer().getPort());
+	}
+
+	static void publish(ConfigurableApplicationContext node, String uri) {
+		node.publishEvent(new ResourceChangedEvent(uri));
+	}
+
+	@Override
+	public void close() {
+		for (ConfigurableApplicationContext node : this.nodes) {
+			node.close();
+		}
+		this.redis.close();
+	}
+
+	static class Resources {
+
+		@Bean
+		Items items() {
+			return new Items();
+		}
+
+	}
+
+	static class Items {
+
+		@McpResource(uri = "c://items")
+		String all() {
+			return "[]";
+		}
+
+		@McpResource(uri = "c://items/{id}")
+		String item(String id) {
+			return id;
+		}
+
+		@McpResource(uri = "c://other/{id}")
+		String other(String id) {
+			return id;
+		}
+
+	}
+
+}
