@@ -4,13 +4,11 @@ import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 import io.github.mcpsubscriptions.notification.NotificationDispatcher;
-import io.github.mcpsubscriptions.resource.McpResource;
 import io.github.mcpsubscriptions.session.McpSessionManager;
 import io.github.mcpsubscriptions.test.McpTestApplication;
 import io.github.mcpsubscriptions.test.McpTestClient;
@@ -21,8 +19,6 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -32,7 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * by a request that found it just before the delete, no subscriber registered again, no
  * ownerless subscription in the index. Loopback only, bounded in count and time.
  */
-@SpringBootTest(classes = { McpTestApplication.class, DeleteRaceStressTests.Resources.class },
+@SpringBootTest(classes = { McpTestApplication.class, RacingRequests.Resources.class },
 		webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "mcp.subscriptions.max-per-session=64", "mcp.subscriptions.max-total=100000" })
 class DeleteRaceStressTests {
@@ -64,20 +60,14 @@ class DeleteRaceStressTests {
 		for (int round = 0; round < ROUNDS; round++) {
 			String id = client.initialize("2025-11-25");
 			ids.add(id);
-			CountDownLatch start = new CountDownLatch(1);
+			RacingRequests race = new RacingRequests(this.pool);
 			List<CompletableFuture<HttpResponse<String>>> requests = new ArrayList<>();
 			for (int i = 0; i < SUBSCRIBES; i++) {
 				String params = "{\"uri\":\"race://items/" + i + "\"}";
-				requests.add(CompletableFuture.supplyAsync(() -> {
-					await(start);
-					return call(() -> client.call(id, "resources/subscribe", params));
-				}, this.pool));
+				requests.add(race.add(() -> client.call(id, "resources/subscribe", params)));
 			}
-			CompletableFuture<HttpResponse<String>> delete = CompletableFuture.supplyAsync(() -> {
-				await(start);
-				return call(() -> client.delete(id));
-			}, this.pool);
-			start.countDown();
+			CompletableFuture<HttpResponse<String>> delete = race.add(() -> client.delete(id));
+			race.go();
 			assertThat(delete.get(30, TimeUnit.SECONDS).statusCode()).isEqualTo(204);
 			for (CompletableFuture<HttpResponse<String>> request : requests) {
 				// Answered either way (subscribed, or the session was gone): never a 5xx.
@@ -91,51 +81,6 @@ class DeleteRaceStressTests {
 		for (String id : ids) {
 			assertThat(client.call(id, "ping", "{}").statusCode()).isEqualTo(404);
 		}
-	}
-
-	private static void await(CountDownLatch latch) {
-		try {
-			latch.await();
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException(ex);
-		}
-	}
-
-	private static HttpResponse<String> call(Request request) {
-		try {
-			return request.send();
-		}
-		catch (Exception ex) {
-			throw new IllegalStateException(ex);
-		}
-	}
-
-	@FunctionalInterface
-	private interface Request {
-
-		HttpResponse<String> send() throws Exception;
-
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	static class Resources {
-
-		@Bean
-		Race race() {
-			return new Race();
-		}
-
-	}
-
-	static class Race {
-
-		@McpResource(uri = "race://items/{id}")
-		String item(String id) {
-			return id;
-		}
-
 	}
 
 }

@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -15,7 +14,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
 import io.github.mcpsubscriptions.notification.NotificationDispatcher;
-import io.github.mcpsubscriptions.resource.McpResource;
 import io.github.mcpsubscriptions.session.McpSession;
 import io.github.mcpsubscriptions.session.McpSessionManager;
 import io.github.mcpsubscriptions.session.SessionEndReason;
@@ -29,8 +27,6 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -43,7 +39,8 @@ import static org.awaitility.Awaitility.await;
  * any two of its requests, and the test sweeps continuously while they run. Loopback
  * only, bounded in count and time.
  */
-@SpringBootTest(classes = { McpTestApplication.class, ExpiryRaceStressTests.Resources.class },
+@SpringBootTest(
+		classes = { McpTestApplication.class, RacingRequests.Resources.class, ExpiryRaceStressTests.Ends.class },
 		webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "mcp.sessions.idle-timeout=1ms", "mcp.subscriptions.max-per-session=64",
 				"mcp.subscriptions.max-total=100000" })
@@ -79,17 +76,14 @@ class ExpiryRaceStressTests {
 		for (int round = 0; round < ROUNDS; round++) {
 			String id = initialize(client);
 			ids.add(id);
-			CountDownLatch start = new CountDownLatch(1);
+			RacingRequests race = new RacingRequests(this.pool);
 			List<CompletableFuture<HttpResponse<String>>> requests = new ArrayList<>();
 			for (int i = 0; i < SUBSCRIBES; i++) {
-				String params = "{\"uri\":\"expiring://items/" + i + "\"}";
-				requests.add(CompletableFuture.supplyAsync(() -> {
-					awaitStart(start);
-					return call(() -> client.call(id, "resources/subscribe", params));
-				}, this.pool));
+				String params = "{\"uri\":\"race://items/" + i + "\"}";
+				requests.add(race.add(() -> client.call(id, "resources/subscribe", params)));
 			}
 			CompletableFuture<Void> answered = CompletableFuture.allOf(requests.toArray(CompletableFuture[]::new));
-			start.countDown();
+			race.go();
 			while (!answered.isDone()) {
 				this.sessions.expireIdleSessions();
 				// Paces the sweeps (thousands a second, still many per request) without
@@ -124,32 +118,6 @@ class ExpiryRaceStressTests {
 		return response.headers().firstValue("Mcp-Session-Id").orElseThrow();
 	}
 
-	private static void awaitStart(CountDownLatch latch) {
-		try {
-			latch.await();
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException(ex);
-		}
-	}
-
-	private static HttpResponse<String> call(Request request) {
-		try {
-			return request.send();
-		}
-		catch (Exception ex) {
-			throw new IllegalStateException(ex);
-		}
-	}
-
-	@FunctionalInterface
-	private interface Request {
-
-		HttpResponse<String> send() throws Exception;
-
-	}
-
 	/** Counts how often each session ended: a session brought back would end twice. */
 	static class Ends implements SessionListener {
 
@@ -163,30 +131,6 @@ class ExpiryRaceStressTests {
 		int count(String id) {
 			AtomicInteger count = this.counts.get(id);
 			return (count != null) ? count.get() : 0;
-		}
-
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	static class Resources {
-
-		@Bean
-		Expiring expiring() {
-			return new Expiring();
-		}
-
-		@Bean
-		Ends ends() {
-			return new Ends();
-		}
-
-	}
-
-	static class Expiring {
-
-		@McpResource(uri = "expiring://items/{id}")
-		String item(String id) {
-			return id;
 		}
 
 	}
