@@ -27,19 +27,22 @@ public class ProductController {
 
 	private final CatalogService catalog;
 
-	public ProductController(ProductRepository products, CatalogService catalog) {
+	private final CatalogAccess access;
+
+	public ProductController(ProductRepository products, CatalogService catalog, CatalogAccess access) {
 		this.products = products;
 		this.catalog = catalog;
+		this.access = access;
 	}
 
 	@GetMapping
 	public List<Product> list() {
-		return this.products.findAll();
+		return this.access.readable(this.products.findAll());
 	}
 
 	@GetMapping("/{id}")
 	public Product get(@PathVariable long id) {
-		return this.products.findById(id).orElseThrow(() -> notFound(id));
+		return this.products.findById(id).filter((product) -> this.access.mayRead(id)).orElseThrow(() -> notFound(id));
 	}
 
 	@PutMapping("/{id}")

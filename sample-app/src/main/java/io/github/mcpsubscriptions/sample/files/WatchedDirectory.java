@@ -44,6 +44,10 @@ import org.springframework.stereotype.Component;
 @Component
 public class WatchedDirectory implements SmartLifecycle {
 
+	/** Who may read the files (enforced in profile {@code secure}). */
+	static final String ACCESS_RULE = "hasAuthority('SCOPE_files:read')";
+
+
 	private static final Log logger = LogFactory.getLog(WatchedDirectory.class);
 
 	/** Characters other than letters and digits that a URI path holds unencoded. */
@@ -92,12 +96,14 @@ public class WatchedDirectory implements SmartLifecycle {
 			.description("Every file of the sample's watched directory, as JSON. Subscribe to it to hear of any change "
 					+ "below it; add ?pattern=*.log to narrow that.")
 			.mimeType("application/json")
+			.accessRule(ACCESS_RULE)
 			.build());
 		this.registry.register(ResourceDefinition.builder(this.rootUri + "{+path}", this::read)
 			.name("file")
 			.title("A file of the watched directory")
 			.description("One file; text files as text, others as a blob.")
 			.instanceLister(this::files)
+			.accessRule(ACCESS_RULE)
 			.build());
 		try {
 			this.watcher = FileSystems.getDefault().newWatchService();
