@@ -6,6 +6,7 @@ import io.github.mcpsubscriptions.metrics.McpMetrics;
 import io.github.mcpsubscriptions.metrics.McpSubscriptionsEndpoint;
 import io.github.mcpsubscriptions.notification.NotificationDispatcher;
 import io.github.mcpsubscriptions.server.ListenManager;
+import io.github.mcpsubscriptions.server.McpServerInfo;
 import io.github.mcpsubscriptions.session.McpSessionManager;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.observation.ObservationRegistry;
@@ -65,8 +66,9 @@ public final class McpMetricsAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean
 		McpSubscriptionsEndpoint mcpSubscriptionsEndpoint(McpSessionManager sessions,
-				NotificationDispatcher dispatcher, McpProperties properties) {
-			return new McpSubscriptionsEndpoint(sessions, dispatcher, properties,
+				NotificationDispatcher dispatcher, McpProperties properties, McpServerInfo serverInfo) {
+			return new McpSubscriptionsEndpoint(sessions, dispatcher,
+					McpConfigurationDescription.describe(properties, serverInfo),
 					properties.getManagement().getTopUris(), properties.getManagement().isAllowSessionClose());
 		}
 

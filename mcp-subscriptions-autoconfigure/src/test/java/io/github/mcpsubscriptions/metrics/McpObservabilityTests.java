@@ -1,5 +1,6 @@
 package io.github.mcpsubscriptions.metrics;
 
+import java.io.InputStream;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -9,6 +10,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import io.github.mcpsubscriptions.notification.NotificationDispatcher;
 import io.github.mcpsubscriptions.notification.ResourceChangedEvent;
 import io.github.mcpsubscriptions.resource.McpResource;
+import io.github.mcpsubscriptions.server.McpServerInfo;
 import io.github.mcpsubscriptions.session.McpSessionManager;
 import io.github.mcpsubscriptions.subscription.McpSubscriptionAuditEvent;
 import io.github.mcpsubscriptions.test.McpTestApplication;
@@ -19,8 +21,10 @@ import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.convert.ApplicationConversionService;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -28,6 +32,8 @@ import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.convert.ConversionService;
+import org.springframework.util.ClassUtils;
 
 import static io.github.mcpsubscriptions.test.McpTestClient.json;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -62,6 +68,9 @@ class McpObservabilityTests {
 
 	@Autowired
 	private NotificationDispatcher dispatcher;
+
+	@Autowired
+	private McpServerInfo serverInfo;
 
 	@Test
 	void metersEndpointHealthObservationAndAuditFollowRealTraffic() throws Exception {
@@ -130,6 +139,65 @@ class McpObservabilityTests {
 		assertThat(this.config.observations).contains("mcp.notification.dispatch scheme=shop");
 		assertThat(this.config.audit).containsSubsequence("SUBSCRIBE shop://items/1", "SUBSCRIBE shop://items/{id}",
 				"REJECT nothing://here NOT_FOUND", "UNSUBSCRIBE shop://items/");
+	}
+
+	@Test
+	void configurationShowsEverySettingAsAValueThePropertyAccepts() throws Exception {
+		JsonNode configuration = json(get("/actuator/mcpsubscriptions").body()).get("configuration");
+		ConversionService conversion = ApplicationConversionService.getSharedInstance();
+		int checked = 0;
+		try (InputStream in = getClass().getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
+			for (JsonNode property : JsonMapper.builder().build().readTree(in).get("properties")) {
+				String name = property.get("name").stringValue();
+				if (!name.startsWith("mcp.")) {
+					continue;
+				}
+				JsonNode node = configuration;
+				for (String part : name.substring(4).split("\\.")) {
+					node = (node != null) ? node.get(camelCase(part)) : null;
+				}
+				String type = property.get("type").stringValue();
+				assertThat(node).as("configuration shows %s", name).isNotNull();
+				if (type.startsWith("java.util.Map")) {
+					assertThat(node.isObject()).as("%s is a map", name).isTrue();
+					continue;
+				}
+				if (type.startsWith("java.util.List")) {
+					assertThat(node.isArray()).as("%s is a list", name).isTrue();
+					continue;
+				}
+				assertThat(node.isValueNode()).as("%s is a plain value, not %s", name, node).isTrue();
+				JsonNode defaultValue = property.get("defaultValue");
+				if (defaultValue != null && !defaultValue.isNull()) {
+					Class<?> valueType = ClassUtils.resolvePrimitiveIfNecessary(
+							ClassUtils.forName(type, getClass().getClassLoader()));
+					assertThat(conversion.convert(node.asString(), valueType)).as("%s is its default", name)
+						.isEqualTo(conversion.convert(defaultValue.asString(), valueType));
+					checked++;
+				}
+			}
+		}
+		assertThat(checked).as("settings with a default compared").isGreaterThan(20);
+		assertThat(configuration.get("endpoint").get("maxRequestSize").stringValue()).isEqualTo("4194304B");
+		assertThat(configuration.get("server").get("name").stringValue()).isEqualTo(this.serverInfo.name())
+			.isNotBlank();
+		assertThat(configuration.get("server").get("version").stringValue()).isEqualTo(this.serverInfo.version())
+			.isNotBlank();
+	}
+
+	private static String camelCase(String kebab) {
+		StringBuilder camel = new StringBuilder();
+		boolean upper = false;
+		for (char c : kebab.toCharArray()) {
+			if (c == '-') {
+				upper = true;
+			}
+			else {
+				camel.append(upper ? Character.toUpperCase(c) : c);
+				upper = false;
+			}
+		}
+		return camel.toString();
 	}
 
 	@Test
