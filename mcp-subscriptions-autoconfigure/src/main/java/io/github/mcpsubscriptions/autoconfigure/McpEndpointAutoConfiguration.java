@@ -9,6 +9,7 @@ import org.springframework.security.access.expression.method.DefaultMethodSecuri
 import org.springframework.security.access.expression.method.MethodSecurityExpressionHandler;
 import org.springframework.security.access.hierarchicalroles.RoleHierarchy;
 import java.time.Clock;
+import java.util.List;
 import java.util.UUID;
 
 import io.github.mcpsubscriptions.cluster.ClusterKeys;
@@ -110,6 +111,12 @@ public final class McpEndpointAutoConfiguration {
 	@ConditionalOnMissingBean
 	DeliveryScheduler mcpDeliveryScheduler(McpProperties properties) {
 		return new ExecutorDeliveryScheduler(properties.getNotifications().getDeliveryThreads());
+	}
+
+	@Bean
+	McpThreadsLifecycle mcpThreadsLifecycle(NotificationDispatcher dispatcher, DeliveryScheduler scheduler) {
+		// The dispatcher first: it hands work to the scheduler.
+		return new McpThreadsLifecycle(List.of(dispatcher, scheduler));
 	}
 
 	@Bean(destroyMethod = "close")

@@ -79,8 +79,7 @@ public final class ExecutorDeliveryScheduler implements DeliveryScheduler, AutoC
 
 	@Override
 	public void close() {
-		this.timer.shutdownNow();
-		this.delivery.shutdownNow();
+		ExecutorShutdown.now(this.timer, this.delivery);
 	}
 
 }

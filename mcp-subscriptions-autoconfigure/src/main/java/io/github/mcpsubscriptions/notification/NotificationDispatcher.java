@@ -321,7 +321,7 @@ public class NotificationDispatcher implements AutoCloseable {
 
 	@Override
 	public void close() {
-		this.executor.shutdownNow();
+		ExecutorShutdown.now(this.executor);
 	}
 
 }

@@ -59,6 +59,15 @@ public final class MaintenanceExecutor implements AutoCloseable {
 	@Override
 	public void close() {
 		this.executor.shutdownNow();
+		try {
+			// Wait for the thread to end, so that the web server does not find it running.
+			if (!this.executor.awaitTermination(5, TimeUnit.SECONDS)) {
+				logger.warn("The " + this.name + " thread did not stop within 5 s");
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
 	}
 
 }
