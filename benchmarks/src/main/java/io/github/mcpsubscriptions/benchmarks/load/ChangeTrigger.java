@@ -9,6 +9,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongConsumer;
+import java.util.function.LongFunction;
 
 /**
  * Makes the server under test publish a change of the resource numbered {@code n}; the
@@ -42,7 +43,9 @@ public interface ChangeTrigger extends AutoCloseable {
 
 		private final HttpClient http;
 
-		private final String urlTemplate;
+		private final LongFunction<URI> target;
+
+		private final Done done;
 
 		private final String method;
 
@@ -59,32 +62,64 @@ public interface ChangeTrigger extends AutoCloseable {
 		 * @param bodyTemplate the JSON body, with {@code {n}}
 		 */
 		public Http(HttpClient http, String urlTemplate, String method, String bodyTemplate) {
+			this(http, (n) -> URI.create(urlTemplate.replace("{n}", Long.toString(n))), method, bodyTemplate,
+					(n, target, succeeded) -> {
+					});
+		}
+
+		/**
+		 * @param http the client
+		 * @param target the URL of the call for resource n (the cluster harness spreads them
+		 * over its nodes)
+		 * @param method the HTTP method
+		 * @param bodyTemplate the JSON body, with {@code {n}}
+		 * @param done told when each call ended
+		 */
+		public Http(HttpClient http, LongFunction<URI> target, String method, String bodyTemplate, Done done) {
 			this.http = http;
-			this.urlTemplate = urlTemplate;
+			this.target = target;
 			this.method = method;
 			this.bodyTemplate = bodyTemplate;
+			this.done = done;
 		}
 
 		@Override
 		public void fire(long n) {
 			String number = Long.toString(n);
-			HttpRequest request = HttpRequest.newBuilder(URI.create(this.urlTemplate.replace("{n}", number)))
+			URI target = this.target.apply(n);
+			HttpRequest request = HttpRequest.newBuilder(target)
 				.timeout(Duration.ofSeconds(10))
 				.header("Content-Type", "application/json")
 				.method(this.method, HttpRequest.BodyPublishers.ofString(this.bodyTemplate.replace("{n}", number)))
 				.build();
 			this.inFlight.acquireUninterruptibly();
 			this.http.sendAsync(request, HttpResponse.BodyHandlers.discarding()).whenComplete((response, ex) -> {
-				this.inFlight.release();
-				if (ex != null || response.statusCode() / 100 != 2) {
+				boolean succeeded = ex == null && response.statusCode() / 100 == 2;
+				if (!succeeded) {
 					this.errors.incrementAndGet();
 				}
+				// Before the permit: once close() returns, every call has been reported.
+				this.done.ended(n, target, succeeded);
+				this.inFlight.release();
 			});
 		}
 
 		@Override
 		public long errors() {
 			return this.errors.get();
+		}
+
+		/** What became of one call. */
+		@FunctionalInterface
+		public interface Done {
+
+			/**
+			 * @param n the resource's number
+			 * @param target where the call went
+			 * @param succeeded whether it was answered with 2xx
+			 */
+			void ended(long n, URI target, boolean succeeded);
+
 		}
 
 		@Override

@@ -196,7 +196,7 @@ public final class LoadHarness {
 				triggerMethod, triggerBody, ids, baseline, server, setupConcurrency, streams.equals("on"));
 	}
 
-	private static int intOption(Map<String, String> values, String name, int fallback, int min, int max) {
+	static int intOption(Map<String, String> values, String name, int fallback, int min, int max) {
 		String value = values.remove(name);
 		if (value == null) {
 			return fallback;
@@ -639,7 +639,7 @@ public final class LoadHarness {
 		System.exit(0);
 	}
 
-	private static void printTable(String label, Map<String, Object> json) {
+	static void printTable(String label, Map<String, Object> json) {
 		StringBuilder table = new StringBuilder("\n").append(label).append('\n');
 		for (Map.Entry<String, Object> entry : json.entrySet()) {
 			if (entry.getKey().equals("harness")) {
@@ -676,14 +676,14 @@ public final class LoadHarness {
 		return json.append('"').toString();
 	}
 
-	private static Object round(double value) {
+	static Object round(double value) {
 		if (Double.isNaN(value)) {
 			return Double.NaN;
 		}
 		return Math.round(value * 1000) / 1000.0;
 	}
 
-	private static String rootMessage(Throwable ex) {
+	static String rootMessage(Throwable ex) {
 		Throwable root = ex;
 		while (root.getCause() != null) {
 			root = root.getCause();
@@ -691,7 +691,7 @@ public final class LoadHarness {
 		return root.getClass().getSimpleName() + ": " + root.getMessage();
 	}
 
-	private static java.util.concurrent.ThreadFactory daemon(String name) {
+	static java.util.concurrent.ThreadFactory daemon(String name) {
 		AtomicInteger count = new AtomicInteger();
 		return (task) -> {
 			Thread thread = new Thread(task, name + "-" + count.incrementAndGet());

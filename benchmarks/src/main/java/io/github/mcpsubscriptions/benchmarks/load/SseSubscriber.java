@@ -5,24 +5,37 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Flow;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import java.util.function.IntFunction;
 
 /**
  * One subscriber of the load: sets itself up in the protocol of its era, then reads its SSE
  * stream asynchronously (the JDK client's line subscriber: no thread per connection),
  * recording the latency of each {@code notifications/resources/updated} by the number at
- * the end of its {@code uri}.
+ * the end of its {@code uri}. For the cluster harness it can also send each request to
+ * another node ({@link #route}), count what it received per resource number and per event
+ * id (to find losses and duplicates), and reopen its stream elsewhere with
+ * {@code Last-Event-ID}.
  */
-final class SseSubscriber implements Flow.Subscriber<String> {
+final class SseSubscriber {
 
 	static final String VERSION_2025 = "2025-11-25";
 
 	static final String VERSION_2026 = "2026-07-28";
 
 	static final String ACCEPT_BOTH = "application/json, text/event-stream";
+
+	/** How a change names itself in a notification's {@code _meta} (see {@link #changeNumber}). */
+	static final String CHANGE_MARKER = "\"name\":\"change-";
+
+	/** The {@code _meta} key of a resync notification (NotificationEncoder.RESYNC_META). */
+	static final String RESYNC_META = "\"io.github.mcpsubscriptions/resync\"";
 
 	/** Shared by all subscribers of a run. */
 	record Context(HttpClient http, URI endpoint, LatencyStats stats, long[] publishedAt, AtomicLong streamErrors,
@@ -35,15 +48,96 @@ final class SseSubscriber implements Flow.Subscriber<String> {
 
 	private final CompletableFuture<Void> ready = new CompletableFuture<>();
 
-	private volatile Flow.Subscription subscription;
+	private volatile Lines lines;
 
 	private volatile boolean closing;
 
 	private volatile String sessionId;
 
+	/** The endpoint of the subscriber's request number k (all on one endpoint by default). */
+	private IntFunction<URI> route;
+
+	private int requests;
+
+	private volatile URI streamEndpoint;
+
+	/** Told when the stream ends or fails without {@link #close()} (the cluster harness reconnects). */
+	private volatile Consumer<SseSubscriber> onStreamLost = (subscriber) -> {
+	};
+
+	// What arrived, for the loss and duplicate counts (guarded by this).
+	private final long[] receivedByNumber;
+
+	private final long[] lastChangeByNumber;
+
+	private final Set<String> eventIds = new HashSet<>();
+
+	private long repeatedEventIds;
+
+	private long outOfOrder;
+
+	private long resyncs;
+
+	private volatile String lastEventId;
+
 	SseSubscriber(Context context, int number) {
+		this(context, number, (k) -> context.endpoint(), 0);
+	}
+
+	/**
+	 * @param context the run's shared state
+	 * @param number this subscriber's number
+	 * @param route the endpoint for each request, by its number (0: initialize)
+	 * @param countNumbersBelow count received notifications per resource number below this
+	 * (0: not at all)
+	 */
+	SseSubscriber(Context context, int number, IntFunction<URI> route, int countNumbersBelow) {
 		this.context = context;
 		this.number = number;
+		this.route = route;
+		this.receivedByNumber = new long[countNumbersBelow];
+		this.lastChangeByNumber = new long[countNumbersBelow];
+	}
+
+	void onStreamLost(Consumer<SseSubscriber> listener) {
+		this.onStreamLost = listener;
+	}
+
+	/** The endpoint the stream was last opened on, or null. */
+	URI streamEndpoint() {
+		return this.streamEndpoint;
+	}
+
+	String lastEventId() {
+		return this.lastEventId;
+	}
+
+	/** Notifications received for resource number n, each event id counted once. */
+	synchronized long received(int n) {
+		return this.receivedByNumber[n];
+	}
+
+	/** Events whose id had arrived on this session before. */
+	synchronized long repeatedEventIds() {
+		return this.repeatedEventIds;
+	}
+
+	/**
+	 * The highest change number (see {@link #changeNumber}) received for resource number n,
+	 * or 0.
+	 */
+	synchronized long lastChange(int n) {
+		return this.lastChangeByNumber[n];
+	}
+
+	/** Notifications whose change number was not above the last one for their resource. */
+	synchronized long outOfOrder() {
+		return this.outOfOrder;
+	}
+
+	/** Resync notifications received. */
+	synchronized long resyncs() {
+		return this.resyncs;
 	}
 
 	CompletableFuture<Void> ready() {
@@ -86,13 +180,27 @@ final class SseSubscriber implements Flow.Subscriber<String> {
 			this.ready.complete(null);
 			return;
 		}
-		HttpRequest get = HttpRequest.newBuilder(this.context.endpoint())
+		openStream2025(this.route.apply(this.requests++));
+	}
+
+	/**
+	 * (Re)open the 2025-era GET stream on an endpoint, with {@code Last-Event-ID} when an
+	 * event arrived before.
+	 * @param endpoint the MCP endpoint of some node
+	 * @return completes with the HTTP status of the stream's response (or exceptionally)
+	 */
+	CompletableFuture<Integer> openStream2025(URI endpoint) {
+		HttpRequest.Builder get = HttpRequest.newBuilder(endpoint)
 			.GET()
 			.header("Accept", "text/event-stream")
-			.header("Mcp-Session-Id", session)
-			.header("MCP-Protocol-Version", VERSION_2025)
-			.build();
-		stream(get, true);
+			.header("Mcp-Session-Id", this.sessionId)
+			.header("MCP-Protocol-Version", VERSION_2025);
+		String resumeFrom = this.lastEventId;
+		if (resumeFrom != null) {
+			get.header("Last-Event-ID", resumeFrom);
+		}
+		this.streamEndpoint = endpoint;
+		return stream(get.build(), true);
 	}
 
 	/**
@@ -125,8 +233,10 @@ final class SseSubscriber implements Flow.Subscriber<String> {
 				true);
 	}
 
-	private void stream(HttpRequest request, boolean readyOnHeaders) {
+	private CompletableFuture<Integer> stream(HttpRequest request, boolean readyOnHeaders) {
+		CompletableFuture<Integer> status = new CompletableFuture<>();
 		HttpResponse.BodyHandler<Void> handler = (info) -> {
+			status.complete(info.statusCode());
 			if (info.statusCode() != 200) {
 				this.ready.completeExceptionally(new IllegalStateException("stream: HTTP " + info.statusCode()));
 				return HttpResponse.BodySubscribers.discarding();
@@ -134,14 +244,20 @@ final class SseSubscriber implements Flow.Subscriber<String> {
 			if (readyOnHeaders) {
 				this.ready.complete(null);
 			}
-			return HttpResponse.BodySubscribers.fromLineSubscriber(this);
+			Lines current = new Lines();
+			this.lines = current;
+			return HttpResponse.BodySubscribers.fromLineSubscriber(current);
 		};
 		this.context.http().sendAsync(request, handler).whenComplete((response, ex) -> {
+			if (ex != null) {
+				status.completeExceptionally(ex);
+			}
 			if (!this.ready.isDone()) {
 				this.ready.completeExceptionally(
 						(ex != null) ? ex : new IllegalStateException("stream ended before it was ready"));
 			}
 		});
+		return status;
 	}
 
 	/** Delete the 2025-era session (for a server the harness did not start). */
@@ -152,7 +268,7 @@ final class SseSubscriber implements Flow.Subscriber<String> {
 		}
 		try {
 			this.context.http()
-				.send(HttpRequest.newBuilder(this.context.endpoint())
+				.send(HttpRequest.newBuilder(this.route.apply(this.requests++))
 					.DELETE()
 					.timeout(Duration.ofSeconds(5))
 					.header("Mcp-Session-Id", session)
@@ -165,7 +281,7 @@ final class SseSubscriber implements Flow.Subscriber<String> {
 	}
 
 	private HttpResponse<String> post(String session, String body) throws Exception {
-		HttpRequest.Builder builder = HttpRequest.newBuilder(this.context.endpoint())
+		HttpRequest.Builder builder = HttpRequest.newBuilder(this.route.apply(this.requests++))
 			.timeout(Duration.ofSeconds(30))
 			.POST(HttpRequest.BodyPublishers.ofString(body))
 			.header("Content-Type", "application/json")
@@ -182,24 +298,21 @@ final class SseSubscriber implements Flow.Subscriber<String> {
 
 	void close() {
 		this.closing = true;
-		Flow.Subscription current = this.subscription;
+		Lines current = this.lines;
 		if (current != null) {
 			current.cancel();
 		}
 	}
 
-	@Override
-	public void onSubscribe(Flow.Subscription subscription) {
-		this.subscription = subscription;
-		if (this.closing) {
-			subscription.cancel();
+	private void onLine(String line, Lines stream) {
+		if (line.startsWith("id:")) {
+			stream.eventId = line.substring(line.startsWith("id: ") ? 4 : 3);
 			return;
 		}
-		subscription.request(Long.MAX_VALUE);
-	}
-
-	@Override
-	public void onNext(String line) {
+		if (line.isEmpty()) {
+			stream.eventId = null;
+			return;
+		}
 		if (!line.startsWith("data:")) {
 			return;
 		}
@@ -207,8 +320,13 @@ final class SseSubscriber implements Flow.Subscriber<String> {
 		String data = line.substring(line.startsWith("data: ") ? 6 : 5);
 		if (data.contains("\"notifications/resources/updated\"")) {
 			long n = resourceNumber(data);
+			long change = changeNumber(data);
+			if (!count(stream.eventId, n, change, data.contains(RESYNC_META))) {
+				return;
+			}
 			long[] published = this.context.publishedAt();
-			long at = (n >= 0 && n < published.length) ? published[(int) n] : 0;
+			long key = (change >= 0) ? change : n;
+			long at = (key >= 0 && key < published.length) ? published[(int) key] : 0;
 			if (at == 0) {
 				this.context.stats().unmatched();
 			}
@@ -219,6 +337,25 @@ final class SseSubscriber implements Flow.Subscriber<String> {
 		else if (data.contains("\"notifications/subscriptions/acknowledged\"")) {
 			this.ready.complete(null);
 		}
+	}
+
+	/**
+	 * The change's own number, when the server names it: the sample application puts the new
+	 * name in the notification's {@code _meta}, and the cluster harness names each change
+	 * {@code change-<number>}.
+	 * @return the number, or -1
+	 */
+	static long changeNumber(String data) {
+		int start = data.indexOf(CHANGE_MARKER);
+		if (start < 0) {
+			return -1;
+		}
+		int from = start + CHANGE_MARKER.length();
+		int end = from;
+		while (end < data.length() && end - from < 12 && Character.isDigit(data.charAt(end))) {
+			end++;
+		}
+		return (end > from) ? Long.parseLong(data, from, end, 10) : -1;
 	}
 
 	/** The number at the end of the notification's {@code uri}, or -1. */
@@ -241,20 +378,88 @@ final class SseSubscriber implements Flow.Subscriber<String> {
 		return Long.parseLong(data, digits, end, 10);
 	}
 
-	@Override
-	public void onError(Throwable throwable) {
-		if (!this.closing) {
-			this.context.streamErrors().incrementAndGet();
+	/**
+	 * Count an event; false when it is not a change's notification: its id arrived before (a
+	 * duplicate, not counted again) or it is a resync.
+	 */
+	private synchronized boolean count(String eventId, long n, long change, boolean resync) {
+		if (eventId != null) {
+			if (this.receivedByNumber.length > 0 && !this.eventIds.add(eventId)) {
+				this.repeatedEventIds++;
+				return false;
+			}
+			this.lastEventId = eventId;
 		}
-		this.ready.completeExceptionally(throwable);
+		if (resync && this.receivedByNumber.length > 0) {
+			this.resyncs++;
+			return false;
+		}
+		if (n >= 0 && n < this.receivedByNumber.length) {
+			this.receivedByNumber[(int) n]++;
+			if (change >= 0) {
+				if (change <= this.lastChangeByNumber[(int) n]) {
+					this.outOfOrder++;
+				}
+				else {
+					this.lastChangeByNumber[(int) n] = change;
+				}
+			}
+		}
+		return true;
 	}
 
-	@Override
-	public void onComplete() {
-		if (!this.closing) {
-			this.context.streamsEnded().incrementAndGet();
+	private void ended(Lines stream, boolean failed) {
+		if (this.closing || this.lines != stream) {
+			return;
 		}
+		(failed ? this.context.streamErrors() : this.context.streamsEnded()).incrementAndGet();
 		this.ready.completeExceptionally(new IllegalStateException("stream ended"));
+		this.onStreamLost.accept(this);
+	}
+
+	/** One opened stream's lines (a reconnect opens another). */
+	private final class Lines implements Flow.Subscriber<String> {
+
+		private volatile Flow.Subscription subscription;
+
+		private volatile boolean cancelled;
+
+		/** The id of the event being read (SSE: the id line comes before the data line). */
+		String eventId;
+
+		void cancel() {
+			this.cancelled = true;
+			Flow.Subscription current = this.subscription;
+			if (current != null) {
+				current.cancel();
+			}
+		}
+
+		@Override
+		public void onSubscribe(Flow.Subscription subscription) {
+			this.subscription = subscription;
+			if (this.cancelled || SseSubscriber.this.closing) {
+				subscription.cancel();
+				return;
+			}
+			subscription.request(Long.MAX_VALUE);
+		}
+
+		@Override
+		public void onNext(String line) {
+			onLine(line, this);
+		}
+
+		@Override
+		public void onError(Throwable throwable) {
+			ended(this, true);
+		}
+
+		@Override
+		public void onComplete() {
+			ended(this, false);
+		}
+
 	}
 
 }

@@ -33,14 +33,14 @@ public class CatalogService {
 		if (!this.products.update(id, name, price)) {
 			return Optional.empty();
 		}
-		changed(id, "updated");
+		changed(id, "updated", name);
 		return this.products.findById(id);
 	}
 
 	@Transactional
 	public Product create(String name, BigDecimal price) {
 		long id = this.products.insert(name, price);
-		changed(id, "created");
+		changed(id, "created", name);
 		this.events.publishEvent(new ResourceListChangedEvent(this));
 		return this.products.findById(id).orElseThrow();
 	}
@@ -50,13 +50,18 @@ public class CatalogService {
 		if (!this.products.delete(id)) {
 			return false;
 		}
-		changed(id, "deleted");
+		changed(id, Map.of("change", "deleted"));
 		this.events.publishEvent(new ResourceListChangedEvent(this));
 		return true;
 	}
 
-	private void changed(long id, String change) {
-		this.events.publishEvent(new ResourceChangedEvent("catalog://products/" + id, Map.of("change", change)));
+	private void changed(long id, String change, String name) {
+		// The new name tells clients (and the cluster harness) which change this was.
+		changed(id, Map.of("change", change, "name", name));
+	}
+
+	private void changed(long id, Map<String, Object> attributes) {
+		this.events.publishEvent(new ResourceChangedEvent("catalog://products/" + id, attributes));
 	}
 
 }
