@@ -1,6 +1,9 @@
 package io.github.mcpsubscriptions.server;
 
+import java.io.InputStream;
+import java.net.http.HttpClient;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 
 import io.github.mcpsubscriptions.session.McpSessionManager;
 import io.github.mcpsubscriptions.test.McpTestApplication;
@@ -83,9 +86,17 @@ class KeptClientDataLimitsTests {
 		String id = "\"" + "i".repeat(ListenManager.MAX_REQUEST_ID_CHARS) + "\"";
 		String body = "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"subscriptions/listen\",\"params\":"
 				+ "{\"notifications\":{\"resourcesListChanged\":true}," + META_2026 + "}}";
-		HttpResponse<String> response = client.send(client.postRequest(body, "MCP-Protocol-Version", "2026-07-28",
-				"Mcp-Method", "subscriptions/listen").build());
-		assertInvalidParams(response, "id", ListenManager.MAX_REQUEST_ID_CHARS);
+		HttpResponse<InputStream> response = HttpClient.newHttpClient()
+			.send(client.postRequest(body, "MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "subscriptions/listen")
+				.build(), HttpResponse.BodyHandlers.ofInputStream());
+		try (InputStream answer = response.body()) {
+			// Refused before any stream opens: a JSON answer, not an event stream that would
+			// never end (reading that whole would hang the test).
+			assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
+					(type) -> assertThat(type).startsWith("application/json"));
+			assertInvalidParams(new String(answer.readAllBytes(), StandardCharsets.UTF_8), "id",
+					ListenManager.MAX_REQUEST_ID_CHARS);
+		}
 		assertThat(this.listens.getOpenStreamCount()).isZero();
 	}
 
@@ -95,8 +106,12 @@ class KeptClientDataLimitsTests {
 	}
 
 	private static void assertInvalidParams(HttpResponse<String> response, String member, int limit) {
-		JsonNode error = json(response.body()).get("error");
-		assertThat(error).as(response.body()).isNotNull();
+		assertInvalidParams(response.body(), member, limit);
+	}
+
+	private static void assertInvalidParams(String body, String member, int limit) {
+		JsonNode error = json(body).get("error");
+		assertThat(error).as(body).isNotNull();
 		assertThat(error.get("code").intValue()).isEqualTo(-32602);
 		assertThat(error.get("message").stringValue()).contains("\"" + member + "\"").contains("too large");
 		assertThat(error.get("data").get("limit").intValue()).isEqualTo(limit);
