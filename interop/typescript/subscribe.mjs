@@ -4,7 +4,8 @@
 //
 //   node subscribe.mjs http://localhost:8080
 //
-// Connects to <base>/mcp, subscribes to catalog://products (the collection) and to
+// Connects to <base>/mcp declaring the experimental capability io.github.mcpsubscriptions/correlation,
+// subscribes to catalog://products (the collection) and to
 // catalog://products/3, renames product 3 through the REST API (PUT /api/products/3), then waits
 // at most 15 s for both notifications/resources/updated for catalog://products/3: one with
 // subscribedUri catalog://products and one with subscribedUri catalog://products/3. It reads
@@ -95,7 +96,12 @@ async function run(base) {
 	const notifications = []; // { uri, subscribedUri, at }
 	let onNotification = () => {};
 
-	const client = new Client({ name: 'mcp-subscriptions-interop-ts', version: '0.1.0' });
+	// Declares the server's correlation extension, so it gets one notification per matching
+	// subscription; without it the server merges them into one per change.
+	const client = new Client(
+		{ name: 'mcp-subscriptions-interop-ts', version: '0.1.0' },
+		{ capabilities: { experimental: { 'io.github.mcpsubscriptions/correlation': {} } } },
+	);
 	client.onerror = (error) => {
 		transportErrors.push(String(error?.message ?? error));
 		log(`client error: ${error?.message ?? error}`);

@@ -129,7 +129,7 @@ public final class McpEndpointAutoConfiguration {
 		NotificationDispatcher dispatcher = new NotificationDispatcher(feed,
 				new SubscriptionIndex<>(matchers.orderedStream().toList()), accessPolicy,
 				filters.orderedStream().toList(),
-				new NotificationEncoder(codec, properties.getSubscriptions().isCorrelation()), scheduler,
+				new NotificationEncoder(codec, properties.getSubscriptions().effectiveCorrelationMode()), scheduler,
 				Clock.systemUTC(), notifications.getOutboxCapacity(),
 				new MinIntervals(notifications.getMinInterval(), notifications.getMinIntervalByUri()));
 		resourceRegistry.addListener(dispatcher::resourceListChanged);

@@ -6,10 +6,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.github.mcpsubscriptions.notification.CorrelationMode;
 import io.github.mcpsubscriptions.resource.CacheHints;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.DeprecatedConfigurationProperty;
 import org.springframework.util.unit.DataSize;
 
 /**
@@ -382,10 +384,18 @@ public class McpProperties {
 		private int maxTotal = 100_000;
 
 		/**
-		 * Whether notifications carry 'subscribedUri', naming the subscription that
-		 * matched.
+		 * Which clients get one notification per matching subscription, each naming it in
+		 * 'subscribedUri': 'auto' (those declaring the correlation capability; the others
+		 * get one per change), 'always' or 'never' (one per change, without
+		 * 'subscribedUri').
 		 */
-		private boolean correlation = true;
+		private CorrelationMode correlationMode = CorrelationMode.AUTO;
+
+		/**
+		 * Whether notifications carry 'subscribedUri' for every client (as
+		 * correlation-mode 'always') or for none (as 'never').
+		 */
+		private @Nullable Boolean correlation;
 
 		public int getMaxPerSession() {
 			return this.maxPerSession;
@@ -403,12 +413,43 @@ public class McpProperties {
 			this.maxTotal = maxTotal;
 		}
 
-		public boolean isCorrelation() {
+		public CorrelationMode getCorrelationMode() {
+			return this.correlationMode;
+		}
+
+		public void setCorrelationMode(CorrelationMode correlationMode) {
+			this.correlationMode = correlationMode;
+		}
+
+		/**
+		 * The deprecated boolean form of the correlation mode.
+		 * @return the setting, or {@code null} when unset
+		 * @deprecated in favour of {@code mcp.subscriptions.correlation-mode}
+		 */
+		@Deprecated(since = "0.1.0")
+		@DeprecatedConfigurationProperty(replacement = "mcp.subscriptions.correlation-mode",
+				reason = "Clients that do not declare the correlation capability now get one notification per change")
+		public @Nullable Boolean getCorrelation() {
 			return this.correlation;
 		}
 
-		public void setCorrelation(boolean correlation) {
+		@Deprecated(since = "0.1.0")
+		public void setCorrelation(@Nullable Boolean correlation) {
 			this.correlation = correlation;
+		}
+
+		/**
+		 * The correlation mode in effect: the deprecated boolean decides while the mode is
+		 * left at 'auto'.
+		 * @return the mode
+		 */
+		@SuppressWarnings("deprecation")
+		CorrelationMode effectiveCorrelationMode() {
+			Boolean legacy = getCorrelation();
+			if (this.correlationMode != CorrelationMode.AUTO || legacy == null) {
+				return this.correlationMode;
+			}
+			return legacy ? CorrelationMode.ALWAYS : CorrelationMode.NEVER;
 		}
 
 	}

@@ -3,6 +3,7 @@ package io.github.mcpsubscriptions.notification;
 import java.security.Principal;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -13,6 +14,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
+import io.github.mcpsubscriptions.subscription.CoverageRules;
 import io.github.mcpsubscriptions.subscription.ResourceAccessPolicy;
 import io.github.mcpsubscriptions.subscription.SubscriptionFilter;
 import io.github.mcpsubscriptions.subscription.SubscriptionIndex;
@@ -249,31 +251,60 @@ public class NotificationDispatcher implements AutoCloseable {
 
 	private int dispatch(ResourceChange change) {
 		List<SubscriptionMatch<Subscriber>> matches = this.index.match(change.uri());
+		// Subscribers without correlation get one notification per change: the most
+		// specific of their matching subscriptions that passes the policy and filters.
+		Map<Subscriber, String> merged = null;
 		for (SubscriptionMatch<Subscriber> match : matches) {
 			Subscriber subscriber = match.subscriber();
-			if (permitted(change, match.subscribedUri(), subscriber.getPrincipal())) {
+			if (!permitted(change, match.subscribedUri(), subscriber.getPrincipal())) {
+				continue;
+			}
+			if (this.encoder.correlates(subscriber)) {
 				subscriber.getOutbox().offer(OutboundNotification.updated(change, match.subscribedUri()));
 			}
+			else {
+				merged = (merged != null) ? merged : new LinkedHashMap<>();
+				merged.merge(subscriber, match.subscribedUri(),
+						(current, candidate) -> CoverageRules.moreSpecific(change.uri(), current, candidate));
+			}
+		}
+		if (merged != null) {
+			merged.forEach((subscriber, subscribedUri) -> subscriber.getOutbox()
+				.offer(OutboundNotification.updated(change, subscribedUri)));
 		}
 		return matches.size();
 	}
 
 	/**
 	 * The notifications a change gives one subscriber whose subscriptions are in an index
-	 * of its own, with the access policy and filters checked as for live delivery: what a
-	 * replay that re-matches a shared change log writes.
+	 * of its own, with the access policy, the filters and the correlation rule applied as
+	 * for live delivery: what a replay that re-matches a shared change log writes.
 	 * @param change the change
 	 * @param subscriber the subscriber
 	 * @param subscriptions its subscriptions, in an index from {@link SubscriptionIndex#emptyCopy()}
-	 * @return the notifications, one per matching subscription
+	 * @return the notifications: one per matching subscription for a correlating
+	 * subscriber, else at most one
 	 */
 	public List<OutboundNotification> notificationsFor(ResourceChange change, Subscriber subscriber,
 			SubscriptionIndex<Subscriber> subscriptions) {
 		List<OutboundNotification> notifications = new java.util.ArrayList<>();
+		boolean correlates = this.encoder.correlates(subscriber);
+		@Nullable String mostSpecific = null;
 		for (SubscriptionMatch<Subscriber> match : subscriptions.match(change.uri())) {
-			if (permitted(change, match.subscribedUri(), subscriber.getPrincipal())) {
+			if (!permitted(change, match.subscribedUri(), subscriber.getPrincipal())) {
+				continue;
+			}
+			if (correlates) {
 				notifications.add(OutboundNotification.updated(change, match.subscribedUri()));
 			}
+			else {
+				mostSpecific = (mostSpecific != null)
+						? CoverageRules.moreSpecific(change.uri(), mostSpecific, match.subscribedUri())
+						: match.subscribedUri();
+			}
+		}
+		if (mostSpecific != null) {
+			notifications.add(OutboundNotification.updated(change, mostSpecific));
 		}
 		return notifications;
 	}
@@ -288,6 +319,14 @@ public class NotificationDispatcher implements AutoCloseable {
 			return false;
 		}
 		return true;
+	}
+
+	/**
+	 * How subscribers are told about a change covered by several of their subscriptions.
+	 * @return the correlation mode
+	 */
+	public CorrelationMode getCorrelation() {
+		return this.encoder.getCorrelation();
 	}
 
 	private boolean accepted(SubscriptionFilter.Candidate candidate) {

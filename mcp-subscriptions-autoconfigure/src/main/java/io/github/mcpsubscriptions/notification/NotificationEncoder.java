@@ -8,8 +8,8 @@ import io.github.mcpsubscriptions.jsonrpc.JsonRpcNotification;
 
 /**
  * Writes notifications in the wire format: {@code uri}, {@code subscribedUri} (the SEP's
- * correlation, unless turned off) and {@code _meta} with the change's attributes, the
- * resync marker and the subscriber's own entries.
+ * correlation, unless {@link CorrelationMode#NEVER}) and {@code _meta} with the change's
+ * attributes, the resync marker and the subscriber's own entries.
  */
 public final class NotificationEncoder {
 
@@ -18,11 +18,34 @@ public final class NotificationEncoder {
 
 	private final JsonRpcCodec codec;
 
-	private final boolean correlation;
+	private final CorrelationMode correlation;
 
-	public NotificationEncoder(JsonRpcCodec codec, boolean correlation) {
+	public NotificationEncoder(JsonRpcCodec codec, CorrelationMode correlation) {
 		this.codec = codec;
 		this.correlation = correlation;
+	}
+
+	/**
+	 * An encoder that names the subscription for every client ({@code true},
+	 * {@link CorrelationMode#ALWAYS}) or for none ({@link CorrelationMode#NEVER}).
+	 * @param codec the wire format
+	 * @param correlation whether notifications carry {@code subscribedUri}
+	 */
+	public NotificationEncoder(JsonRpcCodec codec, boolean correlation) {
+		this(codec, correlation ? CorrelationMode.ALWAYS : CorrelationMode.NEVER);
+	}
+
+	public CorrelationMode getCorrelation() {
+		return this.correlation;
+	}
+
+	/**
+	 * Whether a subscriber gets one notification per matching subscription.
+	 * @param subscriber the subscriber
+	 * @return whether its notifications are correlated
+	 */
+	public boolean correlates(Subscriber subscriber) {
+		return this.correlation.correlates(subscriber.isCorrelationDeclared());
 	}
 
 	/**
@@ -41,7 +64,7 @@ public final class NotificationEncoder {
 		if (notification.uri() != null) {
 			params.put("uri", notification.uri());
 		}
-		if (this.correlation && notification.subscribedUri() != null) {
+		if (this.correlation != CorrelationMode.NEVER && notification.subscribedUri() != null) {
 			params.put("subscribedUri", notification.subscribedUri());
 		}
 		if (!meta.isEmpty()) {

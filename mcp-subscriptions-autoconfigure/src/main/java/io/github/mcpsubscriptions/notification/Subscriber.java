@@ -21,6 +21,8 @@ public final class Subscriber {
 
 	private volatile @Nullable Outbox outbox;
 
+	private volatile boolean correlationDeclared;
+
 	Subscriber(String id, @Nullable Principal principal, boolean listChanges, Map<String, Object> meta) {
 		this.id = id;
 		this.principal = principal;
@@ -66,6 +68,23 @@ public final class Subscriber {
 	 */
 	public Map<String, Object> getMeta() {
 		return this.meta;
+	}
+
+	/**
+	 * Whether the subscriber's client declared {@link CorrelationMode#CAPABILITY}.
+	 * @return whether it understands {@code subscribedUri}
+	 */
+	public boolean isCorrelationDeclared() {
+		return this.correlationDeclared;
+	}
+
+	/**
+	 * Record whether the client declared {@link CorrelationMode#CAPABILITY}; set before
+	 * the subscriber's first subscription.
+	 * @param declared whether it did
+	 */
+	public void setCorrelationDeclared(boolean declared) {
+		this.correlationDeclared = declared;
 	}
 
 	public Outbox getOutbox() {

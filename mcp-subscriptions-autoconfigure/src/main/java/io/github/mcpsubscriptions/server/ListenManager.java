@@ -20,6 +20,7 @@ import io.github.mcpsubscriptions.jsonrpc.JsonRpcException;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcNotification;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcRequest;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcResponse;
+import io.github.mcpsubscriptions.notification.CorrelationMode;
 import io.github.mcpsubscriptions.notification.MessageStream;
 import io.github.mcpsubscriptions.notification.NotificationDispatcher;
 import io.github.mcpsubscriptions.notification.Subscriber;
@@ -44,6 +45,8 @@ import org.springframework.context.SmartLifecycle;
 public class ListenManager implements SmartLifecycle {
 
 	static final String SUBSCRIPTION_ID_META = "io.modelcontextprotocol/subscriptionId";
+
+	private static final String CLIENT_CAPABILITIES_META = "io.modelcontextprotocol/clientCapabilities";
 
 	static final String ACKNOWLEDGED = "notifications/subscriptions/acknowledged";
 
@@ -140,7 +143,14 @@ public class ListenManager implements SmartLifecycle {
 			throw SubscriptionMethods.limit("at most " + this.settings.maxStreams() + " listen streams", "mcp.listen.max-streams",
 					this.settings.maxStreams());
 		}
-		return new Listen(request.id(), principal, wantsListChanges, uris, honoured);
+		Listen listen = new Listen(request.id(), principal, wantsListChanges, uris, honoured);
+		listen.correlationDeclared = CorrelationMode.isDeclaredIn(clientCapabilities(request.params()));
+		return listen;
+	}
+
+	private static @Nullable JsonNode clientCapabilities(@Nullable JsonNode params) {
+		JsonNode meta = (params != null) ? params.get("_meta") : null;
+		return (meta != null) ? meta.get(CLIENT_CAPABILITIES_META) : null;
 	}
 
 	private List<String> acceptedUris(@Nullable JsonNode requested, @Nullable Principal principal) {
@@ -245,6 +255,8 @@ public class ListenManager implements SmartLifecycle {
 
 		private final Map<String, Object> honoured;
 
+		private boolean correlationDeclared;
+
 		private volatile @Nullable Subscriber subscriber;
 
 		private volatile @Nullable MessageStream stream;
@@ -268,6 +280,7 @@ public class ListenManager implements SmartLifecycle {
 			Map<String, Object> meta = Map.of(SUBSCRIPTION_ID_META, this.requestId);
 			Subscriber registered = ListenManager.this.dispatcher.register("listen-" + ListenManager.this.ids
 				.incrementAndGet(), this.principal, this.listChanges, meta);
+			registered.setCorrelationDeclared(this.correlationDeclared);
 			this.subscriber = registered;
 			this.stream = stream;
 			this.startedAt = ListenManager.this.clock.instant();

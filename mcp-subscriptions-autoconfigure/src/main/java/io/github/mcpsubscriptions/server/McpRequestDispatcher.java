@@ -14,6 +14,7 @@ import io.github.mcpsubscriptions.jsonrpc.JsonRpcMessage;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcNotification;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcRequest;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcResponse;
+import io.github.mcpsubscriptions.notification.CorrelationMode;
 import io.github.mcpsubscriptions.notification.NotificationDispatcher;
 import io.github.mcpsubscriptions.resource.CacheHints;
 import io.github.mcpsubscriptions.resource.ResourceCompleter;
@@ -58,6 +59,9 @@ public class McpRequestDispatcher {
 	public static final int MAX_CLIENT_INFO_CHARS = 2048;
 
 	private final McpServerInfo serverInfo;
+
+	/** Whether the server honours a client's correlation capability (and so advertises it). */
+	private final boolean correlation;
 
 	private final McpSessionManager sessionManager;
 
@@ -105,6 +109,7 @@ public class McpRequestDispatcher {
 		this.codec = codec;
 		this.defaultCacheHints = defaultCacheHints;
 		this.listenEnabled = listenEnabled;
+		this.correlation = notifications.getCorrelation() != CorrelationMode.NEVER;
 		this.serverInfo = serverInfo;
 		this.sessionManager = sessionManager;
 		this.resourceMethods = new ResourceMethods(resources, contentMapper, completers, pageSize, accessPolicy);
@@ -187,6 +192,9 @@ public class McpRequestDispatcher {
 		capabilities.put("completions", EMPTY_RESULT);
 		capabilities.put("tools", EMPTY_RESULT);
 		capabilities.put("prompts", EMPTY_RESULT);
+		if (this.correlation) {
+			capabilities.put("extensions", Map.of(CorrelationMode.CAPABILITY, EMPTY_RESULT));
+		}
 		return capabilities;
 	}
 
@@ -260,6 +268,9 @@ public class McpRequestDispatcher {
 		capabilities.put("resources", Map.of("subscribe", true, "listChanged", true));
 		capabilities.put("logging", EMPTY_RESULT);
 		capabilities.put("completions", EMPTY_RESULT);
+		if (this.correlation) {
+			capabilities.put("experimental", Map.of(CorrelationMode.CAPABILITY, EMPTY_RESULT));
+		}
 		return capabilities;
 	}
 

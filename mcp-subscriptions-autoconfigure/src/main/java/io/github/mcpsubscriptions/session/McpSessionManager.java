@@ -13,6 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicLong;
 
+import io.github.mcpsubscriptions.notification.CorrelationMode;
 import io.github.mcpsubscriptions.notification.MessageStream;
 import io.github.mcpsubscriptions.notification.NotificationDispatcher;
 import io.github.mcpsubscriptions.notification.OutboundNotification;
@@ -182,7 +183,10 @@ public class McpSessionManager implements SmartLifecycle {
 	public Subscriber getSubscriber(McpSession session) {
 		Subscriber subscriber = this.subscribers.computeIfAbsent(session.getId(), (id) -> this.dispatcher.register(
 				"session-" + this.subscriberIds.incrementAndGet(), null, true, Map.of(),
-				(created) -> (stream, notification) -> write(session, created, stream, notification)));
+				(created) -> {
+					created.setCorrelationDeclared(CorrelationMode.isDeclaredIn(session.getClientCapabilities()));
+					return (stream, notification) -> write(session, created, stream, notification);
+				}));
 		// end() removes the session before its subscriber: if the session is gone now, either
 		// end() saw this subscriber or it is ours to remove.
 		if (this.store.find(session.getId()) == null && this.subscribers.remove(session.getId(), subscriber)) {

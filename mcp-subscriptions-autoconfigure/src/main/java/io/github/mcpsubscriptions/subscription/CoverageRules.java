@@ -73,6 +73,37 @@ public final class CoverageRules {
 	}
 
 	/**
+	 * The more specific of two subscriptions that both cover a changed URI: the URI
+	 * itself, then a template, then a pattern, then an ancestor or directory (the longer
+	 * the closer); equal ranks by the text, so that the choice is stable.
+	 * @param changedUri the changed URI
+	 * @param first one covering subscription
+	 * @param second another
+	 * @return the more specific one
+	 */
+	public static String moreSpecific(String changedUri, String first, String second) {
+		int byRank = Integer.compare(specificityRank(changedUri, first), specificityRank(changedUri, second));
+		if (byRank != 0) {
+			return (byRank < 0) ? first : second;
+		}
+		if (first.length() != second.length()) {
+			return (first.length() > second.length()) ? first : second;
+		}
+		return (first.compareTo(second) <= 0) ? first : second;
+	}
+
+	private static int specificityRank(String changedUri, String subscribedUri) {
+		if (subscribedUri.equals(changedUri)) {
+			return 0;
+		}
+		return switch (kindOf(subscribedUri)) {
+			case TEMPLATE -> 1;
+			case PATTERN -> 2;
+			case EXACT, PREFIX -> 3;
+		};
+	}
+
+	/**
 	 * The kind of a subscription URI, from its syntax alone, to label it in metrics.
 	 * @param subscribedUri the URI the client subscribed to
 	 * @return {@link CoverageKind#TEMPLATE} if it contains <code>{</code>, else

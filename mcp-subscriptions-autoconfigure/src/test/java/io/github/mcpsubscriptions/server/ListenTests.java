@@ -180,6 +180,48 @@ class ListenTests {
 	}
 
 	@Test
+	void aClientWithoutCorrelationGetsOneNotificationPerChangeNamingTheMostSpecificSubscription() throws Exception {
+		McpTestClient client = start();
+		JsonNode capabilities = json(client.stateless("server/discover", "").body()).get("result").get("capabilities");
+		assertThat(capabilities.get("extensions").get("io.github.mcpsubscriptions/correlation").isObject()).isTrue();
+		try (SseStream stream = client.listenUncorrelated("{\"resourceSubscriptions\":[\"l://items\",\"l://items/{id}\"]}")) {
+			assertThat(stream.nextMessage(WAIT)).as("acknowledged").isNotNull();
+			publish("l://items/3");
+			publish("l://items/4");
+			JsonNode first = json(stream.nextMessage(WAIT).data()).get("params");
+			assertThat(first.get("uri").stringValue()).isEqualTo("l://items/3");
+			assertThat(first.get("subscribedUri").stringValue()).isEqualTo("l://items/{id}");
+			JsonNode second = json(stream.nextMessage(WAIT).data()).get("params");
+			assertThat(second.get("uri").stringValue()).as("the change to 3 arrived once").isEqualTo("l://items/4");
+		}
+	}
+
+	@Test
+	void correlationModeNeverMergesForEveryClientAndIsNotAdvertised() throws Exception {
+		assertMergedWithoutSubscribedUri(start("mcp.subscriptions.correlation-mode=never"));
+	}
+
+	@Test
+	void deprecatedCorrelationFalseMeansNever() throws Exception {
+		assertMergedWithoutSubscribedUri(start("mcp.subscriptions.correlation=false"));
+	}
+
+	private void assertMergedWithoutSubscribedUri(McpTestClient client) throws Exception {
+		JsonNode capabilities = json(client.stateless("server/discover", "").body()).get("result").get("capabilities");
+		assertThat(capabilities.has("extensions")).isFalse();
+		try (SseStream stream = client.listen("{\"resourceSubscriptions\":[\"l://items\",\"l://items/{id}\"]}")) {
+			assertThat(stream.nextMessage(WAIT)).as("acknowledged").isNotNull();
+			publish("l://items/3");
+			publish("l://items/4");
+			JsonNode first = json(stream.nextMessage(WAIT).data()).get("params");
+			assertThat(first.get("uri").stringValue()).isEqualTo("l://items/3");
+			assertThat(first.has("subscribedUri")).isFalse();
+			JsonNode second = json(stream.nextMessage(WAIT).data()).get("params");
+			assertThat(second.get("uri").stringValue()).as("the change to 3 arrived once").isEqualTo("l://items/4");
+		}
+	}
+
+	@Test
 	void disabledListenIsNotFoundAndNotAdvertised() throws Exception {
 		McpTestClient client = start("mcp.listen.enabled=false");
 		var response = client.stateless("subscriptions/listen", "\"notifications\":{}");

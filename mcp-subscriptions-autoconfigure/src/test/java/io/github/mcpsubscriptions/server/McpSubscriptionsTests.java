@@ -94,6 +94,31 @@ class McpSubscriptionsTests {
 	}
 
 	@Test
+	void capabilitiesAdvertiseCorrelation() throws Exception {
+		JsonNode result = json(this.client.post(this.client.initializeBody("2025-11-25")).body()).get("result");
+		assertThat(result.get("capabilities").get("experimental").get("io.github.mcpsubscriptions/correlation")
+			.isObject()).isTrue();
+	}
+
+	@Test
+	void aClientWithoutCorrelationGetsOneNotificationPerChangeNamingTheMostSpecificSubscription() throws Exception {
+		this.session = this.client.initialize("2025-11-25", "{}");
+		subscribe("catalog://products");
+		subscribe("catalog://products/{id}");
+		subscribe("catalog://products/2");
+		try (SseStream stream = this.client.openStream(this.session)) {
+			this.events.publishEvent(new ResourceChangedEvent("catalog://products/2"));
+			this.events.publishEvent(new ResourceChangedEvent("catalog://products/5"));
+			JsonNode first = nextNotification(stream);
+			assertThat(first.get("uri").stringValue()).isEqualTo("catalog://products/2");
+			assertThat(first.get("subscribedUri").stringValue()).isEqualTo("catalog://products/2");
+			JsonNode second = nextNotification(stream);
+			assertThat(second.get("uri").stringValue()).as("the change to 2 arrived once").isEqualTo("catalog://products/5");
+			assertThat(second.get("subscribedUri").stringValue()).isEqualTo("catalog://products/{id}");
+		}
+	}
+
+	@Test
 	void collectionSubscriptionSeesMembersButNotLookalikes() throws Exception {
 		subscribe("catalog://products");
 		try (SseStream stream = this.client.openStream(this.session)) {

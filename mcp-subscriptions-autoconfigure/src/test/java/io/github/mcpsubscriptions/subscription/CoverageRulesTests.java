@@ -109,6 +109,20 @@ class CoverageRulesTests {
 		assertThat(CoverageRules.covers(subscribed, changed)).isEqualTo(covered);
 	}
 
+	@ParameterizedTest
+	@CsvSource(delimiter = ' ', value = {
+			"file:///logs/a.log file:///logs/a.log file:///logs/{name} file:///logs/a.log",
+			"file:///logs/a.log file:///logs/{name} file:///logs?pattern=*.log file:///logs/{name}",
+			"file:///logs/a.log file:///logs?pattern=*.log file:///logs/ file:///logs?pattern=*.log",
+			"file:///logs/a/b.log file:///logs/ file:///logs/a/ file:///logs/a/",
+			"file:///logs/a/b.log file:///logs file:///logs/a file:///logs/a",
+			"file:///logs/a.log file:///{+path} file:///logs/{name} file:///logs/{name}" })
+	void moreSpecificPrefersTheUriThenTemplatesThenPatternsThenTheClosestAncestor(String changed, String first,
+			String second, String expected) {
+		assertThat(CoverageRules.moreSpecific(changed, first, second)).isEqualTo(expected);
+		assertThat(CoverageRules.moreSpecific(changed, second, first)).as("either order").isEqualTo(expected);
+	}
+
 	@Test
 	void patternGlobDecodesMultiByteCharacters() {
 		assertThat(CoverageRules.covers("file:///docs?pattern=%C3%A9t%C3%A9*", "file:///docs/été.md")).isTrue();

@@ -107,9 +107,23 @@ public final class McpTestClient {
 		return post(body, "Mcp-Session-Id", sessionId);
 	}
 
+	/** Client capabilities that declare the correlation extension, as most tests want. */
+	public static final String CORRELATING = "{\"experimental\":{\"io.github.mcpsubscriptions/correlation\":{}}}";
+
 	public String initializeBody(String protocolVersion) {
+		return initializeBody(protocolVersion, CORRELATING);
+	}
+
+	/**
+	 * An {@code initialize} request.
+	 * @param protocolVersion the version to ask for
+	 * @param capabilities the client capabilities, as JSON
+	 * @return the request body
+	 */
+	public String initializeBody(String protocolVersion, String capabilities) {
 		return "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\""
-				+ protocolVersion + "\",\"capabilities\":{},\"clientInfo\":{\"name\":\"test\",\"version\":\"1\"}}}";
+				+ protocolVersion + "\",\"capabilities\":" + capabilities
+				+ ",\"clientInfo\":{\"name\":\"test\",\"version\":\"1\"}}}";
 	}
 
 	/**
@@ -118,7 +132,18 @@ public final class McpTestClient {
 	 * @return the session id
 	 */
 	public String initialize(String protocolVersion) throws IOException, InterruptedException {
-		HttpResponse<String> response = post(initializeBody(protocolVersion));
+		return initialize(protocolVersion, CORRELATING);
+	}
+
+	/**
+	 * Initialize a session with the given client capabilities and send
+	 * {@code notifications/initialized}.
+	 * @param protocolVersion the version to ask for
+	 * @param capabilities the client capabilities, as JSON
+	 * @return the session id
+	 */
+	public String initialize(String protocolVersion, String capabilities) throws IOException, InterruptedException {
+		HttpResponse<String> response = post(initializeBody(protocolVersion, capabilities));
 		if (response.statusCode() != 200) {
 			throw new IllegalStateException("initialize failed: " + response.statusCode() + " " + response.body());
 		}
@@ -161,7 +186,12 @@ public final class McpTestClient {
 	/** The 2026-era {@code _meta} a well-behaved client sends. */
 	public static final String META_2026 = "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
 			+ "\"io.modelcontextprotocol/clientInfo\":{\"name\":\"test\",\"version\":\"1\"},"
-			+ "\"io.modelcontextprotocol/clientCapabilities\":{}}";
+			+ "\"io.modelcontextprotocol/clientCapabilities\":"
+			+ "{\"extensions\":{\"io.github.mcpsubscriptions/correlation\":{}}}}";
+
+	/** The same without declaring the correlation extension. */
+	public static final String META_2026_UNCORRELATED = META_2026
+		.replace("{\"extensions\":{\"io.github.mcpsubscriptions/correlation\":{}}}", "{}");
 
 	/**
 	 * A stateless (2026-era) request with the headers a well-behaved client sends.
@@ -171,8 +201,12 @@ public final class McpTestClient {
 	 * @return the request builder
 	 */
 	public HttpRequest.Builder statelessRequest(String method, String params, String... headers) {
+		return statelessRequestWithMeta(META_2026, method, params, headers);
+	}
+
+	private HttpRequest.Builder statelessRequestWithMeta(String meta, String method, String params, String... headers) {
 		String body = "{\"jsonrpc\":\"2.0\",\"id\":" + this.ids.incrementAndGet() + ",\"method\":\"" + method
-				+ "\",\"params\":{" + (params.isEmpty() ? "" : params + ",") + META_2026 + "}}";
+				+ "\",\"params\":{" + (params.isEmpty() ? "" : params + ",") + meta + "}}";
 		HttpRequest.Builder builder = postRequest(body).header("MCP-Protocol-Version", "2026-07-28")
 			.header("Mcp-Method", method);
 		if (method.equals("resources/read")) {
@@ -198,7 +232,22 @@ public final class McpTestClient {
 	 * @return the live stream; check {@code response().statusCode()}
 	 */
 	public SseStream listen(String notifications) throws IOException, InterruptedException {
-		HttpRequest request = statelessRequest("subscriptions/listen", "\"notifications\":" + notifications).build();
+		return listen(META_2026, notifications);
+	}
+
+	/**
+	 * Open a {@code subscriptions/listen} stream as a client that does not declare the
+	 * correlation extension.
+	 * @param notifications the filter, as JSON
+	 * @return the live stream; check {@code response().statusCode()}
+	 */
+	public SseStream listenUncorrelated(String notifications) throws IOException, InterruptedException {
+		return listen(META_2026_UNCORRELATED, notifications);
+	}
+
+	private SseStream listen(String meta, String notifications) throws IOException, InterruptedException {
+		HttpRequest request = statelessRequestWithMeta(meta, "subscriptions/listen", "\"notifications\":" + notifications)
+			.build();
 		return new SseStream(this.http.send(request, HttpResponse.BodyHandlers.ofInputStream()));
 	}
 
