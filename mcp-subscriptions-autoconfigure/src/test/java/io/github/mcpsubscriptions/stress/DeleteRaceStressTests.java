@@ -61,23 +61,14 @@ class DeleteRaceStressTests {
 			String id = client.initialize("2025-11-25");
 			ids.add(id);
 			RacingRequests race = new RacingRequests(this.pool);
-			List<CompletableFuture<HttpResponse<String>>> requests = new ArrayList<>();
-			for (int i = 0; i < SUBSCRIBES; i++) {
-				String params = "{\"uri\":\"race://items/" + i + "\"}";
-				requests.add(race.add(() -> client.call(id, "resources/subscribe", params)));
-			}
+			List<CompletableFuture<HttpResponse<String>>> requests = race.addSubscribes(client, id, SUBSCRIBES);
 			CompletableFuture<HttpResponse<String>> delete = race.add(() -> client.delete(id));
 			race.go();
 			assertThat(delete.get(30, TimeUnit.SECONDS).statusCode()).isEqualTo(204);
-			for (CompletableFuture<HttpResponse<String>> request : requests) {
-				// Answered either way (subscribed, or the session was gone): never a 5xx.
-				assertThat(request.get(30, TimeUnit.SECONDS).statusCode()).isIn(200, 404);
-			}
+			RacingRequests.assertAnsweredOrGone(requests);
 		}
 		assertThat(this.sessions.getSessionCount()).isZero();
-		assertThat(this.dispatcher.getIndex().size()).isZero();
-		assertThat(this.dispatcher.getIndex().subscriberCount()).isZero();
-		assertThat(this.dispatcher.getSubscribers()).isEmpty();
+		RacingRequests.assertNothingLeft(this.dispatcher);
 		for (String id : ids) {
 			assertThat(client.call(id, "ping", "{}").statusCode()).isEqualTo(404);
 		}

@@ -9,7 +9,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
@@ -77,11 +76,7 @@ class ExpiryRaceStressTests {
 			String id = initialize(client);
 			ids.add(id);
 			RacingRequests race = new RacingRequests(this.pool);
-			List<CompletableFuture<HttpResponse<String>>> requests = new ArrayList<>();
-			for (int i = 0; i < SUBSCRIBES; i++) {
-				String params = "{\"uri\":\"race://items/" + i + "\"}";
-				requests.add(race.add(() -> client.call(id, "resources/subscribe", params)));
-			}
+			List<CompletableFuture<HttpResponse<String>>> requests = race.addSubscribes(client, id, SUBSCRIBES);
 			CompletableFuture<Void> answered = CompletableFuture.allOf(requests.toArray(CompletableFuture[]::new));
 			race.go();
 			while (!answered.isDone()) {
@@ -90,18 +85,13 @@ class ExpiryRaceStressTests {
 				// taking a whole core from a shared machine.
 				LockSupport.parkNanos(50_000);
 			}
-			for (CompletableFuture<HttpResponse<String>> request : requests) {
-				// Answered either way (subscribed, or the session was gone): never a 5xx.
-				assertThat(request.get(30, TimeUnit.SECONDS).statusCode()).isIn(200, 404);
-			}
+			RacingRequests.assertAnsweredOrGone(requests);
 			await().atMost(Duration.ofSeconds(30)).until(() -> {
 				this.sessions.expireIdleSessions();
 				return this.sessions.getSessionCount() == 0;
 			});
 		}
-		assertThat(this.dispatcher.getIndex().size()).isZero();
-		assertThat(this.dispatcher.getIndex().subscriberCount()).isZero();
-		assertThat(this.dispatcher.getSubscribers()).isEmpty();
+		RacingRequests.assertNothingLeft(this.dispatcher);
 		for (String id : ids) {
 			assertThat(this.ends.count(id)).as("times session %s ended", id).isOne();
 			assertThat(client.call(id, "ping", "{}").statusCode()).isEqualTo(404);
