@@ -16,6 +16,9 @@ import io.github.mcpsubscriptions.notification.NotificationEncoder;
 import io.github.mcpsubscriptions.notification.OutboundNotification;
 import io.github.mcpsubscriptions.notification.ResourceChange;
 import io.github.mcpsubscriptions.notification.Subscriber;
+import io.github.mcpsubscriptions.resource.ResourceDefinition;
+import io.github.mcpsubscriptions.resource.ResourceRegistry;
+import io.github.mcpsubscriptions.security.ResourceRuleAccessPolicy;
 import io.github.mcpsubscriptions.subscription.ResourceAccessPolicy;
 import io.github.mcpsubscriptions.subscription.SubscriptionIndex;
 import io.github.mcpsubscriptions.subscription.SubscriptionMatch;
@@ -32,6 +35,9 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
+
+import org.springframework.security.access.expression.method.DefaultMethodSecurityExpressionHandler;
+import org.springframework.security.authentication.TestingAuthenticationToken;
 
 /**
  * What one change costs between the change feed and the subscribers' streams, and what
@@ -188,6 +194,96 @@ public class NotificationDeliveryBenchmark {
 			Thread.yield();
 		}
 		return written;
+	}
+
+	/**
+	 * Fan-out with authorization: M subscribers, each with an authentication of its own
+	 * and subscribed to the template, judged for every notification by
+	 * <ul>
+	 * <li>{@code permit-all}: the default without Spring Security (the baseline);</li>
+	 * <li>{@code rule}: {@link ResourceRuleAccessPolicy} evaluating the template's rule
+	 * ({@code hasAuthority('SCOPE_catalog:read') and #id != '4'}) every time (decision cache
+	 * off);</li>
+	 * <li>{@code rule-cached}: the same with the decision cache on.</li>
+	 * </ul>
+	 * Changes cycle over 10 products, as hot resources change again and again; the cache
+	 * holds up to 100,000 decisions, enough for every (subscriber, product) pair.
+	 */
+	@State(Scope.Benchmark)
+	public static class AuthorizedFanout {
+
+		@Param({ "100", "1000" })
+		int subscribers;
+
+		@Param({ "permit-all", "rule", "rule-cached" })
+		String access;
+
+		ResourceAccessPolicy policy;
+
+		SubscriptionIndex<Subscriber> index;
+
+		NotificationDispatcher dispatcher;
+
+		final Map<String, Object> attributes = Map.of("version", 7);
+
+		long next;
+
+		@Setup(Level.Trial)
+		public void setUp() {
+			ResourceRegistry registry = new ResourceRegistry();
+			registry.register(ResourceDefinition.builder(TEMPLATE, (request) -> "product")
+				.accessRule("hasAuthority('SCOPE_catalog:read') and #id != '4'")
+				.build());
+			this.policy = switch (this.access) {
+				case "permit-all" -> ResourceAccessPolicy.PERMIT_ALL;
+				case "rule" -> new ResourceRuleAccessPolicy(registry, new DefaultMethodSecurityExpressionHandler(),
+						Duration.ZERO, 0);
+				default -> new ResourceRuleAccessPolicy(registry, new DefaultMethodSecurityExpressionHandler(),
+						Duration.ofMinutes(10), 100_000);
+			};
+			this.index = new SubscriptionIndex<>();
+			this.dispatcher = new NotificationDispatcher(new InMemoryResourceChangeFeed(), this.index, this.policy,
+					List.of(), new NotificationEncoder(new JsonRpcCodec(), true), new SameThreadScheduler(),
+					Clock.systemUTC(), 1000, (uri) -> Duration.ZERO);
+			for (int i = 0; i < this.subscribers; i++) {
+				Subscriber subscriber = this.dispatcher.register("bench-" + i,
+						new TestingAuthenticationToken("client-" + i, null, "SCOPE_catalog:read"), false, Map.of());
+				this.dispatcher.subscribe(subscriber, TEMPLATE);
+				subscriber.getOutbox().attach(new NoOpStream());
+			}
+		}
+
+		String nextUri() {
+			return "catalog://products/" + (this.next++ % 10);
+		}
+
+		@TearDown(Level.Trial)
+		public void tearDown() {
+			this.dispatcher.close();
+		}
+
+	}
+
+	/**
+	 * What the dispatcher's thread does for one change: match, the access check with each
+	 * subscriber's authentication, then queue, encode and write what is allowed.
+	 * @param state the subscribers and the policy
+	 * @return how many notifications were allowed
+	 */
+	@Benchmark
+	public int matchAuthorizeOfferEncode(AuthorizedFanout state) {
+		ResourceChange change = new ResourceChange(state.nextUri(), state.attributes, Instant.now());
+		int allowed = 0;
+		for (SubscriptionMatch<Subscriber> match : state.index.match(change.uri())) {
+			Subscriber subscriber = match.subscriber();
+			if (state.policy.canReceive(subscriber.getPrincipal(), change.uri(), match.subscribedUri())) {
+				subscriber.getOutbox()
+					.offer(new OutboundNotification(OutboundNotification.RESOURCE_UPDATED, change.uri(),
+							match.subscribedUri(), change.attributes(), false, change.publishedAt()));
+				allowed++;
+			}
+		}
+		return allowed;
 	}
 
 	@State(Scope.Benchmark)
