@@ -361,7 +361,7 @@ public class McpSessionManager implements SmartLifecycle {
 			SessionEventLog log = session.getEventLog();
 			List<SessionEventLog.Event> replay = (lastEventId != null) ? log.after(lastEventId) : List.of();
 			if (ProtocolVersions.supportsPriming(session.getProtocolVersion())) {
-				target.prime((replay != null && lastEventId != null) ? lastEventId : log.lastId(), this.retry);
+				target.prime(log.primingId((replay != null) ? lastEventId : null), this.retry);
 			}
 			if (replay == null) {
 				// A gap replay cannot fill: never silent.

@@ -20,6 +20,8 @@ public final class SessionEventLog {
 
 	private static final SecureRandom RANDOM = new SecureRandom();
 
+	private static final char PRIMING_SEPARATOR = '.';
+
 	private final String stream;
 
 	private final int capacity;
@@ -27,6 +29,8 @@ public final class SessionEventLog {
 	private final ArrayDeque<Event> events;
 
 	private long lastSequence;
+
+	private long primings;
 
 	/**
 	 * Create an empty log.
@@ -68,6 +72,19 @@ public final class SessionEventLog {
 	}
 
 	/**
+	 * An id for a priming event: unique within the session, yet a {@code Last-Event-ID}
+	 * naming it resumes from the same place as the message it follows.
+	 * @param resumedFrom the client's {@code Last-Event-ID} when the stream replays from it,
+	 * else {@code null}: the priming event stands after the last message
+	 * @return the id
+	 */
+	public synchronized String primingId(@Nullable String resumedFrom) {
+		long sequence = (resumedFrom != null) ? sequenceOf(resumedFrom) : -1;
+		this.primings++;
+		return id((sequence >= 0) ? sequence : this.lastSequence) + PRIMING_SEPARATOR + this.primings;
+	}
+
+	/**
 	 * What followed an event.
 	 * @param lastEventId the client's {@code Last-Event-ID}
 	 * @return the messages after it, in order, or {@code null} when the id is unknown or
@@ -96,8 +113,15 @@ public final class SessionEventLog {
 		if (!id.startsWith(prefix)) {
 			return -1;
 		}
+		String position = id.substring(prefix.length());
+		int priming = position.indexOf(PRIMING_SEPARATOR);
 		try {
-			return Long.parseLong(id.substring(prefix.length()));
+			// A priming event's id stands where the message before it does.
+			if (priming >= 0) {
+				Long.parseLong(position.substring(priming + 1));
+				position = position.substring(0, priming);
+			}
+			return Long.parseLong(position);
 		}
 		catch (NumberFormatException ex) {
 			return -1;

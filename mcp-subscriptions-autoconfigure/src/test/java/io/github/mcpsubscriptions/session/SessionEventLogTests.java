@@ -34,6 +34,19 @@ class SessionEventLogTests {
 	}
 
 	@Test
+	void primingIdsAreUniqueAndResumeWhereTheyStand() {
+		String first = this.log.append("a");
+		String atEnd = this.log.primingId(null);
+		String afterFirst = this.log.primingId(first);
+		String again = this.log.primingId(first);
+		this.log.append("b");
+		assertThat(Set.of(first, atEnd, afterFirst, again)).hasSize(4);
+		assertThat(this.log.after(atEnd)).extracting(SessionEventLog.Event::data).containsExactly("b");
+		assertThat(this.log.after(afterFirst)).extracting(SessionEventLog.Event::data).containsExactly("b");
+		assertThat(this.log.after(atEnd + "x")).as("not an id of this log").isNull();
+	}
+
+	@Test
 	void fromTheStartWhileNothingWasDropped() {
 		String start = this.log.lastId();
 		this.log.append("a");

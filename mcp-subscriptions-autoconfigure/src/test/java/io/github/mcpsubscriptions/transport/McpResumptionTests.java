@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import io.github.mcpsubscriptions.notification.NotificationEncoder;
 import io.github.mcpsubscriptions.notification.ResourceChangedEvent;
 import io.github.mcpsubscriptions.resource.McpResource;
 import io.github.mcpsubscriptions.test.McpTestApplication;
@@ -115,12 +116,44 @@ class McpResumptionTests {
 		try (SseStream resumed = this.client.openStream(session, "Last-Event-ID", lastSeen)) {
 			SseEvent priming = resumed.next(WAIT, (event) -> event.id() != null);
 			assertThat(priming.data()).isEmpty();
-			assertThat(priming.id()).isEqualTo(lastSeen);
+			assertThat(priming.id()).as("the priming event's own id").isNotEqualTo(lastSeen);
 			assertThat(uriOf(resumed.nextMessage(WAIT))).isEqualTo("r://items/3");
 			assertThat(uriOf(resumed.nextMessage(WAIT))).isEqualTo("r://items/4");
 			publish("r://items/5");
 			assertThat(uriOf(resumed.nextMessage(WAIT))).isEqualTo("r://items/5");
 			assertThat(resumed.nextMessage(Duration.ofMillis(300))).as("nothing twice").isNull();
+		}
+	}
+
+	@Test
+	void primingEventsHaveTheirOwnIdsThatResumeFromWhereTheyStand() throws Exception {
+		String session = subscribedSession("2025-11-25", "r://items/{id}");
+		Set<String> ids = new HashSet<>();
+		String message;
+		try (SseStream stream = this.client.openStream(session)) {
+			ids.add(stream.next(WAIT, (event) -> event.id() != null).id());
+			publish("r://items/1");
+			SseEvent first = stream.nextMessage(WAIT);
+			assertThat(uriOf(first)).isEqualTo("r://items/1");
+			message = first.id();
+			assertThat(ids.add(message)).as("the message's id differs from the priming event's").isTrue();
+		}
+		String priming;
+		try (SseStream resumed = this.client.openStream(session, "Last-Event-ID", message)) {
+			SseEvent event = resumed.next(WAIT, (candidate) -> candidate.id() != null);
+			assertThat(event.data()).isEmpty();
+			priming = event.id();
+			assertThat(ids.add(priming)).as("a priming event on resumption has an id of its own").isTrue();
+			// The client leaves having seen only the priming event.
+		}
+		publish("r://items/2");
+		try (SseStream resumed = this.client.openStream(session, "Last-Event-ID", priming)) {
+			SseEvent event = resumed.next(WAIT, (candidate) -> candidate.id() != null);
+			assertThat(event.data()).isEmpty();
+			assertThat(ids.add(event.id())).isTrue();
+			SseEvent replayed = resumed.nextMessage(WAIT);
+			assertThat(uriOf(replayed)).as("resumed right after the priming event").isEqualTo("r://items/2");
+			assertThat(replayed.data()).doesNotContain(NotificationEncoder.RESYNC_META);
 		}
 	}
 
