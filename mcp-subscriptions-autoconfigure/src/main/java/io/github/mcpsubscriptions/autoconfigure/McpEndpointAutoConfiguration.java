@@ -144,7 +144,8 @@ public final class McpEndpointAutoConfiguration {
 		McpProperties.Sessions sessions = properties.getSessions();
 		McpSessionManager.Settings settings = new McpSessionManager.Settings(sessions.getIdleTimeout(),
 				sessions.getMax(), properties.getEndpoint().getKeepAlive(), sessions.getReplayLogSize(),
-				properties.getNotifications().getWriteTimeout(), sessions.getRetry());
+				properties.getNotifications().getWriteTimeout(),
+				sessions.getRetry().isZero() ? null : sessions.getRetry());
 		return new McpSessionManager(store, idGenerator, Clock.systemUTC(), settings,
 				listeners.orderedStream().toList(), dispatcher, history.getIfAvailable());
 	}

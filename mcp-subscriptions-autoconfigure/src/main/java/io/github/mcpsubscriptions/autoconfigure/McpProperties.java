@@ -760,10 +760,10 @@ public class McpProperties {
 
 		/**
 		 * Reconnection delay sent as an SSE 'retry' field in the priming event of clients
-		 * of 2025-11-25 and later. Unset by default: the MCP Java SDK client (1.1) rejects
-		 * streams that carry one.
+		 * of 2025-11-25 and later; 0 leaves it out (needed for MCP Java SDK clients before
+		 * 2.0, which reject streams that carry one).
 		 */
-		private @Nullable Duration retry;
+		private Duration retry = Duration.ofSeconds(1);
 
 		public int getReplayLogSize() {
 			return this.replayLogSize;
@@ -773,11 +773,11 @@ public class McpProperties {
 			this.replayLogSize = replayLogSize;
 		}
 
-		public @Nullable Duration getRetry() {
+		public Duration getRetry() {
 			return this.retry;
 		}
 
-		public void setRetry(@Nullable Duration retry) {
+		public void setRetry(Duration retry) {
 			this.retry = retry;
 		}
 

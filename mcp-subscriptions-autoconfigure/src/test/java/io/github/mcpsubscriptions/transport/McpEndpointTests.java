@@ -446,13 +446,13 @@ class McpEndpointTests {
 	}
 
 	@Test
-	void primingEventCarriesNoRetryByDefault() throws Exception {
+	void primingEventCarriesRetryByDefault() throws Exception {
 		String sessionId = this.client.initialize("2025-11-25");
 		try (SseStream stream = this.client.openStream(sessionId)) {
 			SseEvent priming = stream.next(WAIT, (event) -> event.id() != null);
 			assertThat(priming).isNotNull();
 			assertThat(priming.data()).isEmpty();
-			assertThat(priming.retry()).as("the MCP Java SDK client rejects streams with retry:").isNull();
+			assertThat(priming.retry()).as("accepted by the MCP Java SDK client since 2.0").isEqualTo("1000");
 		}
 	}
 
