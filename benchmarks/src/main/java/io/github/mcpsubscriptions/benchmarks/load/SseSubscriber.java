@@ -5,6 +5,9 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -74,9 +77,20 @@ final class SseSubscriber {
 
 	private long repeatedEventIds;
 
+	private final BitSet changes = new BitSet();
+
+	private long repeatedChanges;
+
 	private long outOfOrder;
 
 	private long resyncs;
+
+	// The last few notifications, and the first ones after a resume: what a reconnect did.
+	private final ArrayDeque<String> recent = new ArrayDeque<>();
+
+	private final List<String> resumeTrace = new ArrayList<>();
+
+	private int resumeTraceRemaining;
 
 	private volatile String lastEventId;
 
@@ -130,9 +144,22 @@ final class SseSubscriber {
 		return this.lastChangeByNumber[n];
 	}
 
-	/** Notifications whose change number was not above the last one for their resource. */
+	/** Notifications of a change this session had been told about already. */
+	synchronized long repeatedChanges() {
+		return this.repeatedChanges;
+	}
+
+	/**
+	 * Notifications whose change number was below the last one for their resource: changes
+	 * sent at once to different nodes may be published in another order than they were sent.
+	 */
 	synchronized long outOfOrder() {
 		return this.outOfOrder;
+	}
+
+	/** The notifications before the last resume and the first ones after it, or empty. */
+	synchronized List<String> resumeTrace() {
+		return List.copyOf(this.resumeTrace);
 	}
 
 	/** Resync notifications received. */
@@ -198,6 +225,12 @@ final class SseSubscriber {
 		String resumeFrom = this.lastEventId;
 		if (resumeFrom != null) {
 			get.header("Last-Event-ID", resumeFrom);
+			synchronized (this) {
+				this.resumeTrace.clear();
+				this.resumeTrace.add("last received (event id product:change): " + this.recent);
+				this.resumeTrace.add("GET with Last-Event-ID " + resumeFrom + " on " + endpoint);
+				this.resumeTraceRemaining = 12;
+			}
 		}
 		this.streamEndpoint = endpoint;
 		return stream(get.build(), true);
@@ -395,9 +428,23 @@ final class SseSubscriber {
 			return false;
 		}
 		if (n >= 0 && n < this.receivedByNumber.length) {
+			String entry = eventId + " " + n + ":" + change;
+			if (this.resumeTraceRemaining > 0) {
+				this.resumeTraceRemaining--;
+				this.resumeTrace.add(entry);
+			}
+			this.recent.addLast(entry);
+			if (this.recent.size() > 5) {
+				this.recent.removeFirst();
+			}
 			this.receivedByNumber[(int) n]++;
 			if (change >= 0) {
-				if (change <= this.lastChangeByNumber[(int) n]) {
+				if (this.changes.get((int) change)) {
+					this.repeatedChanges++;
+					return false;
+				}
+				this.changes.set((int) change);
+				if (change < this.lastChangeByNumber[(int) n]) {
 					this.outOfOrder++;
 				}
 				else {
