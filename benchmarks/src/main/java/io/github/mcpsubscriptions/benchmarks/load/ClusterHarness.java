@@ -158,16 +158,9 @@ public final class ClusterHarness {
 	}
 
 	static Options parse(String[] args) {
-		Map<String, String> values = new LinkedHashMap<>();
-		for (int i = 0; i < args.length; i++) {
-			String name = args[i];
-			if (name.equals("--help") || name.equals("-h")) {
-				return null;
-			}
-			if (!name.startsWith("--") || i + 1 >= args.length) {
-				throw new IllegalArgumentException("expected --option value, got '" + name + "'");
-			}
-			values.put(name.substring(2), args[++i]);
+		Map<String, String> values = LoadHarness.optionValues(args);
+		if (values == null) {
+			return null;
 		}
 		Path jar = values.containsKey("jar") ? Path.of(values.remove("jar")) : defaultJar();
 		if (!Files.isRegularFile(jar)) {

@@ -124,16 +124,9 @@ public final class LoadHarness {
 	}
 
 	static Options parse(String[] args) {
-		Map<String, String> values = new LinkedHashMap<>();
-		for (int i = 0; i < args.length; i++) {
-			String name = args[i];
-			if (name.equals("--help") || name.equals("-h")) {
-				return null;
-			}
-			if (!name.startsWith("--") || i + 1 >= args.length) {
-				throw new IllegalArgumentException("expected --option value, got '" + name + "'");
-			}
-			values.put(name.substring(2), args[++i]);
+		Map<String, String> values = optionValues(args);
+		if (values == null) {
+			return null;
 		}
 		URI url = values.containsKey("url") ? loopback(values.remove("url"), "--url") : null;
 		String era = values.getOrDefault("era", "2025");
@@ -194,6 +187,25 @@ public final class LoadHarness {
 		}
 		return new Options(url, era, subscribers, rate, duration, subscribeUri, perSession, trigger, triggerUrl,
 				triggerMethod, triggerBody, ids, baseline, server, setupConcurrency, streams.equals("on"));
+	}
+
+	/**
+	 * "--name value" pairs by name (without the dashes).
+	 * @return the values, or null when help was asked for
+	 */
+	static Map<String, String> optionValues(String[] args) {
+		Map<String, String> values = new LinkedHashMap<>();
+		for (int i = 0; i < args.length; i++) {
+			String name = args[i];
+			if (name.equals("--help") || name.equals("-h")) {
+				return null;
+			}
+			if (!name.startsWith("--") || i + 1 >= args.length) {
+				throw new IllegalArgumentException("expected --option value, got '" + name + "'");
+			}
+			values.put(name.substring(2), args[++i]);
+		}
+		return values;
 	}
 
 	static int intOption(Map<String, String> values, String name, int fallback, int min, int max) {
