@@ -51,9 +51,13 @@ final class StatelessRequestValidator {
 	/**
 	 * Whether a request without a session belongs to the stateless era: it names a
 	 * 2026-era version in its {@code MCP-Protocol-Version} header or its {@code _meta}, or
-	 * names no 2025-era version at all while carrying {@code _meta}.
+	 * a version header that is not a 2025-era one, or (without a version header) carries
+	 * a version in {@code _meta}. The README's routing table lists every case.
 	 */
 	static boolean isStateless(HttpServletRequest request, @Nullable JsonNode params) {
+		if (namesStatelessVersion(request, params)) {
+			return true;
+		}
 		String header = request.getHeader(McpHeaders.PROTOCOL_VERSION);
 		if (header != null) {
 			return !ProtocolVersions.isSessionEra(header.strip());
@@ -63,12 +67,16 @@ final class StatelessRequestValidator {
 
 	/**
 	 * Whether a request names the stateless era explicitly, in its header or its
-	 * {@code _meta}: such a request ignores any {@code Mcp-Session-Id} it carries.
+	 * {@code _meta}: such a request ignores any {@code Mcp-Session-Id} it carries, and is
+	 * refused ({@code -32020}) when the other of the two names another version — the
+	 * 2026 transport requires them to match, so a 2025 header does not make it a
+	 * session request.
 	 */
 	static boolean namesStatelessVersion(HttpServletRequest request, @Nullable JsonNode params) {
 		String header = request.getHeader(McpHeaders.PROTOCOL_VERSION);
-		String version = (header != null) ? header.strip() : metaVersion(params);
-		return version != null && STATELESS_VERSIONS.contains(version);
+		String meta = metaVersion(params);
+		return (header != null && STATELESS_VERSIONS.contains(header.strip()))
+				|| (meta != null && STATELESS_VERSIONS.contains(meta));
 	}
 
 	static void validate(HttpServletRequest request, JsonRpcRequest message) {
