@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Runs the official MCP conformance suite (@modelcontextprotocol/conformance, pinned) against
 # the sample application started with the Spring profile "conformance", which serves the
-# suite's test:// fixtures: version 0.1.16 for the 2025 era, and 0.2.0-alpha.12 with
-# --spec-version 2026-07-28 for the stateless era, each with its own expected failures.
+# suite's test:// fixtures: version 0.1.16 for the 2025 era, and 0.2.0-alpha.12 with each of its
+# frozen requirement sets (--requirements 2025-11-25 and --requirements 2026-07-28, which include
+# the wire-schema-valid check of every message the server sends), each run with its own
+# expected failures, one entry per check.
 # Then, with the application still running, an interop check with the official MCP TypeScript
 # SDK client (interop/typescript: @modelcontextprotocol/sdk pinned in its package.json,
 # installed under .tools/interop-ts): it subscribes to catalog://products and
@@ -23,7 +25,9 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 SUITE_VERSION="0.1.16"
 SUITE_2026_VERSION="0.2.0-alpha.12"
-EXPECTED_FAILURES_2026="$ROOT/.ci/conformance-2026-expected-failures.yml"
+# The requirement sets run with the 0.2 suite, each with its own expected failures.
+REQUIREMENT_SETS=(2025-11-25 2026-07-28)
+expected_for_requirements() { echo "$ROOT/.ci/conformance-requirements-$1-expected-failures.yml"; }
 SUITE_2026_DIR="$ROOT/.tools/conformance-2026"
 INTEROP_SRC="$ROOT/interop/typescript"
 INTEROP_DIR="$ROOT/.tools/interop-ts"
@@ -96,7 +100,9 @@ install_suite() {
 SUITE_BIN="$(install_suite "$SUITE_VERSION" "$SUITE_DIR")"
 SUITE_2026_BIN="$(install_suite "$SUITE_2026_VERSION" "$SUITE_2026_DIR")"
 [[ -f "$SUITE_BIN" && -f "$SUITE_2026_BIN" ]] || die "a suite's entry point is missing"
-[[ -f "$EXPECTED_FAILURES_2026" ]] || die "$EXPECTED_FAILURES_2026 is missing."
+for requirements in "${REQUIREMENT_SETS[@]}"; do
+	[[ -f "$(expected_for_requirements "$requirements")" ]] || die "$(expected_for_requirements "$requirements") is missing."
+done
 
 # --- the interop check's TypeScript SDK, pinned in interop/typescript/package.json ------------
 # Installed into .tools/interop-ts (package.json and package-lock.json copied there) unless that
@@ -216,8 +222,12 @@ run_suite() {
 SUMMARY=""
 rc=0
 run_suite 2025 "$SUITE_VERSION" "$SUITE_BIN" "$EXPECTED_FAILURES" || rc=$?
-run_suite 2026 "$SUITE_2026_VERSION" "$SUITE_2026_BIN" "$EXPECTED_FAILURES_2026" \
-	--spec-version 2026-07-28 --suite all || rc=$?
+# --- the conformance suite 0.2: one run per requirement set (--requirements replaces --suite and
+# --spec-version: exactly the scenarios that revision requires, at its wire) ----------------
+for requirements in "${REQUIREMENT_SETS[@]}"; do
+	run_suite "requirements-$requirements" "$SUITE_2026_VERSION" "$SUITE_2026_BIN" \
+		"$(expected_for_requirements "$requirements")" --requirements "$requirements" || rc=$?
+done
 
 # --- interop: the official TypeScript SDK client -------------------------------------------
 # run_interop: runs interop/typescript/subscribe.mjs (from its copy in .tools/interop-ts) against

@@ -177,7 +177,8 @@ public final class McpEndpointAutoConfiguration {
 		return new McpRequestDispatcher(serverInfo, sessionManager, resourceRegistry, contentMapper,
 				completers.orderedStream().toList(), properties.getResources().getPageSize(), notifications,
 				accessPolicy, new SubscriptionLimits(subscriptions.getMaxPerSession(), subscriptions.getMaxTotal()),
-				events, codec, new CacheHints(cache.getTtl(), cache.getScope()), properties.getListen().isEnabled());
+				events, codec, new CacheHints(cache.getTtl(), cache.getScope()),
+				properties.getListen().isEnabled() && properties.getListen().getMode() == ListenManager.Mode.STREAM);
 	}
 
 	@Bean
@@ -189,7 +190,9 @@ public final class McpEndpointAutoConfiguration {
 		return new ListenManager(notifications, requests, codec, Clock.systemUTC(),
 				new ListenManager.Settings(listen.isEnabled(), listen.getMaxStreams(), listen.getMaxDuration(),
 						properties.getEndpoint().getKeepAlive(), subscriptions.getMaxPerSession(),
-						subscriptions.getMaxTotal()));
+						subscriptions.getMaxTotal(), listen.getMode(),
+						new ListenManager.RateLimit(listen.getRateLimit().getRequests(),
+								listen.getRateLimit().getWindow(), listen.getRateLimit().getMaxClients())));
 	}
 
 	@Bean

@@ -80,8 +80,10 @@ public final class McpMetricsAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean(name = "mcpHealthIndicator")
-		McpHealthIndicator mcpHealthIndicator(NotificationDispatcher dispatcher, McpProperties properties) {
-			return new McpHealthIndicator(dispatcher, properties.getManagement().getHealthMaxBacklog());
+		McpHealthIndicator mcpHealthIndicator(NotificationDispatcher dispatcher, McpProperties properties,
+				ObjectProvider<ListenManager> listens) {
+			return new McpHealthIndicator(dispatcher, properties.getManagement().getHealthMaxBacklog(),
+					listens.getIfAvailable());
 		}
 
 	}

@@ -8,6 +8,7 @@ import java.util.Map;
 
 import io.github.mcpsubscriptions.notification.CorrelationMode;
 import io.github.mcpsubscriptions.resource.CacheHints;
+import io.github.mcpsubscriptions.server.ListenManager;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -302,6 +303,27 @@ public class McpProperties {
 		 */
 		private Duration maxDuration = Duration.ofHours(1);
 
+		/**
+		 * How listen requests are answered: 'stream' holds the response open for
+		 * notifications; 'complete-immediately' acknowledges an empty filter and completes
+		 * at once, for hosts that cannot hold a response open.
+		 */
+		private ListenManager.Mode mode = ListenManager.Mode.STREAM;
+
+		private final RateLimit rateLimit = new RateLimit();
+
+		public ListenManager.Mode getMode() {
+			return this.mode;
+		}
+
+		public void setMode(ListenManager.Mode mode) {
+			this.mode = mode;
+		}
+
+		public RateLimit getRateLimit() {
+			return this.rateLimit;
+		}
+
 		public boolean isEnabled() {
 			return this.enabled;
 		}
@@ -324,6 +346,52 @@ public class McpProperties {
 
 		public void setMaxDuration(Duration maxDuration) {
 			this.maxDuration = maxDuration;
+		}
+
+		public static class RateLimit {
+
+			/**
+			 * Maximum number of listen requests of one client (its principal, else its
+			 * address) in a burst and per window; past it 429 with Retry-After. Zero for
+			 * no limit.
+			 */
+			private int requests = 60;
+
+			/**
+			 * The window in which a client's listen requests are counted.
+			 */
+			private Duration window = Duration.ofMinutes(1);
+
+			/**
+			 * Maximum number of clients whose listen rate is tracked at once (the least
+			 * recently seen are forgotten).
+			 */
+			private int maxClients = 10_000;
+
+			public int getRequests() {
+				return this.requests;
+			}
+
+			public void setRequests(int requests) {
+				this.requests = requests;
+			}
+
+			public Duration getWindow() {
+				return this.window;
+			}
+
+			public void setWindow(Duration window) {
+				this.window = window;
+			}
+
+			public int getMaxClients() {
+				return this.maxClients;
+			}
+
+			public void setMaxClients(int maxClients) {
+				this.maxClients = maxClients;
+			}
+
 		}
 
 	}

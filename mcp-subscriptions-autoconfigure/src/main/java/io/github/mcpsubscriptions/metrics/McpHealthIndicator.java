@@ -5,13 +5,17 @@ import java.util.Set;
 import io.github.mcpsubscriptions.notification.NotificationDispatcher;
 import io.github.mcpsubscriptions.notification.Outbox;
 import io.github.mcpsubscriptions.notification.Subscriber;
+import io.github.mcpsubscriptions.server.ListenManager;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 
 /**
  * Up while the dispatcher keeps up with changes; reports how full the subscribers'
- * outboxes are. A backlog beyond the threshold is down: notifications are late.
+ * outboxes are. A backlog beyond the threshold is down: notifications are late. Reports
+ * how close the node is to {@code mcp.listen.max-streams}, so that a cap about to refuse
+ * listens shows before it does.
  */
 public class McpHealthIndicator extends AbstractHealthIndicator {
 
@@ -21,10 +25,17 @@ public class McpHealthIndicator extends AbstractHealthIndicator {
 
 	private final int maxBacklog;
 
+	private final @Nullable ListenManager listens;
+
 	public McpHealthIndicator(NotificationDispatcher dispatcher, int maxBacklog) {
+		this(dispatcher, maxBacklog, null);
+	}
+
+	public McpHealthIndicator(NotificationDispatcher dispatcher, int maxBacklog, @Nullable ListenManager listens) {
 		super("MCP subscriptions health check failed");
 		this.dispatcher = dispatcher;
 		this.maxBacklog = maxBacklog;
+		this.listens = listens;
 	}
 
 	@Override
@@ -46,6 +57,13 @@ public class McpHealthIndicator extends AbstractHealthIndicator {
 			.withDetail("subscribers", subscribers.size())
 			.withDetail("saturatedOutboxes", saturated)
 			.withDetail("fullestOutbox", Math.round(fullest * 100) + "%");
+		if (this.listens != null) {
+			int open = this.listens.getOpenStreamCount();
+			int max = this.listens.getMaxStreams();
+			builder.withDetail("listenStreams", open)
+				.withDetail("maxListenStreams", max)
+				.withDetail("listenStreamsUsed", ((max > 0) ? Math.round(100.0 * open / max) : 100) + "%");
+		}
 	}
 
 }

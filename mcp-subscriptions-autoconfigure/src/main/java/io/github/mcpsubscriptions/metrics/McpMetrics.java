@@ -8,6 +8,7 @@ import java.util.function.ToDoubleFunction;
 import io.github.mcpsubscriptions.notification.NotificationDispatcher;
 import io.github.mcpsubscriptions.notification.NotificationStats;
 import io.github.mcpsubscriptions.server.ListenManager;
+import io.github.mcpsubscriptions.server.ListenStats;
 import io.github.mcpsubscriptions.session.McpSessionManager;
 import io.github.mcpsubscriptions.subscription.CoverageKind;
 import io.github.mcpsubscriptions.subscription.McpSubscriptionAuditEvent;
@@ -58,6 +59,19 @@ public class McpMetrics implements MeterBinder, ApplicationListener<McpSubscript
 				.tag("era", "2026")
 				.description("Open server-to-client streams on this node")
 				.register(registry);
+			ListenStats listenStats = this.listens.getStats();
+			for (ListenStats.Refusal reason : ListenStats.Refusal.values()) {
+				FunctionCounter.builder("mcp.listen.refused", listenStats, (s) -> s.getRefused(reason))
+					.tag("reason", reason.tag())
+					.description("Listen requests refused, by reason")
+					.register(registry);
+			}
+			for (ListenStats.End reason : ListenStats.End.values()) {
+				FunctionCounter.builder("mcp.listen.ended", listenStats, (s) -> s.getEnded(reason))
+					.tag("reason", reason.tag())
+					.description("Listen streams that ended, by reason")
+					.register(registry);
+			}
 		}
 		for (CoverageKind kind : CoverageKind.values()) {
 			Gauge.builder("mcp.subscriptions.active", this.dispatcher,

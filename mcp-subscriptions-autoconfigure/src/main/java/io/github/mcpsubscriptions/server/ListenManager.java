@@ -1,5 +1,6 @@
 package io.github.mcpsubscriptions.server;
 
+import java.io.IOException;
 import java.security.Principal;
 import java.time.Clock;
 import java.time.Duration;
@@ -41,6 +42,12 @@ import org.springframework.context.SmartLifecycle;
  * Closing the stream cancels the subscription. When the server stops, or a stream
  * reaches {@code mcp.listen.max-duration}, it answers the listen request with its
  * completion result and then closes the stream.
+ * <p>
+ * In {@link Mode#COMPLETE_IMMEDIATELY} (hosts that cannot hold a response open) a valid
+ * listen is acknowledged with an empty honoured filter and completed at once. Clients
+ * that re-listen faster than the rate limit allows are refused
+ * ({@link ListenRateLimitedException}), and every refusal and every stream the server
+ * ends is counted in {@link #getStats()}.
  */
 public class ListenManager implements SmartLifecycle {
 
@@ -66,6 +73,10 @@ public class ListenManager implements SmartLifecycle {
 
 	private final AtomicLong ids = new AtomicLong();
 
+	private final ListenRateLimiter rateLimiter;
+
+	private final ListenStats stats = new ListenStats();
+
 	private volatile @Nullable MaintenanceExecutor scheduler;
 
 	public ListenManager(NotificationDispatcher dispatcher, McpRequestDispatcher requests, JsonRpcCodec codec,
@@ -75,6 +86,39 @@ public class ListenManager implements SmartLifecycle {
 		this.codec = codec;
 		this.clock = clock;
 		this.settings = settings;
+		this.rateLimiter = new ListenRateLimiter(settings.rateLimit().requests(), settings.rateLimit().window(),
+				settings.rateLimit().maxClients(), clock);
+	}
+
+	/**
+	 * How listen requests are answered.
+	 */
+	public enum Mode {
+
+		/** The response is a stream that carries notifications until it ends. */
+		STREAM,
+
+		/**
+		 * The response acknowledges an empty filter and completes at once: for hosts that
+		 * cannot hold a response open (serverless platforms), while clients that always
+		 * listen still get a well-formed answer.
+		 */
+		COMPLETE_IMMEDIATELY
+
+	}
+
+	/**
+	 * How often one client may open listen streams.
+	 *
+	 * @param requests how many in a burst and per window; zero for no limit
+	 * @param window the window
+	 * @param maxClients the most clients tracked at once
+	 */
+	public record RateLimit(int requests, Duration window, int maxClients) {
+
+		/** No limit. */
+		public static final RateLimit NONE = new RateLimit(0, Duration.ofMinutes(1), 1);
+
 	}
 
 	/**
@@ -86,13 +130,46 @@ public class ListenManager implements SmartLifecycle {
 	 * @param keepAlive how often open streams get a keep-alive comment; zero for never
 	 * @param maxSubscriptions the most subscription URIs of one stream
 	 * @param maxTotal the most subscriptions the server holds
+	 * @param mode how listen requests are answered
+	 * @param rateLimit how often one client may open listen streams
 	 */
 	public record Settings(boolean enabled, int maxStreams, Duration maxDuration, Duration keepAlive,
-			int maxSubscriptions, int maxTotal) {
+			int maxSubscriptions, int maxTotal, Mode mode, RateLimit rateLimit) {
+
+		public Settings(boolean enabled, int maxStreams, Duration maxDuration, Duration keepAlive, int maxSubscriptions,
+				int maxTotal) {
+			this(enabled, maxStreams, maxDuration, keepAlive, maxSubscriptions, maxTotal, Mode.STREAM, RateLimit.NONE);
+		}
+
 	}
 
 	public boolean isEnabled() {
 		return this.settings.enabled();
+	}
+
+	/**
+	 * Whether listen requests get streams that carry notifications: enabled, and not in
+	 * {@link Mode#COMPLETE_IMMEDIATELY}. The capabilities offer subscriptions only then.
+	 * @return whether listening is offered
+	 */
+	public boolean isListeningOffered() {
+		return this.settings.enabled() && this.settings.mode() == Mode.STREAM;
+	}
+
+	/**
+	 * The most listen streams open at once on this node.
+	 * @return {@code mcp.listen.max-streams}
+	 */
+	public int getMaxStreams() {
+		return this.settings.maxStreams();
+	}
+
+	/**
+	 * The counts of refusals and of streams the server ended.
+	 * @return the stats
+	 */
+	public ListenStats getStats() {
+		return this.stats;
 	}
 
 	/**
@@ -111,8 +188,33 @@ public class ListenManager implements SmartLifecycle {
 	 * ({@code -32601}) or a limit ({@code -32000})
 	 */
 	public Listen prepare(JsonRpcRequest request, @Nullable Principal principal) {
+		return prepare(request, principal, "unknown");
+	}
+
+	/**
+	 * Validate a listen request and reserve a stream for it.
+	 * @param request the request
+	 * @param principal the caller, or {@code null}
+	 * @param clientAddress the client's address, which the rate limit counts by when there
+	 * is no principal
+	 * @return the listen, to {@link Listen#start(MessageStream) start} on a stream or to
+	 * {@link Listen#release() release}
+	 * @throws JsonRpcException for invalid params ({@code -32602}), a disabled feature
+	 * ({@code -32601}) or a limit ({@code -32000}, {@link ListenRateLimitedException} for
+	 * the rate limit)
+	 */
+	public Listen prepare(JsonRpcRequest request, @Nullable Principal principal, String clientAddress) {
 		if (!this.settings.enabled()) {
+			this.stats.refused(ListenStats.Refusal.DISABLED);
 			throw JsonRpcException.methodNotFound(request.method());
+		}
+		// Counted before anything else: a client that loops on a bad request storms too.
+		Duration wait = this.rateLimiter.acquire((principal != null) ? "principal:" + principal.getName()
+				: "address:" + clientAddress);
+		if (!wait.isZero()) {
+			this.stats.refused(ListenStats.Refusal.RATE_LIMIT);
+			throw new ListenRateLimitedException(this.settings.rateLimit().requests(),
+					this.settings.rateLimit().window(), wait);
 		}
 		// The id names the stream in every notification it carries: kept as long as it lives.
 		Params.requireKeepable(request.id(), "id", MAX_REQUEST_ID_CHARS);
@@ -130,20 +232,27 @@ public class ListenManager implements SmartLifecycle {
 		if (notifications.has("resourceSubscriptions")) {
 			honoured.put("resourceSubscriptions", uris);
 		}
+		if (this.settings.mode() == Mode.COMPLETE_IMMEDIATELY) {
+			// Nothing is honoured and nothing is held: no stream slot, no subscriptions.
+			return new Listen(request.id(), principal, false, List.of(), Map.of(), true);
+		}
 		if (uris.size() > this.settings.maxSubscriptions()) {
+			this.stats.refused(ListenStats.Refusal.LIMIT);
 			throw SubscriptionMethods.limit("at most " + this.settings.maxSubscriptions() + " subscriptions per listen stream",
 					"mcp.subscriptions.max-per-session", this.settings.maxSubscriptions());
 		}
 		if (this.dispatcher.getIndex().size() + uris.size() > this.settings.maxTotal()) {
+			this.stats.refused(ListenStats.Refusal.LIMIT);
 			throw SubscriptionMethods.limit("the server holds its maximum of " + this.settings.maxTotal() + " subscriptions",
 					"mcp.subscriptions.max-total", this.settings.maxTotal());
 		}
 		if (this.reserved.incrementAndGet() > this.settings.maxStreams()) {
 			this.reserved.decrementAndGet();
+			this.stats.refused(ListenStats.Refusal.LIMIT);
 			throw SubscriptionMethods.limit("at most " + this.settings.maxStreams() + " listen streams", "mcp.listen.max-streams",
 					this.settings.maxStreams());
 		}
-		Listen listen = new Listen(request.id(), principal, wantsListChanges, uris, honoured);
+		Listen listen = new Listen(request.id(), principal, wantsListChanges, uris, honoured, false);
 		listen.correlationDeclared = CorrelationMode.isDeclaredIn(clientCapabilities(request.params()));
 		return listen;
 	}
@@ -196,7 +305,7 @@ public class ListenManager implements SmartLifecycle {
 		Instant deadline = this.clock.instant().minus(this.settings.maxDuration());
 		for (Listen listen : this.active) {
 			if (listen.startedAt().isBefore(deadline)) {
-				listen.complete(null);
+				listen.complete(ListenStats.End.MAX_DURATION, null);
 			}
 		}
 	}
@@ -226,7 +335,7 @@ public class ListenManager implements SmartLifecycle {
 		}
 		List<Listen> open = List.copyOf(this.active);
 		CountDownLatch completed = new CountDownLatch(open.size());
-		open.forEach((listen) -> listen.complete(completed::countDown));
+		open.forEach((listen) -> listen.complete(ListenStats.End.SHUTDOWN, completed::countDown));
 		try {
 			completed.await(2, TimeUnit.SECONDS);
 		}
@@ -263,13 +372,18 @@ public class ListenManager implements SmartLifecycle {
 
 		private volatile Instant startedAt = Instant.EPOCH;
 
+		private final boolean completeImmediately;
+
+		private volatile ListenStats.@Nullable End endReason;
+
 		private Listen(JsonNode requestId, @Nullable Principal principal, boolean listChanges, List<String> uris,
-				Map<String, Object> honoured) {
+				Map<String, Object> honoured, boolean completeImmediately) {
 			this.requestId = requestId;
 			this.principal = principal;
 			this.listChanges = listChanges;
 			this.uris = uris;
 			this.honoured = honoured;
+			this.completeImmediately = completeImmediately;
 		}
 
 		/**
@@ -278,6 +392,19 @@ public class ListenManager implements SmartLifecycle {
 		 */
 		public void start(MessageStream stream) {
 			Map<String, Object> meta = Map.of(SUBSCRIPTION_ID_META, this.requestId);
+			if (this.completeImmediately) {
+				try {
+					stream.send(null, acknowledgement(meta));
+					stream.send(null, completion());
+				}
+				catch (IOException ex) {
+					// The client is gone already: nothing was held for it.
+				}
+				finally {
+					stream.close();
+				}
+				return;
+			}
 			Subscriber registered = ListenManager.this.dispatcher.register("listen-" + ListenManager.this.ids
 				.incrementAndGet(), this.principal, this.listChanges, meta);
 			registered.setCorrelationDeclared(this.correlationDeclared);
@@ -288,8 +415,7 @@ public class ListenManager implements SmartLifecycle {
 				ListenManager.this.dispatcher.subscribe(registered, uri);
 			}
 			ListenManager.this.active.add(this);
-			String ack = ListenManager.this.codec.writeAsString(
-					new JsonRpcNotification(ACKNOWLEDGED, Map.of("_meta", meta, "notifications", this.honoured)));
+			String ack = acknowledgement(meta);
 			registered.getOutbox().attach(stream, (target, outbox) -> target.send(null, ack));
 		}
 
@@ -297,7 +423,19 @@ public class ListenManager implements SmartLifecycle {
 		 * Give the reserved stream back: the response is not a stream after all.
 		 */
 		public void release() {
-			ListenManager.this.reserved.decrementAndGet();
+			if (!this.completeImmediately) {
+				ListenManager.this.reserved.decrementAndGet();
+			}
+		}
+
+		private String acknowledgement(Map<String, Object> meta) {
+			return ListenManager.this.codec.writeAsString(
+					new JsonRpcNotification(ACKNOWLEDGED, Map.of("_meta", meta, "notifications", this.honoured)));
+		}
+
+		private String completion() {
+			return ListenManager.this.codec.writeAsString(JsonRpcResponse.success(this.requestId,
+					Map.of("resultType", "complete", "_meta", Map.of(SUBSCRIPTION_ID_META, this.requestId))));
 		}
 
 		/**
@@ -305,7 +443,19 @@ public class ListenManager implements SmartLifecycle {
 		 * subscription is cancelled and everything it held is freed.
 		 */
 		public void ended() {
+			ended(false);
+		}
+
+		/**
+		 * The stream ended: the subscription is cancelled and everything it held is freed.
+		 * @param closedByServer whether the server closed it other than by completing it
+		 * (which happens only to a slow consumer)
+		 */
+		public void ended(boolean closedByServer) {
 			if (ListenManager.this.active.remove(this)) {
+				ListenStats.End reason = this.endReason;
+				ListenManager.this.stats.ended((reason != null) ? reason
+						: closedByServer ? ListenStats.End.SLOW_CONSUMER : ListenStats.End.CLIENT);
 				ListenManager.this.reserved.decrementAndGet();
 				Subscriber registered = this.subscriber;
 				if (registered != null) {
@@ -316,9 +466,11 @@ public class ListenManager implements SmartLifecycle {
 
 		/**
 		 * Answer the listen request with its completion result, then close the stream.
+		 * @param reason why, as counted when the stream ends
 		 * @param whenDone run after the write, or {@code null}
 		 */
-		void complete(@Nullable Runnable whenDone) {
+		void complete(ListenStats.End reason, @Nullable Runnable whenDone) {
+			this.endReason = reason;
 			Subscriber registered = this.subscriber;
 			MessageStream current = this.stream;
 			if (registered == null || current == null) {
@@ -327,8 +479,7 @@ public class ListenManager implements SmartLifecycle {
 				}
 				return;
 			}
-			String result = ListenManager.this.codec.writeAsString(JsonRpcResponse.success(this.requestId,
-					Map.of("resultType", "complete", "_meta", Map.of(SUBSCRIPTION_ID_META, this.requestId))));
+			String result = completion();
 			registered.getOutbox().attach(current, (target, outbox) -> {
 				try {
 					target.send(null, result);

@@ -17,6 +17,7 @@ import io.github.mcpsubscriptions.jsonrpc.JsonRpcRequest;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcResponse;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcException;
 import io.github.mcpsubscriptions.server.ListenManager;
+import io.github.mcpsubscriptions.server.ListenRateLimitedException;
 import io.github.mcpsubscriptions.server.McpExchange;
 import io.github.mcpsubscriptions.server.McpRequestDispatcher;
 import io.github.mcpsubscriptions.session.ProtocolVersions;
@@ -201,7 +202,12 @@ public class McpEndpoint {
 			throws IOException {
 		ListenManager.Listen listen;
 		try {
-			listen = this.listenManager.prepare(call, principal(request));
+			listen = this.listenManager.prepare(call, principal(request), request.getRemoteAddr());
+		}
+		catch (ListenRateLimitedException ex) {
+			response.setHeader(HttpHeaders.RETRY_AFTER, Long.toString(ex.getRetryAfterSeconds()));
+			writeJson(response, HttpStatus.TOO_MANY_REQUESTS, JsonRpcResponse.failure(call.id(), ex.getError()));
+			return null;
 		}
 		catch (JsonRpcException ex) {
 			JsonRpcResponse answer = JsonRpcResponse.failure(call.id(), ex.getError());
@@ -216,7 +222,8 @@ public class McpEndpoint {
 		}
 		// No timeout: the stream lives until the client closes it or the server completes it.
 		SseEmitter emitter = new SseEmitter(0L);
-		SseMessageStream stream = new SseMessageStream(emitter, (closed) -> listen.ended());
+		SseMessageStream stream = new SseMessageStream(emitter,
+				(closed) -> listen.ended(((SseMessageStream) closed).isClosedByServer()));
 		response.setHeader(HttpHeaders.CACHE_CONTROL, "no-cache, no-transform");
 		response.setHeader("X-Accel-Buffering", "no");
 		listen.start(stream);

@@ -27,6 +27,8 @@ final class SseMessageStream implements MessageStream {
 
 	private final AtomicInteger writesInProgress = new AtomicInteger();
 
+	private volatile boolean closedByServer;
+
 	private final Consumer<MessageStream> onClosed;
 
 	SseMessageStream(SseEmitter emitter, Consumer<MessageStream> onClosed) {
@@ -92,6 +94,7 @@ final class SseMessageStream implements MessageStream {
 	@Override
 	public void close() {
 		if (this.open.compareAndSet(true, false)) {
+			this.closedByServer = true;
 			this.onClosed.accept(this);
 			if (this.writesInProgress.get() == 0) {
 				this.emitter.complete();
@@ -104,6 +107,14 @@ final class SseMessageStream implements MessageStream {
 				completer.start();
 			}
 		}
+	}
+
+	/**
+	 * Whether the server closed the stream ({@link #close()}) rather than the client or a
+	 * failed write.
+	 */
+	boolean isClosedByServer() {
+		return this.closedByServer;
 	}
 
 	private void closed() {

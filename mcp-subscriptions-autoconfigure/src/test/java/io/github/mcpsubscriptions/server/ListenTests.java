@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 import org.springframework.boot.SpringApplication;
+import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
@@ -114,6 +115,8 @@ class ListenTests {
 		stream.close();
 		// The next keep-alive finds the client gone.
 		await().atMost(WAIT).until(() -> listens.getOpenStreamCount() == 0);
+		assertThat(listens.getStats().getEnded(ListenStats.End.CLIENT)).isOne();
+		assertThat(listens.getStats().getEnded(ListenStats.End.SLOW_CONSUMER)).isZero();
 		assertThat(dispatcher.getIndex().size()).isZero();
 		assertThat(dispatcher.getSubscribers()).isEmpty();
 	}
@@ -129,12 +132,16 @@ class ListenTests {
 			assertThat(completion.get("result").get("resultType").stringValue()).isEqualTo("complete");
 			assertThat(completion.get("result").get("_meta").has("io.modelcontextprotocol/subscriptionId")).isTrue();
 			assertThat(stream.awaitEnd(WAIT)).as("the stream closes after the result").isTrue();
+			ListenStats stats = this.context.getBean(ListenManager.class).getStats();
+			await().atMost(WAIT).until(() -> stats.getEnded(ListenStats.End.MAX_DURATION) == 1);
+			assertThat(stats.getEnded(ListenStats.End.CLIENT)).isZero();
 		}
 	}
 
 	@Test
 	void shutdownCompletesGracefully() throws Exception {
 		McpTestClient client = start();
+		ListenStats stats = this.context.getBean(ListenManager.class).getStats();
 		try (SseStream stream = client.listen("{\"resourceSubscriptions\":[\"l://items\"]}")) {
 			assertThat(stream.nextMessage(WAIT)).isNotNull();
 			this.context.close();
@@ -142,6 +149,7 @@ class ListenTests {
 			assertThat(completion).isNotNull();
 			assertThat(json(completion.data()).get("result").get("resultType").stringValue()).isEqualTo("complete");
 			assertThat(stream.awaitEnd(WAIT)).isTrue();
+			await().atMost(WAIT).until(() -> stats.getEnded(ListenStats.End.SHUTDOWN) == 1);
 		}
 	}
 
@@ -156,6 +164,8 @@ class ListenTests {
 			JsonNode error = json(refused.body()).get("error");
 			assertThat(error.get("code").intValue()).isEqualTo(-32000);
 			assertThat(error.get("message").stringValue()).contains("mcp.listen.max-streams");
+			assertThat(this.context.getBean(ListenManager.class).getStats().getRefused(ListenStats.Refusal.LIMIT))
+				.isOne();
 		}
 	}
 
@@ -166,6 +176,7 @@ class ListenTests {
 				"\"notifications\":{\"resourceSubscriptions\":[\"l://items\",\"l://items/1\"]}");
 		assertThat(json(refused.body()).get("error").get("message").stringValue())
 			.contains("mcp.subscriptions.max-per-session");
+		assertThat(this.context.getBean(ListenManager.class).getStats().getRefused(ListenStats.Refusal.LIMIT)).isOne();
 	}
 
 	@Test
@@ -228,6 +239,47 @@ class ListenTests {
 		assertThat(response.statusCode()).isEqualTo(404);
 		JsonNode capabilities = json(client.stateless("server/discover", "").body()).get("result").get("capabilities");
 		assertThat(capabilities.get("resources").get("subscribe").booleanValue()).isFalse();
+		assertThat(this.context.getBean(ListenManager.class).getStats().getRefused(ListenStats.Refusal.DISABLED))
+			.isOne();
+	}
+
+	@Test
+	void completeImmediatelyAcknowledgesNothingAndCompletesAtOnce() throws Exception {
+		McpTestClient client = start("mcp.listen.mode=complete-immediately");
+		ListenManager listens = this.context.getBean(ListenManager.class);
+		try (SseStream stream = client.listen("{\"resourceSubscriptions\":[\"l://items\"],\"resourcesListChanged\":true}")) {
+			assertThat(stream.response().statusCode()).isEqualTo(200);
+			JsonNode ack = json(stream.nextMessage(WAIT).data());
+			assertThat(ack.get("method").stringValue()).isEqualTo("notifications/subscriptions/acknowledged");
+			assertThat(ack.get("params").get("notifications").isEmpty()).as("nothing is honoured").isTrue();
+			JsonNode completion = json(stream.nextMessage(WAIT).data());
+			assertThat(completion.get("id").intValue())
+				.isEqualTo(ack.get("params").get("_meta").get("io.modelcontextprotocol/subscriptionId").intValue());
+			assertThat(completion.get("result").get("resultType").stringValue()).isEqualTo("complete");
+			assertThat(stream.awaitEnd(WAIT)).as("the response ends at once").isTrue();
+		}
+		assertThat(listens.getOpenStreamCount()).isZero();
+		assertThat(this.context.getBean(NotificationDispatcher.class).getIndex().size()).isZero();
+		JsonNode resources = json(client.stateless("server/discover", "").body()).get("result").get("capabilities")
+			.get("resources");
+		assertThat(resources.get("subscribe").booleanValue()).as("listening is not offered").isFalse();
+		assertThat(resources.get("listChanged").booleanValue()).isFalse();
+		// Still validated like any listen request.
+		assertThat(json(client.stateless("subscriptions/listen", "\"notifications\":[]").body()).get("error")
+			.get("code").intValue()).isEqualTo(-32602);
+	}
+
+	@Test
+	void healthReportsHowCloseTheNodeIsToMaxStreams() throws Exception {
+		McpTestClient client = start("mcp.listen.max-streams=4");
+		HealthIndicator health = this.context.getBean("mcpHealthIndicator", HealthIndicator.class);
+		try (SseStream stream = client.listen("{\"resourceSubscriptions\":[\"l://items\"]}")) {
+			assertThat(stream.nextMessage(WAIT)).isNotNull();
+			Map<String, Object> details = health.health().getDetails();
+			assertThat(details).containsEntry("listenStreams", 1)
+				.containsEntry("maxListenStreams", 4)
+				.containsEntry("listenStreamsUsed", "25%");
+		}
 	}
 
 	@Test

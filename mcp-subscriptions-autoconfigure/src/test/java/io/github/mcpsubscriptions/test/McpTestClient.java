@@ -245,8 +245,21 @@ public final class McpTestClient {
 		return listen(META_2026_UNCORRELATED, notifications);
 	}
 
-	private SseStream listen(String meta, String notifications) throws IOException, InterruptedException {
-		HttpRequest request = statelessRequestWithMeta(meta, "subscriptions/listen", "\"notifications\":" + notifications)
+	/**
+	 * Open a {@code subscriptions/listen} stream with extra headers.
+	 * @param notifications the filter, as JSON
+	 * @param headers extra or replacing header name/value pairs
+	 * @return the live stream; check {@code response().statusCode()}
+	 */
+	public SseStream listenWithHeaders(String notifications, String... headers)
+			throws IOException, InterruptedException {
+		return listen(META_2026, notifications, headers);
+	}
+
+	private SseStream listen(String meta, String notifications, String... headers)
+			throws IOException, InterruptedException {
+		HttpRequest request = statelessRequestWithMeta(meta, "subscriptions/listen", "\"notifications\":" + notifications,
+				headers)
 			.build();
 		return new SseStream(this.http.send(request, HttpResponse.BodyHandlers.ofInputStream()));
 	}

@@ -56,6 +56,8 @@ public final class LoadServer implements AutoCloseable {
 	 * <li>{@code mcp.sessions.max}, {@code mcp.listen.max-streams},
 	 * {@code mcp.subscriptions.max-total}: above what the largest run opens (the defaults are
 	 * 10,000 sessions, 1,000 listen streams and 100,000 subscriptions).</li>
+	 * <li>{@code mcp.listen.rate-limit.requests=0}: every subscriber of a run listens from
+	 * the one loopback address, far faster than a single client is allowed to.</li>
 	 * </ul>
 	 */
 	static final Map<String, Object> PROPERTIES = Map.ofEntries(Map.entry("server.address", "127.0.0.1"),
@@ -63,8 +65,8 @@ public final class LoadServer implements AutoCloseable {
 			Map.entry("server.tomcat.accept-count", "2000"), Map.entry("server.tomcat.threads.max", "200"),
 			Map.entry("server.tomcat.max-keep-alive-requests", "-1"), Map.entry("mcp.sessions.max", "20000"),
 			Map.entry("mcp.listen.max-streams", "20000"), Map.entry("mcp.subscriptions.max-total", "2000000"),
-			Map.entry("spring.main.banner-mode", "off"), Map.entry("spring.jmx.enabled", "false"),
-			Map.entry("logging.level.root", "WARN"));
+			Map.entry("mcp.listen.rate-limit.requests", "0"), Map.entry("spring.main.banner-mode", "off"),
+			Map.entry("spring.jmx.enabled", "false"), Map.entry("logging.level.root", "WARN"));
 
 	private final ConfigurableApplicationContext context;
 
