@@ -148,15 +148,6 @@ public class ListenManager implements SmartLifecycle {
 	}
 
 	/**
-	 * Whether listen requests get streams that carry notifications: enabled, and not in
-	 * {@link Mode#COMPLETE_IMMEDIATELY}. The capabilities offer subscriptions only then.
-	 * @return whether listening is offered
-	 */
-	public boolean isListeningOffered() {
-		return this.settings.enabled() && this.settings.mode() == Mode.STREAM;
-	}
-
-	/**
 	 * The most listen streams open at once on this node.
 	 * @return {@code mcp.listen.max-streams}
 	 */
@@ -177,19 +168,6 @@ public class ListenManager implements SmartLifecycle {
 	 * repeats in every message.
 	 */
 	public static final int MAX_REQUEST_ID_CHARS = 256;
-
-	/**
-	 * Validate a listen request and reserve a stream for it.
-	 * @param request the request
-	 * @param principal the caller, or {@code null}
-	 * @return the listen, to {@link Listen#start(MessageStream) start} on a stream or to
-	 * {@link Listen#release() release}
-	 * @throws JsonRpcException for invalid params ({@code -32602}), a disabled feature
-	 * ({@code -32601}) or a limit ({@code -32000})
-	 */
-	public Listen prepare(JsonRpcRequest request, @Nullable Principal principal) {
-		return prepare(request, principal, "unknown");
-	}
 
 	/**
 	 * Validate a listen request and reserve a stream for it.

@@ -270,6 +270,30 @@ class ListenTests {
 	}
 
 	@Test
+	void everyAdvertisedCapabilityIsServedByAListenStream() throws Exception {
+		McpTestClient client = start();
+		JsonNode capabilities = json(client.stateless("server/discover", "").body()).get("result").get("capabilities");
+		// Notifications a listen filter can ask for, by the capability that advertises them.
+		Map<String, String> filters = Map.of("resources", "resourcesListChanged", "tools", "toolsListChanged",
+				"prompts", "promptsListChanged");
+		StringBuilder filter = new StringBuilder("{\"resourceSubscriptions\":[\"l://items\"]");
+		filters.values().forEach((name) -> filter.append(",\"").append(name).append("\":true"));
+		try (SseStream stream = client.listen(filter.append('}').toString())) {
+			JsonNode honoured = json(stream.nextMessage(WAIT).data()).get("params").get("notifications");
+			for (Map.Entry<String, String> entry : filters.entrySet()) {
+				JsonNode capability = capabilities.get(entry.getKey());
+				boolean advertised = capability != null && capability.path("listChanged").asBoolean(false);
+				assertThat(honoured.has(entry.getValue())).as("%s.listChanged advertised = %s honoured",
+						entry.getKey(), entry.getValue())
+					.isEqualTo(advertised);
+			}
+			assertThat(capabilities.get("resources").get("subscribe").booleanValue()).isTrue();
+			assertThat(honoured.get("resourceSubscriptions")).extracting(JsonNode::stringValue)
+				.containsExactly("l://items");
+		}
+	}
+
+	@Test
 	void healthReportsHowCloseTheNodeIsToMaxStreams() throws Exception {
 		McpTestClient client = start("mcp.listen.max-streams=4");
 		HealthIndicator health = this.context.getBean("mcpHealthIndicator", HealthIndicator.class);
