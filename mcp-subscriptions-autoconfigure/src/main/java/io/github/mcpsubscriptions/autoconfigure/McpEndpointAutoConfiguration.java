@@ -12,7 +12,9 @@ import java.time.Clock;
 import java.util.List;
 import java.util.UUID;
 
+import io.github.mcpsubscriptions.cluster.ClusterHealthIndicator;
 import io.github.mcpsubscriptions.cluster.ClusterKeys;
+import io.github.mcpsubscriptions.cluster.ClusterMeterBinder;
 import io.github.mcpsubscriptions.cluster.ClusterStats;
 import io.github.mcpsubscriptions.cluster.RedisChangeLog;
 import io.github.mcpsubscriptions.cluster.RedisSessionStore;
@@ -287,20 +289,44 @@ public final class McpEndpointAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean
 		RedisSessionStore mcpSessionStore(RedisConnectionFactory connectionFactory, McpProperties properties,
-				RedisChangeLog log) {
+				RedisChangeLog log, ClusterStats stats) {
 			return new RedisSessionStore(new StringRedisTemplate(connectionFactory),
 					new ClusterKeys(properties.getCluster().getKeyPrefix()), log,
-					properties.getSessions().getIdleTimeout(), Clock.systemUTC());
+					properties.getSessions().getIdleTimeout(), Clock.systemUTC(), stats);
 		}
 
 		@Bean
 		@ConditionalOnMissingBean
 		RedisStreamHistory mcpSessionStreamHistory(RedisConnectionFactory connectionFactory,
 				McpProperties properties, RedisChangeLog log, NotificationDispatcher dispatcher,
-				ObjectProvider<McpSessionManager> sessions) {
+				ObjectProvider<McpSessionManager> sessions, ClusterStats stats) {
 			return new RedisStreamHistory(new StringRedisTemplate(connectionFactory),
 					new ClusterKeys(properties.getCluster().getKeyPrefix()), log, dispatcher, log.getNodeName(),
-					sessions::getObject);
+					sessions::getObject, stats);
+		}
+
+		@Configuration(proxyBeanMethods = false)
+		@ConditionalOnClass(name = "org.springframework.boot.health.contributor.HealthIndicator")
+		static class ClusterHealthConfiguration {
+
+			@Bean
+			@ConditionalOnMissingBean(name = "mcpClusterHealthIndicator")
+			ClusterHealthIndicator mcpClusterHealthIndicator(RedisChangeLog log, ClusterStats stats) {
+				return new ClusterHealthIndicator(log, stats);
+			}
+
+		}
+
+		@Configuration(proxyBeanMethods = false)
+		@ConditionalOnClass(name = "io.micrometer.core.instrument.binder.MeterBinder")
+		static class ClusterMetricsConfiguration {
+
+			@Bean
+			@ConditionalOnMissingBean
+			ClusterMeterBinder mcpClusterMeterBinder(ClusterStats stats) {
+				return new ClusterMeterBinder(stats);
+			}
+
 		}
 
 	}

@@ -5,6 +5,7 @@ import io.github.mcpsubscriptions.metrics.McpHealthIndicator;
 import io.github.mcpsubscriptions.metrics.McpMetrics;
 import io.github.mcpsubscriptions.metrics.McpSubscriptionsEndpoint;
 import io.github.mcpsubscriptions.notification.NotificationDispatcher;
+import io.github.mcpsubscriptions.notification.ResourceChangeFeed;
 import io.github.mcpsubscriptions.server.ListenManager;
 import io.github.mcpsubscriptions.server.McpServerInfo;
 import io.github.mcpsubscriptions.session.McpSessionManager;
@@ -66,10 +67,12 @@ public final class McpMetricsAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean
 		McpSubscriptionsEndpoint mcpSubscriptionsEndpoint(McpSessionManager sessions,
-				NotificationDispatcher dispatcher, McpProperties properties, McpServerInfo serverInfo) {
+				NotificationDispatcher dispatcher, McpProperties properties, McpServerInfo serverInfo,
+				ResourceChangeFeed feed) {
 			return new McpSubscriptionsEndpoint(sessions, dispatcher,
 					McpConfigurationDescription.describe(properties, serverInfo),
-					properties.getManagement().getTopUris(), properties.getManagement().isAllowSessionClose());
+					properties.getManagement().getTopUris(), properties.getManagement().isAllowSessionClose(),
+					feed.getNodeName());
 		}
 
 	}

@@ -7,12 +7,16 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 import io.github.mcpsubscriptions.notification.ResourceChange;
 import io.github.mcpsubscriptions.notification.ResourceChangeFeed;
+import io.github.mcpsubscriptions.session.StoreUnavailableException;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -53,6 +57,9 @@ public class RedisChangeLog implements ResourceChangeFeed, SmartLifecycle {
 
 	static final String CHANGE = "c";
 
+	/** A node could not share a change: every subscriber re-reads. */
+	static final String RESYNC = "r";
+
 	private static final int BATCH = 256;
 
 	private static final Duration MAX_BACK_OFF = Duration.ofSeconds(5);
@@ -74,6 +81,18 @@ public class RedisChangeLog implements ResourceChangeFeed, SmartLifecycle {
 	private final List<RecordListener> recordListeners = new CopyOnWriteArrayList<>();
 
 	private final ClusterStats stats;
+
+	private final RedisCalls calls;
+
+	private final List<Runnable> recoveryListeners = new CopyOnWriteArrayList<>();
+
+	private final ExecutorService publisher = Executors.newSingleThreadExecutor((task) -> {
+		Thread thread = new Thread(task, "mcp-cluster-publish");
+		thread.setDaemon(true);
+		return thread;
+	});
+
+	private volatile boolean changesLost;
 
 	private volatile @Nullable Thread reader;
 
@@ -102,10 +121,24 @@ public class RedisChangeLog implements ResourceChangeFeed, SmartLifecycle {
 		this.nodeName = nodeName;
 		this.clock = Clock.systemUTC();
 		this.stats = stats;
+		this.calls = new RedisCalls(stats);
 	}
 
+	/**
+	 * Publish a change: appended on this node's publishing thread, so the publisher does
+	 * no I/O and this node's changes keep their order.
+	 */
 	@Override
 	public void publish(ResourceChange change) {
+		try {
+			this.publisher.execute(() -> append(change));
+		}
+		catch (RejectedExecutionException ex) {
+			logger.debug("A change published while the application stops was dropped");
+		}
+	}
+
+	private void append(ResourceChange change) {
 		Map<String, String> fields = new LinkedHashMap<>();
 		fields.put(KIND, CHANGE);
 		fields.put("u", change.uri());
@@ -114,8 +147,18 @@ public class RedisChangeLog implements ResourceChangeFeed, SmartLifecycle {
 		}
 		fields.put("t", Long.toString(change.publishedAt().toEpochMilli()));
 		fields.put("n", this.nodeName);
-		append(fields);
-		this.stats.published();
+		try {
+			append(fields);
+			this.stats.published();
+		}
+		catch (StoreUnavailableException ex) {
+			// Lost for every node: when Redis is back, every subscriber is told to re-read.
+			if (!this.changesLost) {
+				logger.warn("A change could not be shared through Redis; subscribers will be told to re-read "
+						+ "when Redis is back", ex);
+			}
+			this.changesLost = true;
+		}
 	}
 
 	/**
@@ -124,18 +167,21 @@ public class RedisChangeLog implements ResourceChangeFeed, SmartLifecycle {
 	 * @return its position
 	 */
 	public String append(Map<String, String> fields) {
-		try {
-			RecordId id = this.redis.opsForStream()
-				.add(MapRecord.create(this.key, fields), XAddOptions.maxlen(this.logSize).approximateTrimming(false));
-			if (id == null) {
-				throw new IllegalStateException("Redis returned no id for XADD");
-			}
-			return id.getValue();
+		RecordId id = this.calls.call("append to the change log", () -> this.redis.opsForStream()
+			.add(MapRecord.create(this.key, fields), XAddOptions.maxlen(this.logSize).approximateTrimming(false)));
+		if (id == null) {
+			throw new IllegalStateException("Redis returned no id for XADD");
 		}
-		catch (RuntimeException ex) {
-			this.stats.error();
-			throw ex;
-		}
+		return id.getValue();
+	}
+
+	/**
+	 * Be told when this node reaches Redis again after losing it: its streams may have
+	 * missed changes.
+	 * @param listener the listener
+	 */
+	public void addRecoveryListener(Runnable listener) {
+		this.recoveryListeners.add(listener);
 	}
 
 	@Override
@@ -156,6 +202,7 @@ public class RedisChangeLog implements ResourceChangeFeed, SmartLifecycle {
 	 * This node's name in the log and in reports.
 	 * @return the name
 	 */
+	@Override
 	public String getNodeName() {
 		return this.nodeName;
 	}
@@ -182,7 +229,7 @@ public class RedisChangeLog implements ResourceChangeFeed, SmartLifecycle {
 	public void start() {
 		// Read from what is there now: a node does not deliver what was published before
 		// it started. Fails at start-up when Redis cannot be reached.
-		this.position = lastPosition();
+		this.position = this.calls.call("read the change log at start-up", this::lastPosition);
 		this.running = true;
 		Thread thread = new Thread(this::readLoop, "mcp-cluster-log");
 		thread.setDaemon(true);
@@ -200,6 +247,12 @@ public class RedisChangeLog implements ResourceChangeFeed, SmartLifecycle {
 				if (failures > 0) {
 					failures = 0;
 					this.stats.connected(true);
+					logger.info("The MCP cluster's change log is readable again; telling subscribers to re-read");
+					this.recoveryListeners.forEach(Runnable::run);
+				}
+				if (this.changesLost) {
+					append(Map.of(KIND, RESYNC, "n", this.nodeName));
+					this.changesLost = false;
 				}
 				if (records != null) {
 					for (MapRecord<String, Object, Object> record : records) {
@@ -267,6 +320,7 @@ public class RedisChangeLog implements ResourceChangeFeed, SmartLifecycle {
 	@Override
 	public void stop() {
 		this.running = false;
+		this.publisher.shutdown();
 		Thread thread = this.reader;
 		this.reader = null;
 		if (thread != null) {

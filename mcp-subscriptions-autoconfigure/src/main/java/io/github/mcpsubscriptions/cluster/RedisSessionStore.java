@@ -59,6 +59,8 @@ public class RedisSessionStore implements SessionStore {
 
 	private final Clock clock;
 
+	private final RedisCalls calls;
+
 	private final ConcurrentMap<String, McpSession> local = new ConcurrentHashMap<>();
 
 	/**
@@ -68,9 +70,11 @@ public class RedisSessionStore implements SessionStore {
 	 * @param log the change log
 	 * @param idleTimeout how long an unused session lives
 	 * @param clock the clock
+	 * @param stats counts Redis errors
 	 */
 	public RedisSessionStore(StringRedisTemplate redis, ClusterKeys keys, RedisChangeLog log, Duration idleTimeout,
-			Clock clock) {
+			Clock clock, ClusterStats stats) {
+		this.calls = new RedisCalls(stats);
 		this.redis = redis;
 		this.keys = keys;
 		this.log = log;
@@ -85,6 +89,10 @@ public class RedisSessionStore implements SessionStore {
 
 	@Override
 	public void save(McpSession session) {
+		this.calls.run("save a session", () -> doSave(session));
+	}
+
+	private void doSave(McpSession session) {
 		String id = session.getId();
 		long ttl = this.idleTimeout.toMillis();
 		String key = this.keys.session(id);
@@ -130,6 +138,10 @@ public class RedisSessionStore implements SessionStore {
 
 	@Override
 	public @Nullable McpSession find(String id) {
+		return this.calls.call("find a session", () -> doFind(id));
+	}
+
+	private @Nullable McpSession doFind(String id) {
 		Map<Object, Object> fields = this.redis.opsForHash().entries(this.keys.session(id));
 		if (fields.isEmpty() || fields.get("v") == null) {
 			this.local.remove(id);
@@ -163,7 +175,11 @@ public class RedisSessionStore implements SessionStore {
 
 	@Override
 	public @Nullable McpSession remove(String id) {
-		McpSession session = find(id);
+		return this.calls.call("end a session", () -> doRemove(id));
+	}
+
+	private @Nullable McpSession doRemove(String id) {
+		McpSession session = doFind(id);
 		this.local.remove(id);
 		Long deleted = this.redis.delete(List.of(this.keys.session(id), this.keys.subscriptions(id)));
 		this.redis.opsForZSet().remove(this.keys.sessions(), id);
@@ -192,6 +208,10 @@ public class RedisSessionStore implements SessionStore {
 
 	@Override
 	public int count() {
+		return this.calls.call("count sessions", this::doCount);
+	}
+
+	private int doCount() {
 		String key = this.keys.sessions();
 		this.redis.opsForZSet().removeRangeByScore(key, 0, this.clock.millis());
 		Long count = this.redis.opsForZSet().zCard(key);
@@ -200,6 +220,10 @@ public class RedisSessionStore implements SessionStore {
 
 	@Override
 	public boolean addSubscription(McpSession session, String uri) {
+		return this.calls.call("subscribe", () -> doAddSubscription(session, uri));
+	}
+
+	private boolean doAddSubscription(McpSession session, String uri) {
 		String key = this.keys.subscriptions(session.getId());
 		Long added = this.redis.opsForSet().add(key, uri);
 		this.redis.expire(key, this.idleTimeout);
@@ -215,6 +239,10 @@ public class RedisSessionStore implements SessionStore {
 
 	@Override
 	public boolean removeSubscription(McpSession session, String uri) {
+		return this.calls.call("unsubscribe", () -> doRemoveSubscription(session, uri));
+	}
+
+	private boolean doRemoveSubscription(McpSession session, String uri) {
 		Long removed = this.redis.opsForSet().remove(this.keys.subscriptions(session.getId()), uri);
 		if (removed == null || removed == 0) {
 			return false;
@@ -225,6 +253,10 @@ public class RedisSessionStore implements SessionStore {
 
 	@Override
 	public Set<String> getSubscriptions(McpSession session) {
+		return this.calls.call("read subscriptions", () -> doGetSubscriptions(session));
+	}
+
+	private Set<String> doGetSubscriptions(McpSession session) {
 		Set<String> members = this.redis.opsForSet().members(this.keys.subscriptions(session.getId()));
 		return (members != null) ? members : Set.of();
 	}

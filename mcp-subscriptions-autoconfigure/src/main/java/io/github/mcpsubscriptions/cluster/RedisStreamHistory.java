@@ -69,6 +69,8 @@ public class RedisStreamHistory implements SessionStreamHistory, RedisChangeLog.
 
 	private final String nodeName;
 
+	private final RedisCalls calls;
+
 	private final ConcurrentMap<String, StreamState> streams = new ConcurrentHashMap<>();
 
 	private final Supplier<McpSessionManager> sessions;
@@ -81,9 +83,12 @@ public class RedisStreamHistory implements SessionStreamHistory, RedisChangeLog.
 	 * @param dispatcher matches changes and writes notifications
 	 * @param nodeName this node's name
 	 * @param sessions the session manager whose streams this history serves
+	 * @param stats counts Redis errors
 	 */
 	public RedisStreamHistory(StringRedisTemplate redis, ClusterKeys keys, RedisChangeLog log,
-			NotificationDispatcher dispatcher, String nodeName, Supplier<McpSessionManager> sessions) {
+			NotificationDispatcher dispatcher, String nodeName, Supplier<McpSessionManager> sessions,
+			ClusterStats stats) {
+		this.calls = new RedisCalls(stats);
 		this.sessions = sessions;
 		this.redis = redis;
 		this.keys = keys;
@@ -91,6 +96,17 @@ public class RedisStreamHistory implements SessionStreamHistory, RedisChangeLog.
 		this.dispatcher = dispatcher;
 		this.nodeName = nodeName;
 		log.addRecordListener(this);
+		log.addRecoveryListener(this::resyncAll);
+	}
+
+	/**
+	 * Tell every subscriber on this node (2025 sessions and 2026 listen streams) to
+	 * re-read: changes may have been lost while Redis was unreachable.
+	 */
+	private void resyncAll() {
+		for (Subscriber subscriber : this.dispatcher.getSubscribers()) {
+			subscriber.getOutbox().resync();
+		}
 	}
 
 	/**
@@ -112,6 +128,17 @@ public class RedisStreamHistory implements SessionStreamHistory, RedisChangeLog.
 
 	@Override
 	public Outbox.AttachAction attach(McpSession session, Subscriber subscriber, @Nullable String lastEventId,
+			@Nullable Duration retry) {
+		try {
+			return this.calls.call("open a stream", () -> doAttach(session, subscriber, lastEventId, retry));
+		}
+		catch (RuntimeException ex) {
+			this.streams.remove(session.getId());
+			throw ex;
+		}
+	}
+
+	private Outbox.AttachAction doAttach(McpSession session, Subscriber subscriber, @Nullable String lastEventId,
 			@Nullable Duration retry) {
 		String id = session.getId();
 		String sessionKey = this.keys.session(id);
@@ -234,13 +261,17 @@ public class RedisStreamHistory implements SessionStreamHistory, RedisChangeLog.
 	public void detached(McpSession session) {
 		StreamState state = this.streams.remove(session.getId());
 		if (state != null) {
-			this.redis.execute(SERVED, List.of(this.keys.session(session.getId())), state.getPosition(),
-					Long.toString(state.epoch));
+			this.calls.run("close a stream", () -> this.redis.execute(SERVED, List.of(this.keys.session(session.getId())), state.getPosition(),
+					Long.toString(state.epoch)));
 		}
 	}
 
 	@Override
 	public void onRecord(String position, String kind, Map<Object, Object> fields) {
+		if (RedisChangeLog.RESYNC.equals(kind)) {
+			resyncAll();
+			return;
+		}
 		Object sessionId = fields.get("s");
 		if (sessionId == null) {
 			return;

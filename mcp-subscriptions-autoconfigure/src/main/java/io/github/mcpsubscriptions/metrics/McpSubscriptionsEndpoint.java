@@ -42,6 +42,21 @@ public class McpSubscriptionsEndpoint {
 
 	public McpSubscriptionsEndpoint(McpSessionManager sessions, NotificationDispatcher dispatcher,
 			Object configuration, int topUris, boolean allowSessionClose) {
+		this(sessions, dispatcher, configuration, topUris, allowSessionClose, null);
+	}
+
+	/**
+	 * Create the endpoint for a node of a cluster.
+	 * @param sessions the sessions
+	 * @param dispatcher the dispatcher
+	 * @param configuration the settings to report
+	 * @param topUris how many of the most subscribed URIs to list
+	 * @param allowSessionClose whether sessions may be closed
+	 * @param node this node's name, or {@code null} on a single node
+	 */
+	public McpSubscriptionsEndpoint(McpSessionManager sessions, NotificationDispatcher dispatcher,
+			Object configuration, int topUris, boolean allowSessionClose, @Nullable String node) {
+		this.node = node;
 		this.sessions = sessions;
 		this.dispatcher = dispatcher;
 		this.configuration = configuration;
@@ -49,10 +64,16 @@ public class McpSubscriptionsEndpoint {
 		this.allowSessionClose = allowSessionClose;
 	}
 
+	private final @Nullable String node;
+
 	@ReadOperation
 	public Report report() {
 		NotificationStats stats = this.dispatcher.getStats();
 		Map<String, Object> totals = new LinkedHashMap<>();
+		if (this.node != null) {
+			// In a cluster, the sessions listed are those whose streams this node holds.
+			totals.put("node", this.node);
+		}
 		totals.put("sessions", this.sessions.getSessionCount());
 		totals.put("openStreams", this.sessions.getOpenStreamCount());
 		totals.put("subscriptions", this.dispatcher.getIndex().size());

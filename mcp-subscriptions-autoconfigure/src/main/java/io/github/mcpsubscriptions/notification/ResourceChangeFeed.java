@@ -2,6 +2,8 @@ package io.github.mcpsubscriptions.notification;
 
 import java.util.function.Consumer;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Where the dispatcher takes changes from. The default forwards this node's
  * {@link ResourceChangedEvent}s; a clustered feed also shares them with other nodes, each
@@ -20,5 +22,13 @@ public interface ResourceChangeFeed {
 	 * @param consumer called for each change; it must return quickly
 	 */
 	void subscribe(Consumer<ResourceChange> consumer);
+
+	/**
+	 * The name of this node in a cluster, for reports.
+	 * @return the name, or {@code null} on a single node
+	 */
+	default @Nullable String getNodeName() {
+		return null;
+	}
 
 }

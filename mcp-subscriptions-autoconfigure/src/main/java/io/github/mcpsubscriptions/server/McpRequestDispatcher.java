@@ -24,6 +24,7 @@ import io.github.mcpsubscriptions.session.McpSession;
 import io.github.mcpsubscriptions.session.McpSessionManager;
 import io.github.mcpsubscriptions.session.ProtocolVersions;
 import io.github.mcpsubscriptions.session.SessionLimitExceededException;
+import io.github.mcpsubscriptions.session.StoreUnavailableException;
 import io.github.mcpsubscriptions.subscription.ResourceAccessPolicy;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -230,8 +231,9 @@ public class McpRequestDispatcher {
 		catch (JsonRpcException ex) {
 			return JsonRpcResponse.failure(request.id(), ex.getError());
 		}
-		catch (SessionLimitExceededException ex) {
-			// Capacity, not a bad request: the transport answers it with its own status.
+		catch (SessionLimitExceededException | StoreUnavailableException ex) {
+			// Capacity or a backing service, not a bad request: the transport answers it
+			// with its own status.
 			throw ex;
 		}
 		catch (RuntimeException ex) {

@@ -25,6 +25,7 @@ import io.github.mcpsubscriptions.session.McpSession;
 import io.github.mcpsubscriptions.session.McpSessionManager;
 import io.github.mcpsubscriptions.session.SessionEndReason;
 import io.github.mcpsubscriptions.session.SessionLimitExceededException;
+import io.github.mcpsubscriptions.session.StoreUnavailableException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.apache.commons.logging.Log;
@@ -486,6 +487,16 @@ public class McpEndpoint {
 	}
 
 	private void internalError(HttpServletResponse response, RuntimeException ex) throws IOException {
+		if (ex instanceof StoreUnavailableException) {
+			// A backing service is down, not a bug: clients retry, and the node recovers.
+			logger.warn(ex.getMessage());
+			if (!response.isCommitted()) {
+				response.setHeader(HttpHeaders.RETRY_AFTER, "5");
+				writeError(response, HttpStatus.SERVICE_UNAVAILABLE, null, new JsonRpcError(
+						JsonRpcErrorCodes.SERVER_ERROR, "Service unavailable: the session store cannot be reached"));
+			}
+			return;
+		}
 		logger.error("MCP request failed", ex);
 		if (!response.isCommitted()) {
 			writeError(response, HttpStatus.INTERNAL_SERVER_ERROR, null,

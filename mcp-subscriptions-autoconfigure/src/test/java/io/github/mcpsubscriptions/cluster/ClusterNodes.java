@@ -52,6 +52,19 @@ final class ClusterNodes implements AutoCloseable {
 		node.publishEvent(new ResourceChangedEvent(uri));
 	}
 
+	/**
+	 * Publish a change and wait until it is in the log: publication order across nodes is
+	 * the order of the log.
+	 */
+	static void publishInOrder(ConfigurableApplicationContext node, String uri) {
+		ClusterStats stats = node.getBean(ClusterStats.class);
+		long before = stats.getPublished();
+		publish(node, uri);
+		org.awaitility.Awaitility.await()
+			.atMost(java.time.Duration.ofSeconds(10))
+			.until(() -> stats.getPublished() > before);
+	}
+
 	@Override
 	public void close() {
 		for (ConfigurableApplicationContext node : this.nodes) {

@@ -17,6 +17,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 import static io.github.mcpsubscriptions.cluster.ClusterNodes.client;
 import static io.github.mcpsubscriptions.cluster.ClusterNodes.publish;
+import static io.github.mcpsubscriptions.cluster.ClusterNodes.publishInOrder;
 import static io.github.mcpsubscriptions.test.McpTestClient.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -120,14 +121,7 @@ class ClusterSessionTests {
 			List<ConfigurableApplicationContext> publishers = List.of(this.a, this.b, this.c);
 			for (int i = 0; i < 30; i++) {
 				String uri = "c://items/" + i;
-				publish(publishers.get(i % 3), uri);
-				// Publication order across nodes is the order of the log: wait for the
-				// publishing node to have appended before the next node publishes.
-				long published = i / 3 + 1;
-				ConfigurableApplicationContext publisher = publishers.get(i % 3);
-				org.awaitility.Awaitility.await()
-					.atMost(WAIT)
-					.until(() -> publisher.getBean(ClusterStats.class).getPublished() >= published);
+				publishInOrder(publishers.get(i % 3), uri);
 				expected.add(uri);
 			}
 			List<String> received = new ArrayList<>();

@@ -17,6 +17,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 import static io.github.mcpsubscriptions.cluster.ClusterNodes.client;
 import static io.github.mcpsubscriptions.cluster.ClusterNodes.publish;
+import static io.github.mcpsubscriptions.cluster.ClusterNodes.publishInOrder;
 import static io.github.mcpsubscriptions.test.McpTestClient.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -55,9 +56,9 @@ class ClusterTests {
 			assertThat(stream.response().statusCode()).isEqualTo(200);
 			JsonNode ack = json(stream.nextMessage(WAIT).data());
 			assertThat(ack.get("method").stringValue()).isEqualTo("notifications/subscriptions/acknowledged");
-			publish(a, "c://items/1");
-			publish(b, "c://items/2");
-			publish(c, "c://items/3");
+			publishInOrder(a, "c://items/1");
+			publishInOrder(b, "c://items/2");
+			publishInOrder(c, "c://items/3");
 			publish(a, "c://other/4");
 			List<String> uris = new ArrayList<>();
 			for (int i = 0; i < 3; i++) {

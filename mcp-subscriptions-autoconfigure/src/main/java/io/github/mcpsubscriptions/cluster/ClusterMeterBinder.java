@@ -1,0 +1,47 @@
+package io.github.mcpsubscriptions.cluster;
+
+import java.util.concurrent.TimeUnit;
+
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.TimeGauge;
+import io.micrometer.core.instrument.binder.MeterBinder;
+
+/**
+ * Meters of this node's part of the cluster backplane. Node-local, like every meter:
+ * the monitoring system aggregates across nodes.
+ */
+public class ClusterMeterBinder implements MeterBinder {
+
+	private final ClusterStats stats;
+
+	public ClusterMeterBinder(ClusterStats stats) {
+		this.stats = stats;
+	}
+
+	@Override
+	public void bindTo(MeterRegistry registry) {
+		FunctionCounter.builder("mcp.cluster.changes.published", this.stats, ClusterStats::getPublished)
+			.description("Changes this node appended to the cluster's change log")
+			.register(registry);
+		FunctionCounter.builder("mcp.cluster.changes.received", this.stats, ClusterStats::getReceived)
+			.description("Changes this node read from the cluster's change log")
+			.register(registry);
+		FunctionCounter.builder("mcp.cluster.redis.errors", this.stats, ClusterStats::getErrors)
+			.description("Redis operations of the cluster backplane that failed")
+			.register(registry);
+		FunctionCounter
+			.builder("mcp.cluster.lag.total", this.stats, (stats) -> stats.getTotalLagNanos() / 1_000_000_000.0)
+			.baseUnit("seconds")
+			.description("Sum of the lags from publication to receipt; divide by changes received for the mean")
+			.register(registry);
+		TimeGauge.builder("mcp.cluster.lag", this.stats, TimeUnit.NANOSECONDS, ClusterStats::getLastLagNanos)
+			.description("Lag from publication to receipt of the last change received")
+			.register(registry);
+		Gauge.builder("mcp.cluster.connected", this.stats, (stats) -> stats.isConnected() ? 1 : 0)
+			.description("Whether this node reaches the cluster's Redis")
+			.register(registry);
+	}
+
+}
