@@ -196,6 +196,9 @@ public class RedisSessionStore implements SessionStore {
 	 */
 	@Override
 	public Collection<McpSession> findAll() {
+		// Sessions whose node died, or a touch that raced an end, leave a stale entry.
+		this.calls.run("prune sessions",
+				() -> this.redis.opsForZSet().removeRangeByScore(this.keys.sessions(), 0, this.clock.millis()));
 		List<McpSession> sessions = new ArrayList<>();
 		for (String id : List.copyOf(this.local.keySet())) {
 			McpSession session = find(id);
