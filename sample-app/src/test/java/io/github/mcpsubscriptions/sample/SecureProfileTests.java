@@ -192,6 +192,32 @@ class SecureProfileTests {
 	}
 
 	@Test
+	void aRenewedTokenContinuesTheSessionAndItsAuthenticationJudgesTheDeliveries() throws Exception {
+		String narrow = token("mcp-full", "mcp-full-secret", LIMITED_SCOPES, null);
+		String session = session(narrow);
+		assertThat(call(narrow, session, "resources/subscribe", "{\"uri\":\"catalog://products\"}").get("result"))
+			.isNotNull();
+		try (Sse stream = open(streamRequest(session, narrow))) {
+			assertThat(changeInterleavedAndCollect(stream)).containsOnly("catalog://products/1",
+					"catalog://products/2", "catalog://products/3");
+		}
+		// The same client with a renewed token that has more scopes: same principal, same session.
+		String renewed = token("mcp-full", "mcp-full-secret", FULL_SCOPES, null);
+		try (Sse stream = open(streamRequest(session, renewed))) {
+			assertThat(stream.status).isEqualTo(200);
+			assertThat(changeInterleavedAndCollect(stream)).contains("catalog://products/4", "catalog://products/5");
+		}
+	}
+
+	private static HttpRequest.Builder streamRequest(String session, String token) {
+		return HttpRequest.newBuilder(URI.create(BASE + "/mcp"))
+			.GET()
+			.header("Accept", "text/event-stream")
+			.header("Mcp-Session-Id", session)
+			.header("Authorization", "Bearer " + token);
+	}
+
+	@Test
 	void aSessionIsNotFoundWithAnotherClientsToken() throws Exception {
 		String session = session(token("mcp-full", "mcp-full-secret", FULL_SCOPES, null));
 		String limited = token("mcp-limited", "mcp-limited-secret", LIMITED_SCOPES, null);
