@@ -230,4 +230,32 @@ class ClusterSessionTests {
 		}
 	}
 
+	@Test
+	void whenTheNodeHoldingTheStreamGoesAwayTheClientResumesElsewhereWithNothingLost() throws Exception {
+		String session = client(this.a).initialize();
+		subscribe(this.a, session, "c://items");
+		String lastId;
+		SseStream onC = client(this.c).openStream(session);
+		publish(this.b, "c://items/1");
+		SseEvent first = onC.nextMessage(WAIT);
+		assertThat(uri(first)).isEqualTo("c://items/1");
+		lastId = first.id();
+		// C goes away under a steady flow of changes published on A and B.
+		this.c.close();
+		onC.close();
+		List<String> expected = new ArrayList<>();
+		for (int i = 2; i <= 20; i++) {
+			publishInOrder((i % 2 == 0) ? this.a : this.b, "c://items/" + i);
+			expected.add("c://items/" + i);
+		}
+		List<String> received = new ArrayList<>();
+		try (SseStream onB = client(this.b).openStream(session, "Last-Event-ID", lastId)) {
+			for (int i = 2; i <= 20; i++) {
+				received.add(uri(onB.nextMessage(WAIT)));
+			}
+			assertThat(onB.nextMessage(Duration.ofMillis(500))).as("nothing twice").isNull();
+		}
+		assertThat(received).containsExactlyElementsOf(expected);
+	}
+
 }
