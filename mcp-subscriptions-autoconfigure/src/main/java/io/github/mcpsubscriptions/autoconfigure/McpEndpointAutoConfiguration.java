@@ -147,7 +147,7 @@ public final class McpEndpointAutoConfiguration {
 		McpSessionManager.Settings settings = new McpSessionManager.Settings(sessions.getIdleTimeout(),
 				sessions.getMax(), properties.getEndpoint().getKeepAlive(), sessions.getReplayLogSize(),
 				properties.getNotifications().getWriteTimeout(),
-				sessions.getRetry().isZero() ? null : sessions.getRetry());
+				sessions.getRetry().isZero() ? null : sessions.getRetry(), sessions.getMaxPerPrincipal());
 		return new McpSessionManager(store, idGenerator, Clock.systemUTC(), settings,
 				listeners.orderedStream().toList(), dispatcher, history.getIfAvailable());
 	}
@@ -178,7 +178,8 @@ public final class McpEndpointAutoConfiguration {
 		McpProperties.Resources.Cache cache = properties.getResources().getCache();
 		return new McpRequestDispatcher(serverInfo, sessionManager, resourceRegistry, contentMapper,
 				completers.orderedStream().toList(), properties.getResources().getPageSize(), notifications,
-				accessPolicy, new SubscriptionLimits(subscriptions.getMaxPerSession(), subscriptions.getMaxTotal()),
+				accessPolicy, new SubscriptionLimits(subscriptions.getMaxPerSession(), subscriptions.getMaxTotal(),
+						subscriptions.getMaxPerPrincipal()),
 				events, codec, new CacheHints(cache.getTtl(), cache.getScope()),
 				properties.getListen().isEnabled() && properties.getListen().getMode() == ListenManager.Mode.STREAM);
 	}
@@ -194,7 +195,8 @@ public final class McpEndpointAutoConfiguration {
 						properties.getEndpoint().getKeepAlive(), subscriptions.getMaxPerSession(),
 						subscriptions.getMaxTotal(), listen.getMode(),
 						new ListenManager.RateLimit(listen.getRateLimit().getRequests(),
-								listen.getRateLimit().getWindow(), listen.getRateLimit().getMaxClients())));
+								listen.getRateLimit().getWindow(), listen.getRateLimit().getMaxClients()),
+						listen.getMaxStreamsPerPrincipal()));
 	}
 
 	@Bean

@@ -3,6 +3,7 @@ package io.github.mcpsubscriptions.autoconfigure;
 import io.github.mcpsubscriptions.metrics.McpDispatchObservation;
 import io.github.mcpsubscriptions.metrics.McpHealthIndicator;
 import io.github.mcpsubscriptions.metrics.McpMetrics;
+import io.github.mcpsubscriptions.server.McpRequestDispatcher;
 import io.github.mcpsubscriptions.metrics.McpSubscriptionsEndpoint;
 import io.github.mcpsubscriptions.notification.NotificationDispatcher;
 import io.github.mcpsubscriptions.notification.ResourceChangeFeed;
@@ -38,8 +39,10 @@ public final class McpMetricsAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean
 		McpMetrics mcpMetrics(McpSessionManager sessions, NotificationDispatcher dispatcher,
-				ObjectProvider<ListenManager> listens) {
-			return new McpMetrics(sessions, dispatcher, listens.getIfAvailable());
+				ObjectProvider<ListenManager> listens, ObjectProvider<McpRequestDispatcher> requests) {
+			McpRequestDispatcher requestDispatcher = requests.getIfAvailable();
+			return new McpMetrics(sessions, dispatcher, listens.getIfAvailable(),
+					(requestDispatcher != null) ? requestDispatcher.getLimitStats() : null);
 		}
 
 	}

@@ -298,6 +298,12 @@ public class McpProperties {
 		private int maxStreams = 1000;
 
 		/**
+		 * Maximum number of listen streams of one authenticated principal open at once on
+		 * this node; 0 for no limit. Anonymous callers are not counted by it.
+		 */
+		private int maxStreamsPerPrincipal = 0;
+
+		/**
 		 * How long a listen stream lasts before the server completes it gracefully; zero
 		 * for no limit.
 		 */
@@ -334,6 +340,14 @@ public class McpProperties {
 
 		public int getMaxStreams() {
 			return this.maxStreams;
+		}
+
+		public int getMaxStreamsPerPrincipal() {
+			return this.maxStreamsPerPrincipal;
+		}
+
+		public void setMaxStreamsPerPrincipal(int maxStreamsPerPrincipal) {
+			this.maxStreamsPerPrincipal = maxStreamsPerPrincipal;
 		}
 
 		public void setMaxStreams(int maxStreams) {
@@ -452,6 +466,12 @@ public class McpProperties {
 		private int maxTotal = 100_000;
 
 		/**
+		 * Maximum number of subscriptions of one authenticated principal over its sessions
+		 * and listen streams; 0 for no limit. Anonymous callers are not counted by it.
+		 */
+		private int maxPerPrincipal = 0;
+
+		/**
 		 * Which clients get one notification per matching subscription, each naming it in
 		 * 'subscribedUri': 'auto' (those declaring the correlation capability; the others
 		 * get one per change), 'always' or 'never' (one per change, without
@@ -479,6 +499,14 @@ public class McpProperties {
 
 		public void setMaxTotal(int maxTotal) {
 			this.maxTotal = maxTotal;
+		}
+
+		public int getMaxPerPrincipal() {
+			return this.maxPerPrincipal;
+		}
+
+		public void setMaxPerPrincipal(int maxPerPrincipal) {
+			this.maxPerPrincipal = maxPerPrincipal;
 		}
 
 		public CorrelationMode getCorrelationMode() {
@@ -821,6 +849,12 @@ public class McpProperties {
 		private int max = 10_000;
 
 		/**
+		 * Maximum number of sessions of one authenticated principal at once; initialize is
+		 * refused past it. 0 for no limit. Anonymous callers are not counted by it.
+		 */
+		private int maxPerPrincipal = 0;
+
+		/**
 		 * How many messages of a session's stream are kept for replay after a reconnect
 		 * with Last-Event-ID.
 		 */
@@ -863,6 +897,14 @@ public class McpProperties {
 
 		public void setMax(int max) {
 			this.max = max;
+		}
+
+		public int getMaxPerPrincipal() {
+			return this.maxPerPrincipal;
+		}
+
+		public void setMaxPerPrincipal(int maxPerPrincipal) {
+			this.maxPerPrincipal = maxPerPrincipal;
 		}
 
 	}

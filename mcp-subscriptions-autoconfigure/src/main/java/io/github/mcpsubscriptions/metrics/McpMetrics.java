@@ -7,6 +7,7 @@ import java.util.function.ToDoubleFunction;
 
 import io.github.mcpsubscriptions.notification.NotificationDispatcher;
 import io.github.mcpsubscriptions.notification.NotificationStats;
+import io.github.mcpsubscriptions.server.LimitStats;
 import io.github.mcpsubscriptions.server.ListenManager;
 import io.github.mcpsubscriptions.server.ListenStats;
 import io.github.mcpsubscriptions.session.McpSessionManager;
@@ -36,12 +37,27 @@ public class McpMetrics implements MeterBinder, ApplicationListener<McpSubscript
 
 	private final @Nullable ListenManager listens;
 
+	private final @Nullable LimitStats limits;
+
 	private volatile @Nullable MeterRegistry registry;
 
 	public McpMetrics(McpSessionManager sessions, NotificationDispatcher dispatcher, @Nullable ListenManager listens) {
+		this(sessions, dispatcher, listens, null);
+	}
+
+	/**
+	 * Create the meters.
+	 * @param sessions the sessions
+	 * @param dispatcher the notification dispatcher
+	 * @param listens the listen streams, or {@code null}
+	 * @param limits the refusals by capacity limit, or {@code null}
+	 */
+	public McpMetrics(McpSessionManager sessions, NotificationDispatcher dispatcher, @Nullable ListenManager listens,
+			@Nullable LimitStats limits) {
 		this.sessions = sessions;
 		this.dispatcher = dispatcher;
 		this.listens = listens;
+		this.limits = limits;
 	}
 
 	@Override
@@ -70,6 +86,15 @@ public class McpMetrics implements MeterBinder, ApplicationListener<McpSubscript
 				FunctionCounter.builder("mcp.listen.ended", listenStats, (s) -> s.getEnded(reason))
 					.tag("reason", reason.tag())
 					.description("Listen streams that ended, by reason")
+					.register(registry);
+			}
+		}
+		if (this.limits != null) {
+			for (String limit : LimitStats.LIMITS) {
+				// Tagged by the limit's property, never by the principal or client refused.
+				FunctionCounter.builder("mcp.limits.refused", this.limits, (s) -> s.getRefused(limit))
+					.tag("limit", limit)
+					.description("Requests refused by a capacity limit, by the property that sets it")
 					.register(registry);
 			}
 		}

@@ -69,6 +69,11 @@ public class ListenManager implements SmartLifecycle {
 
 	private final AtomicInteger reserved = new AtomicInteger();
 
+	private final ConcurrentHashMap<String, Integer> reservedByPrincipal = new ConcurrentHashMap<>();
+
+	/** The property of the stream limit per principal. */
+	static final String MAX_STREAMS_PER_PRINCIPAL = "mcp.listen.max-streams-per-principal";
+
 	private final Set<Listen> active = ConcurrentHashMap.newKeySet();
 
 	private final AtomicLong ids = new AtomicLong();
@@ -88,6 +93,7 @@ public class ListenManager implements SmartLifecycle {
 		this.settings = settings;
 		this.rateLimiter = new ListenRateLimiter(settings.rateLimit().requests(), settings.rateLimit().window(),
 				settings.rateLimit().maxClients(), clock);
+		requests.subscriptions().setListenSubscriptions(this::subscriptionsOf);
 	}
 
 	/**
@@ -132,9 +138,16 @@ public class ListenManager implements SmartLifecycle {
 	 * @param maxTotal the most subscriptions the server holds
 	 * @param mode how listen requests are answered
 	 * @param rateLimit how often one client may open listen streams
+	 * @param maxStreamsPerPrincipal the most streams of one authenticated principal at once
+	 * on this node; zero for no limit
 	 */
 	public record Settings(boolean enabled, int maxStreams, Duration maxDuration, Duration keepAlive,
-			int maxSubscriptions, int maxTotal, Mode mode, RateLimit rateLimit) {
+			int maxSubscriptions, int maxTotal, Mode mode, RateLimit rateLimit, int maxStreamsPerPrincipal) {
+
+		public Settings(boolean enabled, int maxStreams, Duration maxDuration, Duration keepAlive, int maxSubscriptions,
+				int maxTotal, Mode mode, RateLimit rateLimit) {
+			this(enabled, maxStreams, maxDuration, keepAlive, maxSubscriptions, maxTotal, mode, rateLimit, 0);
+		}
 
 		public Settings(boolean enabled, int maxStreams, Duration maxDuration, Duration keepAlive, int maxSubscriptions,
 				int maxTotal) {
@@ -214,25 +227,79 @@ public class ListenManager implements SmartLifecycle {
 			// Nothing is honoured and nothing is held: no stream slot, no subscriptions.
 			return new Listen(request.id(), principal, false, List.of(), Map.of(), true);
 		}
-		if (uris.size() > this.settings.maxSubscriptions()) {
-			this.stats.refused(ListenStats.Refusal.LIMIT);
-			throw SubscriptionMethods.limit("at most " + this.settings.maxSubscriptions() + " subscriptions per listen stream",
-					"mcp.subscriptions.max-per-session", this.settings.maxSubscriptions());
+		try {
+			reserve(principal, uris);
 		}
-		if (this.dispatcher.getIndex().size() + uris.size() > this.settings.maxTotal()) {
+		catch (JsonRpcException ex) {
 			this.stats.refused(ListenStats.Refusal.LIMIT);
-			throw SubscriptionMethods.limit("the server holds its maximum of " + this.settings.maxTotal() + " subscriptions",
-					"mcp.subscriptions.max-total", this.settings.maxTotal());
-		}
-		if (this.reserved.incrementAndGet() > this.settings.maxStreams()) {
-			this.reserved.decrementAndGet();
-			this.stats.refused(ListenStats.Refusal.LIMIT);
-			throw SubscriptionMethods.limit("at most " + this.settings.maxStreams() + " listen streams", "mcp.listen.max-streams",
-					this.settings.maxStreams());
+			this.requests.subscriptions().countIfLimit(ex);
+			throw ex;
 		}
 		Listen listen = new Listen(request.id(), principal, wantsListChanges, uris, honoured, false);
 		listen.correlationDeclared = CorrelationMode.isDeclaredIn(clientCapabilities(request.params()));
 		return listen;
+	}
+
+	/**
+	 * Check the subscription limits and reserve a stream within the stream limits, the
+	 * server's and the principal's.
+	 */
+	private void reserve(@Nullable Principal principal, List<String> uris) {
+		if (uris.size() > this.settings.maxSubscriptions()) {
+			throw SubscriptionMethods.limit("at most " + this.settings.maxSubscriptions() + " subscriptions per listen stream",
+					"mcp.subscriptions.max-per-session", this.settings.maxSubscriptions());
+		}
+		if (this.dispatcher.getIndex().size() + uris.size() > this.settings.maxTotal()) {
+			throw SubscriptionMethods.limit("the server holds its maximum of " + this.settings.maxTotal() + " subscriptions",
+					"mcp.subscriptions.max-total", this.settings.maxTotal());
+		}
+		this.requests.subscriptions().checkPrincipalLimit(principal, uris.size());
+		if (this.reserved.incrementAndGet() > this.settings.maxStreams()) {
+			this.reserved.decrementAndGet();
+			throw SubscriptionMethods.limit("at most " + this.settings.maxStreams() + " listen streams", "mcp.listen.max-streams",
+					this.settings.maxStreams());
+		}
+		int maxPerPrincipal = this.settings.maxStreamsPerPrincipal();
+		// Anonymous streams have no one to count them by: mcp.listen.max-streams and the rate
+		// limit (by address) bound them.
+		if (maxPerPrincipal > 0 && principal != null
+				&& this.reservedByPrincipal.merge(principal.getName(), 1, Integer::sum) > maxPerPrincipal) {
+			unreserve(principal);
+			this.reserved.decrementAndGet();
+			throw SubscriptionMethods.limit("at most " + maxPerPrincipal + " listen streams per principal",
+					MAX_STREAMS_PER_PRINCIPAL, maxPerPrincipal);
+		}
+	}
+
+	private void unreserve(@Nullable Principal principal) {
+		if (this.settings.maxStreamsPerPrincipal() > 0 && principal != null) {
+			// Down to zero, the entry goes: the map holds only principals with open streams.
+			this.reservedByPrincipal.computeIfPresent(principal.getName(),
+					(name, count) -> (count > 1) ? count - 1 : null);
+		}
+	}
+
+	/**
+	 * The subscriptions of a principal's listen streams on this node.
+	 */
+	private int subscriptionsOf(String principalName) {
+		int count = 0;
+		for (Listen listen : this.active) {
+			if (listen.principal != null && principalName.equals(listen.principal.getName())) {
+				count += listen.uris.size();
+			}
+		}
+		return count;
+	}
+
+	/**
+	 * How many listen streams of a principal are open (or about to open) on this node.
+	 * @param principalName the principal's name
+	 * @return the count; always zero while {@code mcp.listen.max-streams-per-principal}
+	 * is off, as nothing is counted then
+	 */
+	public int getStreamCount(String principalName) {
+		return this.reservedByPrincipal.getOrDefault(principalName, 0);
 	}
 
 	private static @Nullable JsonNode clientCapabilities(@Nullable JsonNode params) {
@@ -403,6 +470,7 @@ public class ListenManager implements SmartLifecycle {
 		public void release() {
 			if (!this.completeImmediately) {
 				ListenManager.this.reserved.decrementAndGet();
+				unreserve(this.principal);
 			}
 		}
 
@@ -435,6 +503,7 @@ public class ListenManager implements SmartLifecycle {
 				ListenManager.this.stats.ended((reason != null) ? reason
 						: closedByServer ? ListenStats.End.SLOW_CONSUMER : ListenStats.End.CLIENT);
 				ListenManager.this.reserved.decrementAndGet();
+				unreserve(this.principal);
 				Subscriber registered = this.subscriber;
 				if (registered != null) {
 					ListenManager.this.dispatcher.unregister(registered);

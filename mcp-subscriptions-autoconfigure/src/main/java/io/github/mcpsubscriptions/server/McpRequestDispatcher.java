@@ -80,6 +80,8 @@ public class McpRequestDispatcher {
 
 	private final boolean listenEnabled;
 
+	private final LimitStats limitStats = new LimitStats();
+
 	private static final String SERVER_INFO_META = "io.modelcontextprotocol/serverInfo";
 
 	/** Results that clients may cache, which therefore carry hints (2026 era). */
@@ -116,7 +118,7 @@ public class McpRequestDispatcher {
 		this.resourceMethods = new ResourceMethods(resources, contentMapper, completers, pageSize, accessPolicy);
 		this.resourceMethods.register(this.methods);
 		this.subscriptionMethods = new SubscriptionMethods(notifications, sessionManager, resources, accessPolicy,
-				limits.maxPerSubscriber(), limits.maxTotal(), events);
+				limits, events, this.limitStats);
 		this.subscriptionMethods.register(this.methods);
 		this.methods.put(INITIALIZE, this::initialize);
 		this.methods.put("ping", (exchange, params) -> EMPTY_RESULT);
@@ -183,6 +185,18 @@ public class McpRequestDispatcher {
 		return this.subscriptionMethods.isValid(uri) && this.subscriptionMethods.isAcceptable(uri, principal);
 	}
 
+	/**
+	 * The counts of requests refused by a capacity limit.
+	 * @return the stats
+	 */
+	public LimitStats getLimitStats() {
+		return this.limitStats;
+	}
+
+	SubscriptionMethods subscriptions() {
+		return this.subscriptionMethods;
+	}
+
 	private Object discover(McpExchange exchange, @Nullable ObjectNode params) {
 		return new DiscoverResult(ProtocolVersions.ALL, statelessCapabilities(), this.serverInfo.instructions());
 	}
@@ -231,9 +245,13 @@ public class McpRequestDispatcher {
 		catch (JsonRpcException ex) {
 			return JsonRpcResponse.failure(request.id(), ex.getError());
 		}
-		catch (SessionLimitExceededException | StoreUnavailableException ex) {
-			// Capacity or a backing service, not a bad request: the transport answers it
-			// with its own status.
+		catch (SessionLimitExceededException ex) {
+			this.limitStats.refused(ex.getProperty());
+			// Capacity, not a bad request: the transport answers it with its own status.
+			throw ex;
+		}
+		catch (StoreUnavailableException ex) {
+			// A backing service, not a bad request: the transport answers it with its own status.
 			throw ex;
 		}
 		catch (RuntimeException ex) {

@@ -3,6 +3,7 @@ package io.github.mcpsubscriptions.server;
 import java.security.Principal;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.ToIntFunction;
 import java.util.regex.Pattern;
 
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcErrorCodes;
@@ -36,6 +37,9 @@ class SubscriptionMethods {
 
 	private static final Map<String, Object> EMPTY_RESULT = Map.of();
 
+	/** The property of the subscription limit per principal. */
+	static final String MAX_PER_PRINCIPAL = "mcp.subscriptions.max-per-principal";
+
 	/** The subscriber id audit events name for sessions shared between nodes. */
 	private static final String SHARED_SESSION = "shared-session";
 
@@ -51,17 +55,78 @@ class SubscriptionMethods {
 
 	private final int maxTotal;
 
+	private final int maxPerPrincipal;
+
 	private final ApplicationEventPublisher events;
 
+	private final LimitStats limitStats;
+
+	/** The subscriptions of a principal's listen streams; none until listening is set up. */
+	private volatile ToIntFunction<String> listenSubscriptions = (principalName) -> 0;
+
 	SubscriptionMethods(NotificationDispatcher dispatcher, McpSessionManager sessionManager, ResourceRegistry registry,
-			ResourceAccessPolicy accessPolicy, int maxPerSubscriber, int maxTotal, ApplicationEventPublisher events) {
+			ResourceAccessPolicy accessPolicy, SubscriptionLimits limits, ApplicationEventPublisher events,
+			LimitStats limitStats) {
 		this.dispatcher = dispatcher;
 		this.sessionManager = sessionManager;
 		this.registry = registry;
 		this.accessPolicy = accessPolicy;
-		this.maxPerSubscriber = maxPerSubscriber;
-		this.maxTotal = maxTotal;
+		this.maxPerSubscriber = limits.maxPerSubscriber();
+		this.maxTotal = limits.maxTotal();
+		this.maxPerPrincipal = limits.maxPerPrincipal();
 		this.events = events;
+		this.limitStats = limitStats;
+	}
+
+	void setListenSubscriptions(ToIntFunction<String> listenSubscriptions) {
+		this.listenSubscriptions = listenSubscriptions;
+	}
+
+	/**
+	 * Refuse a subscription that would take a principal past
+	 * {@code mcp.subscriptions.max-per-principal}. Anonymous callers have no one to count
+	 * them by: the per-session and server-wide limits bound them.
+	 * @param principal the caller, or {@code null}
+	 * @param adding how many subscriptions would be added
+	 */
+	void checkPrincipalLimit(@Nullable Principal principal, int adding) {
+		if (this.maxPerPrincipal > 0 && principal != null && adding > 0
+				&& subscriptionsOf(principal.getName()) + adding > this.maxPerPrincipal) {
+			throw limit("at most " + this.maxPerPrincipal + " subscriptions per principal", MAX_PER_PRINCIPAL,
+					this.maxPerPrincipal);
+		}
+	}
+
+	/**
+	 * The subscriptions a principal holds: those of its sessions (on a shared store, of the
+	 * sessions this node has served) and of its listen streams on this node.
+	 */
+	int subscriptionsOf(String principalName) {
+		int count = this.listenSubscriptions.applyAsInt(principalName);
+		boolean shared = this.sessionManager.isShared();
+		for (McpSession session : this.sessionManager.getSessions()) {
+			if (!principalName.equals(session.getPrincipalName())) {
+				continue;
+			}
+			if (shared) {
+				count += this.sessionManager.getStore().getSubscriptions(session).size();
+			}
+			else {
+				Subscriber subscriber = this.sessionManager.findSubscriber(session.getId());
+				count += (subscriber != null) ? this.dispatcher.getIndex().subscriptionsOf(subscriber).size() : 0;
+			}
+		}
+		return count;
+	}
+
+	/**
+	 * Count a refusal by the limit it names, if it is one.
+	 */
+	void countIfLimit(JsonRpcException ex) {
+		if (ex.getError().code() == JsonRpcErrorCodes.SERVER_ERROR && ex.getError().data() instanceof Map<?, ?> data
+				&& data.get("limit") instanceof String limit) {
+			this.limitStats.refused(limit);
+		}
 	}
 
 	void register(Map<String, McpMethodHandler> methods) {
@@ -83,9 +148,10 @@ class SubscriptionMethods {
 			if (!isAcceptable(uri, principal)) {
 				throw ResourceMethods.notFound(uri, exchange);
 			}
-			add(subscriber, uri);
+			add(subscriber, uri, principal);
 		}
 		catch (JsonRpcException ex) {
+			countIfLimit(ex);
 			String reported = (uri != null) ? uri : String.valueOf(params != null ? params.get("uri") : null);
 			audit(Action.REJECT, reported, subscriber, principal, reason(ex));
 			throw ex;
@@ -113,10 +179,12 @@ class SubscriptionMethods {
 					throw limit("at most " + this.maxPerSubscriber + " subscriptions per session",
 							"mcp.subscriptions.max-per-session", this.maxPerSubscriber);
 				}
+				checkPrincipalLimit(principal, 1);
 				this.sessionManager.getStore().addSubscription(session, uri);
 			}
 		}
 		catch (JsonRpcException ex) {
+			countIfLimit(ex);
 			String reported = (uri != null) ? uri : String.valueOf(params != null ? params.get("uri") : null);
 			this.events.publishEvent(new McpSubscriptionAuditEvent(this, Action.REJECT, reported, SHARED_SESSION,
 					principal, reason(ex)));
@@ -160,7 +228,7 @@ class SubscriptionMethods {
 	/**
 	 * Add a subscription within the limits; adding one that exists changes nothing.
 	 */
-	synchronized void add(Subscriber subscriber, String uri) {
+	synchronized void add(Subscriber subscriber, String uri, @Nullable Principal principal) {
 		int own = this.dispatcher.getIndex().subscriptionsOf(subscriber).size();
 		if (this.dispatcher.getIndex().subscriptionsOf(subscriber).contains(uri)) {
 			return;
@@ -173,6 +241,7 @@ class SubscriptionMethods {
 			throw limit("the server holds its maximum of " + this.maxTotal + " subscriptions",
 					"mcp.subscriptions.max-total", this.maxTotal);
 		}
+		checkPrincipalLimit(principal, 1);
 		try {
 			this.dispatcher.subscribe(subscriber, uri);
 		}

@@ -44,4 +44,15 @@ public class InMemorySessionStore implements SessionStore {
 		return this.sessions.size();
 	}
 
+	@Override
+	public int countByPrincipal(String principalName) {
+		int count = 0;
+		for (McpSession session : this.sessions.values()) {
+			if (principalName.equals(session.getPrincipalName())) {
+				count++;
+			}
+		}
+		return count;
+	}
+
 }

@@ -52,6 +52,8 @@ public class McpSessionManager implements SmartLifecycle {
 
 	private final int maxSessions;
 
+	private final int maxSessionsPerPrincipal;
+
 	private final Duration keepAliveInterval;
 
 	private final int replayLogSize;
@@ -109,6 +111,7 @@ public class McpSessionManager implements SmartLifecycle {
 		this.clock = clock;
 		this.idleTimeout = settings.idleTimeout();
 		this.maxSessions = settings.maxSessions();
+		this.maxSessionsPerPrincipal = settings.maxSessionsPerPrincipal();
 		this.keepAliveInterval = settings.keepAlive();
 		this.replayLogSize = settings.replayLogSize();
 		this.writeTimeout = settings.writeTimeout();
@@ -127,11 +130,22 @@ public class McpSessionManager implements SmartLifecycle {
 	 * @param writeTimeout how long a write may block before the stream is given up
 	 * @param retry the reconnection delay sent to clients in priming events, or
 	 * {@code null} to send none
+	 * @param maxSessionsPerPrincipal the most sessions of one authenticated principal at
+	 * once; zero for no limit
 	 */
 	public record Settings(Duration idleTimeout, int maxSessions, Duration keepAlive, int replayLogSize,
-			Duration writeTimeout, @Nullable Duration retry) {
+			Duration writeTimeout, @Nullable Duration retry, int maxSessionsPerPrincipal) {
+
+		public Settings(Duration idleTimeout, int maxSessions, Duration keepAlive, int replayLogSize,
+				Duration writeTimeout, @Nullable Duration retry) {
+			this(idleTimeout, maxSessions, keepAlive, replayLogSize, writeTimeout, retry, 0);
+		}
 
 		public Settings {
+			if (maxSessionsPerPrincipal < 0) {
+				throw new IllegalArgumentException(
+						"The session limit per principal must be 0 (none) or more, was " + maxSessionsPerPrincipal);
+			}
 			if (idleTimeout.isNegative() || idleTimeout.isZero()) {
 				throw new IllegalArgumentException("The idle timeout must be positive, was " + idleTimeout);
 			}
@@ -155,7 +169,8 @@ public class McpSessionManager implements SmartLifecycle {
 	 * @param clientCapabilities the client's {@code capabilities}
 	 * @param principal the authenticated principal, or {@code null}
 	 * @return the new session
-	 * @throws SessionLimitExceededException when the session limit is reached
+	 * @throws SessionLimitExceededException when the session limit, or the principal's,
+	 * is reached
 	 */
 	public McpSession create(String protocolVersion, JsonNode clientInfo, JsonNode clientCapabilities,
 			@Nullable Principal principal) {
@@ -163,6 +178,12 @@ public class McpSessionManager implements SmartLifecycle {
 		synchronized (this.createLock) {
 			if (this.store.count() >= this.maxSessions) {
 				throw new SessionLimitExceededException(this.maxSessions);
+			}
+			// Anonymous sessions have no one to count them by: the server-wide limit bounds them.
+			if (this.maxSessionsPerPrincipal > 0 && principal != null
+					&& this.store.countByPrincipal(principal.getName()) >= this.maxSessionsPerPrincipal) {
+				throw new SessionLimitExceededException(SessionLimitExceededException.MAX_PER_PRINCIPAL,
+						this.maxSessionsPerPrincipal);
 			}
 			session = new McpSession(this.idGenerator.generateId(), protocolVersion, clientInfo, clientCapabilities,
 					(principal != null) ? principal.getName() : null, this.clock.instant(), this.replayLogSize);

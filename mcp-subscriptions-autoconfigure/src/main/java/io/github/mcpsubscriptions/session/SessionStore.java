@@ -59,6 +59,24 @@ public interface SessionStore {
 	int count();
 
 	/**
+	 * How many sessions of one principal there are, for
+	 * {@code mcp.sessions.max-per-principal}. The default counts {@link #findAll()}; a
+	 * shared store whose {@code findAll()} holds only the sessions this node served should
+	 * override it to count across the nodes.
+	 * @param principalName the principal's name
+	 * @return the count
+	 */
+	default int countByPrincipal(String principalName) {
+		int count = 0;
+		for (McpSession session : findAll()) {
+			if (principalName.equals(session.getPrincipalName())) {
+				count++;
+			}
+		}
+		return count;
+	}
+
+	/**
 	 * Whether several nodes share this store. A shared store keeps each session's
 	 * subscriptions; a node holds them in its index only while it holds the session's
 	 * stream.

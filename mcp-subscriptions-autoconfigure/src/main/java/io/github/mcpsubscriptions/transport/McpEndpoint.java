@@ -120,7 +120,7 @@ public class McpEndpoint {
 		catch (SessionLimitExceededException ex) {
 			response.setHeader(HttpHeaders.RETRY_AFTER, "30");
 			writeError(response, HttpStatus.SERVICE_UNAVAILABLE, null,
-					new JsonRpcError(JsonRpcErrorCodes.SERVER_ERROR, ex.getMessage(), new Limit("mcp.sessions.max",
+					new JsonRpcError(JsonRpcErrorCodes.SERVER_ERROR, ex.getMessage(), new Limit(ex.getProperty(),
 							ex.getLimit())));
 		}
 		catch (RuntimeException ex) {
