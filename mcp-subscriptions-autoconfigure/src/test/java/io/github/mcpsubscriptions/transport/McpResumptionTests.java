@@ -184,6 +184,49 @@ class McpResumptionTests {
 		}
 	}
 
+	/**
+	 * A client that does not declare correlation gets one notification per change, and
+	 * after a gap one resync per subscription: no two messages it could not tell apart.
+	 */
+	@Test
+	void aClientWithoutCorrelationGetsOneResyncPerSubscriptionAfterAGapAndOneNotificationPerChange()
+			throws Exception {
+		String session = this.client.initialize("2025-11-25", "{}");
+		call(session, "resources/subscribe", "{\"uri\":\"r://items/{id}\"}");
+		call(session, "resources/subscribe", "{\"uri\":\"r://items/7\"}");
+		String first;
+		try (SseStream stream = this.client.openStream(session)) {
+			publish("r://items/1");
+			first = stream.nextMessage(WAIT).id();
+			for (int i = 2; i <= 8; i++) {
+				publish("r://items/" + i);
+			}
+			// Item 7 matches both subscriptions and still comes once, before item 8.
+			for (int i = 2; i <= 8; i++) {
+				assertThat(uriOf(stream.nextMessage(WAIT))).isEqualTo("r://items/" + i);
+			}
+		}
+		try (SseStream resumed = this.client.openStream(session, "Last-Event-ID", first)) {
+			List<JsonNode> resyncs = List.of(params(resumed.nextMessage(WAIT)), params(resumed.nextMessage(WAIT)));
+			assertThat(resyncs).allSatisfy((params) -> {
+				assertThat(params.get("uri").stringValue()).isEqualTo(params.get("subscribedUri").stringValue());
+				assertThat(params.get("_meta").get(NotificationEncoder.RESYNC_META).booleanValue()).isTrue();
+			});
+			assertThat(resyncs).extracting((params) -> params.get("uri").stringValue())
+				.containsExactlyInAnyOrder("r://items/{id}", "r://items/7");
+			// Live changes follow the resyncs, one per change again: had there been a third
+			// resync or a second notification for item 7, it would come before item 9.
+			publish("r://items/7");
+			publish("r://items/9");
+			JsonNode live = params(resumed.nextMessage(WAIT));
+			assertThat(live.get("uri").stringValue()).isEqualTo("r://items/7");
+			assertThat(live.get("subscribedUri").stringValue()).as("the most specific subscription")
+				.isEqualTo("r://items/7");
+			assertThat(live.get("_meta")).isNull();
+			assertThat(uriOf(resumed.nextMessage(WAIT))).isEqualTo("r://items/9");
+		}
+	}
+
 	@Test
 	void anotherSessionsIdNeverReplaysItsMessages() throws Exception {
 		String mine = subscribedSession("2025-11-25", "r://items/1");

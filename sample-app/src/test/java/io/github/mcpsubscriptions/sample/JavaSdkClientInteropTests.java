@@ -6,10 +6,14 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
+import io.github.mcpsubscriptions.notification.NotificationDispatcher;
 import io.github.mcpsubscriptions.session.McpSessionManager;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
@@ -37,6 +41,9 @@ class JavaSdkClientInteropTests {
 
 	@Autowired
 	private McpSessionManager sessions;
+
+	@Autowired
+	private NotificationDispatcher dispatcher;
 
 	private McpSyncClient client() {
 		HttpClientStreamableHttpTransport transport = HttpClientStreamableHttpTransport
@@ -110,6 +117,81 @@ class JavaSdkClientInteropTests {
 		finally {
 			client.closeGracefully();
 		}
+	}
+
+	/**
+	 * The SDK client does not declare {@code io.github.mcpsubscriptions/correlation} and
+	 * its schema drops {@code subscribedUri}: three subscriptions covering one change must
+	 * give it one notification, so that it reads the resource once, not three times.
+	 */
+	@Test
+	void aChangeCoveredByThreeSubscriptionsGivesOneNotificationAndOneRead() throws Exception {
+		Map<String, AtomicInteger> reads = new ConcurrentHashMap<>();
+		BlockingQueue<String> updated = new LinkedBlockingQueue<>();
+		HttpClientStreamableHttpTransport transport = HttpClientStreamableHttpTransport
+			.builder("http://localhost:" + this.port)
+			.endpoint("/mcp")
+			// Sees every request the client sends: counts its resources/read calls per URI.
+			.httpRequestCustomizer((builder, method, uri, body, context) -> {
+				if (body != null && body.contains("\"resources/read\"")) {
+					for (String product : List.of("catalog://products/3\"", "catalog://products/4\"")) {
+						if (body.contains(product)) {
+							reads.computeIfAbsent(product.substring(0, product.length() - 1),
+									(key) -> new AtomicInteger())
+								.incrementAndGet();
+						}
+					}
+				}
+			})
+			.build();
+		McpSyncClient client = McpClient.sync(transport)
+			.requestTimeout(Duration.ofSeconds(10))
+			.resourcesUpdateConsumer((contents) -> contents
+				.forEach((content) -> updated.add(content.uri() + " " + ((McpSchema.TextResourceContents) content).text())))
+			.build();
+		try {
+			client.initialize();
+			for (String uri : List.of("catalog://products", "catalog://products/{id}", "catalog://products/3")) {
+				client.subscribeResource(new McpSchema.SubscribeRequest(uri));
+			}
+			await().atMost(Duration.ofSeconds(10)).until(() -> this.sessions.getOpenStreamCount() >= 1);
+			long sentBefore = this.dispatcher.getStats().getSent();
+
+			put(3, "{\"name\":\"Merged pen\",\"price\":42.00}");
+			// Product 4 is covered by two of the subscriptions; its notification follows product
+			// 3's on the same stream, so once it is in, every notification for product 3 is too.
+			put(4, "{\"name\":\"Merged chair\",\"price\":189.00}");
+			List<String> seen = new java.util.ArrayList<>();
+			await().atMost(Duration.ofSeconds(10)).until(() -> {
+				updated.drainTo(seen);
+				return seen.stream().anyMatch((entry) -> entry.startsWith("catalog://products/4 "));
+			});
+			assertThat(this.dispatcher.getStats().getSent() - sentBefore)
+				.as("notifications written: one per change, not one per matching subscription")
+				.isEqualTo(2);
+			updated.drainTo(seen);
+			assertThat(seen).filteredOn((entry) -> entry.startsWith("catalog://products/3 "))
+				.singleElement()
+				.asString()
+				.contains("Merged pen");
+			assertThat(reads.get("catalog://products/3")).as("reads of product 3").hasValue(1);
+			assertThat(reads.get("catalog://products/4")).as("reads of product 4").hasValue(1);
+		}
+		finally {
+			client.closeGracefully();
+			// The other tests share the catalogue.
+			put(3, "{\"name\":\"Fountain pen\",\"price\":42.00}");
+			put(4, "{\"name\":\"Desk chair\",\"price\":189.00}");
+		}
+	}
+
+	private void put(int id, String json) throws Exception {
+		HttpResponse<String> put = HttpClient.newHttpClient()
+			.send(HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + "/api/products/" + id))
+				.header("Content-Type", "application/json")
+				.PUT(HttpRequest.BodyPublishers.ofString(json))
+				.build(), HttpResponse.BodyHandlers.ofString());
+		assertThat(put.statusCode()).isEqualTo(200);
 	}
 
 	@Test
