@@ -5,18 +5,24 @@
 # frozen requirement sets (--requirements 2025-11-25 and --requirements 2026-07-28, which include
 # the wire-schema-valid check of every message the server sends), each run with its own
 # expected failures, one entry per check.
-# Then, with the application still running, an interop check with the official MCP TypeScript
-# SDK client (interop/typescript: @modelcontextprotocol/sdk pinned in its package.json,
-# installed under .tools/interop-ts): it subscribes to catalog://products and
-# catalog://products/3, renames product 3 through the REST API and expects both
-# notifications/resources/updated (one per subscribedUri), then reads the product back.
+# Then, with the application still running, interop checks with the official MCP TypeScript
+# SDK clients, each pinned in its package.json and package-lock.json and installed under .tools/:
+# - 1.x (interop/typescript, @modelcontextprotocol/sdk, .tools/interop-ts), 2025 era: subscribes
+#   to catalog://products and catalog://products/3, renames product 3 through the REST API and
+#   expects one notifications/resources/updated per subscribedUri when it declares the
+#   correlation capability, exactly one when it does not; then reads the product back.
+# - 2.x (interop/typescript-2x, @modelcontextprotocol/client, .tools/interop-ts2), in the 2025 era
+#   (resources/subscribe) and the 2026-07-28 era (versionNegotiation pinned, subscriptions/listen),
+#   each with and without the capability: three subscriptions covering product 3 give three
+#   notifications, or exactly one.
+# Each check fails when a notification does not arrive within 15 s or arrives more or fewer times.
 #
 # Builds nothing: run `./mvnw verify` (or package) first so that the sample jar exists.
 # Needs a JDK, npm, curl and a Node >= 22 (installed under .tools/ when the one on PATH is
 # older). Results (one checks.json per scenario, the interop check's output) and the
-# application's log go to conformance-results/. Prints one summary line per suite and one for
-# the interop check; exits non-zero when any of them fails (a suite's exit code first, else
-# the interop check's); stops by itself within ~5 minutes.
+# application's log go to conformance-results/. Prints one summary line per suite and one per
+# interop check; exits non-zero when any of them fails (a suite's exit code first, else the
+# first failing interop check's); stops by itself within ~5 minutes.
 #
 # Environment: CONFORMANCE_PORT (default: a free port), CONFORMANCE_SUITE_TIMEOUT (seconds,
 # default 180).
@@ -32,6 +38,9 @@ SUITE_2026_DIR="$ROOT/.tools/conformance-2026"
 INTEROP_SRC="$ROOT/interop/typescript"
 INTEROP_DIR="$ROOT/.tools/interop-ts"
 INTEROP_SDK="@modelcontextprotocol/sdk"
+INTEROP2_SRC="$ROOT/interop/typescript-2x"
+INTEROP2_DIR="$ROOT/.tools/interop-ts2"
+INTEROP2_SDK="@modelcontextprotocol/client"
 NODE_MAJOR_WANTED=22
 JAR="$ROOT/sample-app/target/sample-app-0.1.0-SNAPSHOT.jar"
 EXPECTED_FAILURES="$ROOT/.ci/conformance-expected-failures.yml"
@@ -104,30 +113,34 @@ for requirements in "${REQUIREMENT_SETS[@]}"; do
 	[[ -f "$(expected_for_requirements "$requirements")" ]] || die "$(expected_for_requirements "$requirements") is missing."
 done
 
-# --- the interop check's TypeScript SDK, pinned in interop/typescript/package.json ------------
-# Installed into .tools/interop-ts (package.json and package-lock.json copied there) unless that
-# directory already has the same package.json and the pinned SDK version; the script is run
-# from a copy in that directory so that Node resolves the SDK from its node_modules.
-[[ -f "$INTEROP_SRC/package.json" && -f "$INTEROP_SRC/subscribe.mjs" ]] || die "$INTEROP_SRC is incomplete."
-INTEROP_SDK_VERSION="$(node -e 'console.log(require(process.argv[1]).dependencies[process.argv[2]] || "")' \
-	"$INTEROP_SRC/package.json" "$INTEROP_SDK")"
-[[ "$INTEROP_SDK_VERSION" =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] \
-	|| die "$INTEROP_SDK must be pinned to an exact version in $INTEROP_SRC/package.json (found '$INTEROP_SDK_VERSION')"
-interop_installed="$(node -e 'try { console.log(require(process.argv[1]).version) } catch (e) { console.log("") }' \
-	"$INTEROP_DIR/node_modules/$INTEROP_SDK/package.json")"
-if [[ "$interop_installed" != "$INTEROP_SDK_VERSION" ]] || ! cmp -s "$INTEROP_SRC/package.json" "$INTEROP_DIR/package.json"; then
-	log "installing $INTEROP_SDK@$INTEROP_SDK_VERSION (interop/typescript) into ${INTEROP_DIR#"$ROOT"/}"
-	rm -rf "$INTEROP_DIR"
-	mkdir -p "$INTEROP_DIR"
-	cp "$INTEROP_SRC/package.json" "$INTEROP_DIR/"
-	[[ -f "$INTEROP_SRC/package-lock.json" ]] && cp "$INTEROP_SRC/package-lock.json" "$INTEROP_DIR/"
-	timeout "$(budget 150)" npm install --prefix "$INTEROP_DIR" --no-audit --no-fund --loglevel=error >&2 \
-		|| die "could not install interop/typescript's dependencies with npm"
-	interop_installed="$(node -e 'console.log(require(process.argv[1]).version)' "$INTEROP_DIR/node_modules/$INTEROP_SDK/package.json")"
-	[[ "$interop_installed" == "$INTEROP_SDK_VERSION" ]] \
-		|| die "npm installed $INTEROP_SDK $interop_installed into ${INTEROP_DIR#"$ROOT"/}, not $INTEROP_SDK_VERSION"
-fi
-cp "$INTEROP_SRC/subscribe.mjs" "$INTEROP_DIR/subscribe.mjs"
+# --- the interop checks' TypeScript SDKs, pinned in interop/typescript*/package.json ---------
+# install_interop SRC DIR SDK: installs SRC's dependencies into DIR (package.json and
+# package-lock.json copied there) unless DIR already has the same package.json and the pinned
+# SDK version, then copies SRC's scripts there, so that Node resolves the SDK from DIR's
+# node_modules. Prints the SDK's version.
+install_interop() {
+	local src="$1" dir="$2" sdk="$3" wanted installed
+	[[ -f "$src/package.json" && -f "$src/package-lock.json" && -f "$src/subscribe.mjs" ]] || die "$src is incomplete."
+	wanted="$(node -e 'console.log(require(process.argv[1]).dependencies[process.argv[2]] || "")' "$src/package.json" "$sdk")"
+	[[ "$wanted" =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] \
+		|| die "$sdk must be pinned to an exact version in $src/package.json (found '$wanted')"
+	installed="$(node -e 'try { console.log(require(process.argv[1]).version) } catch (e) { console.log("") }' \
+		"$dir/node_modules/$sdk/package.json")"
+	if [[ "$installed" != "$wanted" ]] || ! cmp -s "$src/package.json" "$dir/package.json"; then
+		log "installing $sdk@$wanted (${src#"$ROOT"/}) into ${dir#"$ROOT"/}"
+		rm -rf "$dir"
+		mkdir -p "$dir"
+		cp "$src/package.json" "$src/package-lock.json" "$dir/"
+		timeout "$(budget 150)" npm ci --prefix "$dir" --no-audit --no-fund --loglevel=error >&2 \
+			|| die "could not install ${src#"$ROOT"/}'s dependencies with npm"
+		installed="$(node -e 'console.log(require(process.argv[1]).version)' "$dir/node_modules/$sdk/package.json")"
+		[[ "$installed" == "$wanted" ]] || die "npm installed $sdk $installed into ${dir#"$ROOT"/}, not $wanted"
+	fi
+	cp "$src"/*.mjs "$dir/"
+	echo "$wanted"
+}
+INTEROP_SDK_VERSION="$(install_interop "$INTEROP_SRC" "$INTEROP_DIR" "$INTEROP_SDK")"
+INTEROP2_SDK_VERSION="$(install_interop "$INTEROP2_SRC" "$INTEROP2_DIR" "$INTEROP2_SDK")"
 
 # --- start the sample application -----------------------------------------------------------
 port_taken() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
@@ -229,29 +242,42 @@ for requirements in "${REQUIREMENT_SETS[@]}"; do
 		"$(expected_for_requirements "$requirements")" --requirements "$requirements" || rc=$?
 done
 
-# --- interop: the official TypeScript SDK client -------------------------------------------
-# run_interop: runs interop/typescript/subscribe.mjs (from its copy in .tools/interop-ts) against
-# the running application, adds its verdict to the summary, returns its exit code.
+# --- interop: the official TypeScript SDK clients -------------------------------------------
+# run_interop LABEL DIR SCRIPT ARGS...: runs DIR/SCRIPT against the running application, adds its
+# verdict to the summary, returns its exit code. The scripts end with one line
+# "<name> interop ...: PASS (...)" or "<name> interop ...: FAIL: <reason>".
 run_interop() {
-	local out="$RESULTS/interop-ts" started=$SECONDS irc verdict
+	local label="$1" dir="$2" script="$3"
+	shift 3
+	local out="$RESULTS/$label" started=$SECONDS irc verdict
 	mkdir -p "$out"
-	log "interop check: official TypeScript SDK $INTEROP_SDK_VERSION client against http://localhost:$PORT"
+	log "interop check $label against http://localhost:$PORT"
 	set +e
-	timeout --kill-after=5 "$(budget 60)" node "$INTEROP_DIR/subscribe.mjs" "http://localhost:$PORT" \
+	timeout --kill-after=5 "$(budget 70)" node "$dir/$script" "http://localhost:$PORT" "$@" \
 		2>&1 | tee "$out/output.txt"
 	irc=${PIPESTATUS[0]}
 	set -e
-	# The script ends with one line "ts-sdk interop: PASS (...)" or "ts-sdk interop: FAIL: <reason>".
-	verdict="$(grep -E '^ts-sdk interop: ' "$out/output.txt" | tail -n 1 || true)"
+	verdict="$(grep -E '^ts-sdk(-2)? interop.*: (PASS|FAIL)' "$out/output.txt" | tail -n 1 || true)"
 	case "$irc" in
-		0) [[ "$verdict" == *PASS* ]] || verdict="ts-sdk interop: PASS (exit 0, no verdict line; see $out/output.txt)" ;;
-		124 | 137) verdict="ts-sdk interop: TIMEOUT after $((SECONDS - started)) s" ;;
-		*) [[ -n "$verdict" && "$verdict" != *PASS* ]] || verdict="ts-sdk interop: FAIL (exit $irc; see $out/output.txt)" ;;
+		0) [[ "$verdict" == *PASS* ]] || verdict="$label: PASS (exit 0, no verdict line; see $out/output.txt)" ;;
+		124 | 137) verdict="$label: TIMEOUT after $((SECONDS - started)) s" ;;
+		*) [[ -n "$verdict" && "$verdict" != *PASS* ]] || verdict="$label: FAIL (exit $irc; see $out/output.txt)" ;;
 	esac
 	SUMMARY+="$verdict ($((SECONDS - started)) s)"$'\n'
 	return "$irc"
 }
-run_interop || { irc=$?; ((rc != 0)) || rc=$irc; }
+# TypeScript SDK 1.x (2025 era only): with and without the correlation capability.
+for mode in correlated merged; do
+	run_interop "interop-ts-$mode" "$INTEROP_DIR" subscribe.mjs "$mode" || { irc=$?; ((rc != 0)) || rc=$irc; }
+done
+# TypeScript SDK 2.x: initialize + resources/subscribe (2025), and versionNegotiation pinned to
+# 2026-07-28 + subscriptions/listen (2026); each with and without the capability.
+for era in 2025 2026; do
+	for mode in merged correlated; do
+		run_interop "interop-ts2-$era-$mode" "$INTEROP2_DIR" subscribe.mjs "$era" "$mode" \
+			|| { irc=$?; ((rc != 0)) || rc=$irc; }
+	done
+done
 
 printf '%s' "$SUMMARY"
 exit "$rc"

@@ -2,14 +2,19 @@
 // Interop check: the official MCP TypeScript SDK client (Client + StreamableHTTPClientTransport)
 // against the sample application's catalogue.
 //
-//   node subscribe.mjs http://localhost:8080
+//   node subscribe.mjs http://localhost:8080 [correlated|merged]
 //
-// Connects to <base>/mcp declaring the experimental capability io.github.mcpsubscriptions/correlation,
-// subscribes to catalog://products (the collection) and to
-// catalog://products/3, renames product 3 through the REST API (PUT /api/products/3), then waits
-// at most 15 s for both notifications/resources/updated for catalog://products/3: one with
-// subscribedUri catalog://products and one with subscribedUri catalog://products/3. It reads
-// catalog://products/3 back, unsubscribes, terminates the session (DELETE) and closes.
+// Subscribes to catalog://products (the collection) and to catalog://products/3, renames product 3
+// through the REST API (PUT /api/products/3), then product 4 (covered by the collection only).
+// correlated (the default): the client declares the experimental capability
+//   io.github.mcpsubscriptions/correlation and must get, for product 3, one
+//   notifications/resources/updated per matching subscription: subscribedUri catalog://products
+//   and catalog://products/3.
+// merged: the client declares nothing, as the SDK out of the box, and must get ONE notification
+//   for product 3 (naming the most specific subscription, catalog://products/3).
+// Both changes go down the session's stream in order, so once product 4's notification is in,
+// every notification for product 3 is too, and their count is exact. It waits at most 15 s for
+// them, reads catalog://products/3 back, unsubscribes, terminates the session (DELETE) and closes.
 // Prints one line "ts-sdk interop: PASS (...)" and exits 0, or "ts-sdk interop: FAIL: <reason>"
 // and exits 1. Diagnostics go to stderr.
 //
@@ -34,6 +39,9 @@ import {
 const COLLECTION = 'catalog://products';
 const PRODUCT_ID = 3;
 const PRODUCT = `catalog://products/${PRODUCT_ID}`;
+const BARRIER_ID = 4;
+const BARRIER = `catalog://products/${BARRIER_ID}`;
+const MODE = process.argv[3] ?? 'correlated';
 const NOTIFICATION_WAIT_MS = 15_000;
 const REQUEST_TIMEOUT_MS = 10_000;
 const OVERALL_TIMEOUT_MS = 60_000;
@@ -59,8 +67,8 @@ function sdkVersion() {
 
 function baseUrl() {
 	const arg = process.argv[2];
-	if (!arg) {
-		fail('usage: node subscribe.mjs <server base URL, e.g. http://localhost:8080>');
+	if (!arg || !['correlated', 'merged'].includes(MODE)) {
+		fail('usage: node subscribe.mjs <server base URL, e.g. http://localhost:8080> [correlated|merged]');
 	}
 	let url;
 	try {
@@ -96,11 +104,12 @@ async function run(base) {
 	const notifications = []; // { uri, subscribedUri, at }
 	let onNotification = () => {};
 
-	// Declares the server's correlation extension, so it gets one notification per matching
+	// Declaring the server's correlation extension gets one notification per matching
 	// subscription; without it the server merges them into one per change.
+	const correlated = MODE === 'correlated';
 	const client = new Client(
 		{ name: 'mcp-subscriptions-interop-ts', version: '0.1.0' },
-		{ capabilities: { experimental: { 'io.github.mcpsubscriptions/correlation': {} } } },
+		correlated ? { capabilities: { experimental: { 'io.github.mcpsubscriptions/correlation': {} } } } : {},
 	);
 	client.onerror = (error) => {
 		transportErrors.push(String(error?.message ?? error));
@@ -138,11 +147,12 @@ async function run(base) {
 	}
 	log(`subscribed to ${COLLECTION} and ${PRODUCT}`);
 
-	const expected = [COLLECTION, PRODUCT];
+	// The subscriptions product 3's notifications name; product 4's only notification names the collection.
+	const expected = correlated ? [COLLECTION, PRODUCT] : [PRODUCT];
 	const missing = () =>
 		expected.filter((subscribedUri) => !notifications.some((n) => n.uri === PRODUCT && n.subscribedUri === subscribedUri));
 	const bothArrived = new Promise((resolve) => {
-		onNotification = () => missing().length === 0 && resolve();
+		onNotification = () => notifications.some((n) => n.uri === BARRIER) && resolve();
 	});
 
 	const current = await rest('GET', `${base}/api/products/${PRODUCT_ID}`);
@@ -150,6 +160,9 @@ async function run(base) {
 	const changedAt = Date.now();
 	await rest('PUT', `${base}/api/products/${PRODUCT_ID}`, { name: newName, price: current.price ?? 1 });
 	log(`PUT /api/products/${PRODUCT_ID} name="${newName}"`);
+	const barrier = await rest('GET', `${base}/api/products/${BARRIER_ID}`);
+	await rest('PUT', `${base}/api/products/${BARRIER_ID}`, { name: barrier.name, price: barrier.price ?? 1 });
+	log(`PUT /api/products/${BARRIER_ID} (unchanged)`);
 
 	let timer;
 	const timedOut = new Promise((resolve) => {
@@ -160,9 +173,16 @@ async function run(base) {
 	if (outcome === 'timeout') {
 		const seen = notifications.map((n) => `${n.uri} via ${n.subscribedUri}`).join(', ') || 'none';
 		fail(
-			`within ${NOTIFICATION_WAIT_MS / 1000} s no notifications/resources/updated for ${PRODUCT} with subscribedUri ` +
-				`${missing().join(' and ')} (received: ${seen})` +
+			`within ${NOTIFICATION_WAIT_MS / 1000} s no notifications/resources/updated for ${BARRIER} ` +
+				`(received: ${seen})` +
 				(transportErrors.length ? `; client errors: ${transportErrors.join(' | ')}` : ''),
+		);
+	}
+	const forProduct = notifications.filter((n) => n.uri === PRODUCT);
+	if (missing().length > 0 || forProduct.length !== expected.length) {
+		fail(
+			`${MODE}: expected for ${PRODUCT} one notification with subscribedUri ${expected.join(' and one with ')}, ` +
+				`received: ${notifications.map((n) => `${n.uri} via ${n.subscribedUri}`).join(', ') || 'none'}`,
 		);
 	}
 	const latency = Math.max(...notifications.map((n) => n.at)) - changedAt;
@@ -194,8 +214,8 @@ async function run(base) {
 	await client.close();
 
 	return (
-		`SDK ${version}, protocol ${transport.protocolVersion}, session ${session}: ` +
-		`${notifications.length} notification(s) for ${PRODUCT} (via ${COLLECTION} and ${PRODUCT}) ${latency} ms after the PUT, ` +
+		`${MODE}, SDK ${version}, protocol ${transport.protocolVersion}, session ${session}: ` +
+		`${forProduct.length} notification(s) for ${PRODUCT} (via ${expected.join(' and ')}) ${latency} ms after the PUT, ` +
 		`read-back OK, unsubscribed, session terminated; ${transportErrors.length} client error(s); ${Date.now() - started} ms`
 	);
 }
