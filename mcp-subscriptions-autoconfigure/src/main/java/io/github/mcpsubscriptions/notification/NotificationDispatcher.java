@@ -3,6 +3,7 @@ package io.github.mcpsubscriptions.notification;
 import java.security.Principal;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -254,13 +255,16 @@ public class NotificationDispatcher implements AutoCloseable {
 		// Subscribers without correlation get one notification per change: the most
 		// specific of their matching subscriptions that passes the policy and filters.
 		Map<Subscriber, String> merged = null;
+		// One notification per subscription URI, shared by all its subscribers: it is
+		// encoded once, however many subscribers it goes to.
+		Map<String, OutboundNotification> shared = new HashMap<>();
 		for (SubscriptionMatch<Subscriber> match : matches) {
 			Subscriber subscriber = match.subscriber();
 			if (!permitted(change, match.subscribedUri(), subscriber.getPrincipal())) {
 				continue;
 			}
 			if (this.encoder.correlates(subscriber)) {
-				subscriber.getOutbox().offer(OutboundNotification.updated(change, match.subscribedUri()));
+				subscriber.getOutbox().offer(notification(shared, change, match.subscribedUri()));
 			}
 			else {
 				merged = (merged != null) ? merged : new LinkedHashMap<>();
@@ -270,9 +274,14 @@ public class NotificationDispatcher implements AutoCloseable {
 		}
 		if (merged != null) {
 			merged.forEach((subscriber, subscribedUri) -> subscriber.getOutbox()
-				.offer(OutboundNotification.updated(change, subscribedUri)));
+				.offer(notification(shared, change, subscribedUri)));
 		}
 		return matches.size();
+	}
+
+	private static OutboundNotification notification(Map<String, OutboundNotification> shared, ResourceChange change,
+			String subscribedUri) {
+		return shared.computeIfAbsent(subscribedUri, (uri) -> OutboundNotification.updated(change, uri));
 	}
 
 	/**

@@ -5,6 +5,7 @@ import java.util.Map;
 
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcCodec;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcNotification;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Writes notifications in the wire format: {@code uri}, {@code subscribedUri} (the SEP's
@@ -18,11 +19,17 @@ public final class NotificationEncoder {
 
 	private final JsonRpcCodec codec;
 
+	private static final String SPLICE_KEY = "io.github.mcpsubscriptions/splice";
+
 	private final CorrelationMode correlation;
+
+	private final String spliceEntry;
 
 	public NotificationEncoder(JsonRpcCodec codec, CorrelationMode correlation) {
 		this.codec = codec;
 		this.correlation = correlation;
+		String object = codec.writeAsString(Map.of(SPLICE_KEY, 0));
+		this.spliceEntry = object.substring(1, object.length() - 1);
 	}
 
 	/**
@@ -49,17 +56,62 @@ public final class NotificationEncoder {
 	}
 
 	/**
-	 * Encode a notification for a subscriber.
+	 * Encode a notification for a subscriber. The JSON is built once per notification and
+	 * shared: the dispatcher queues one instance for every subscriber of a subscription URI,
+	 * and subscribers differ only in their own {@code _meta} entries (none in the 2025 era,
+	 * the subscription id in the 2026 era), which are spliced into the shared text. The
+	 * bytes are those {@link #encodeFully} writes.
 	 * @param notification the notification
 	 * @param subscriber who it is for
 	 * @return one line of JSON
 	 */
 	public String encode(OutboundNotification notification, Subscriber subscriber) {
+		Map<String, Object> own = subscriber.getMeta();
+		Encoded encoded = notification.encoded();
+		if (encoded == null || encoded.encoder != this) {
+			encoded = new Encoded(this);
+			notification.encoded(encoded);
+		}
+		if (own.isEmpty()) {
+			String plain = encoded.plain;
+			if (plain == null) {
+				plain = encodeFully(notification, Map.of());
+				encoded.plain = plain;
+			}
+			return plain;
+		}
+		String fragment = ownMeta(subscriber);
+		if (fragment.isEmpty() || collides(notification, own)) {
+			return encodeFully(notification, own);
+		}
+		String[] spliced = encoded.spliced;
+		if (spliced == null) {
+			spliced = splice(notification);
+			encoded.spliced = spliced;
+		}
+		if (spliced.length == 0) {
+			return encodeFully(notification, own);
+		}
+		return spliced[0] + fragment + spliced[1];
+	}
+
+	/**
+	 * Encode a notification for a subscriber from scratch, every map built and written
+	 * anew: what {@link #encode} must equal byte for byte.
+	 * @param notification the notification
+	 * @param subscriber who it is for
+	 * @return one line of JSON
+	 */
+	String encodeFully(OutboundNotification notification, Subscriber subscriber) {
+		return encodeFully(notification, subscriber.getMeta());
+	}
+
+	private String encodeFully(OutboundNotification notification, Map<String, Object> own) {
 		Map<String, Object> meta = new LinkedHashMap<>(notification.attributes());
 		if (notification.resync()) {
 			meta.put(RESYNC_META, true);
 		}
-		meta.putAll(subscriber.getMeta());
+		meta.putAll(own);
 		Map<String, Object> params = new LinkedHashMap<>();
 		if (notification.uri() != null) {
 			params.put("uri", notification.uri());
@@ -71,6 +123,64 @@ public final class NotificationEncoder {
 			params.put("_meta", meta);
 		}
 		return this.codec.writeAsString(new JsonRpcNotification(notification.method(), params.isEmpty() ? null : params));
+	}
+
+	/**
+	 * The text before and after the subscriber's own {@code _meta} entries, which come last
+	 * in {@code _meta}, itself last in {@code params}, itself last in the message: written
+	 * once with a placeholder entry in their place. Empty when the change's attributes use
+	 * the placeholder's key.
+	 */
+	private String[] splice(OutboundNotification notification) {
+		if (notification.attributes().containsKey(SPLICE_KEY)) {
+			return new String[0];
+		}
+		String json = encodeFully(notification, Map.of(SPLICE_KEY, 0));
+		int at = json.lastIndexOf(this.spliceEntry);
+		if (at < 0) {
+			return new String[0];
+		}
+		return new String[] { json.substring(0, at), json.substring(at + this.spliceEntry.length()) };
+	}
+
+	/** The subscriber's own entries as JSON object members, written once per subscriber. */
+	private String ownMeta(Subscriber subscriber) {
+		String fragment = subscriber.getEncodedMeta();
+		if (fragment == null) {
+			String object = this.codec.writeAsString(subscriber.getMeta());
+			fragment = (object.length() > 2) ? object.substring(1, object.length() - 1) : "";
+			subscriber.setEncodedMeta(fragment);
+		}
+		return fragment;
+	}
+
+	/** Whether a subscriber's own entry would replace one of the notification's. */
+	private static boolean collides(OutboundNotification notification, Map<String, Object> own) {
+		for (String key : own.keySet()) {
+			if (notification.attributes().containsKey(key) || (notification.resync() && RESYNC_META.equals(key))) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/**
+	 * A notification's wire form, kept with it: the text for subscribers without entries of
+	 * their own, and the text around such entries. Each part is built when first needed;
+	 * two threads may both build it, with the same result.
+	 */
+	static final class Encoded {
+
+		private final NotificationEncoder encoder;
+
+		private volatile @Nullable String plain;
+
+		private volatile String @Nullable [] spliced;
+
+		Encoded(NotificationEncoder encoder) {
+			this.encoder = encoder;
+		}
+
 	}
 
 }

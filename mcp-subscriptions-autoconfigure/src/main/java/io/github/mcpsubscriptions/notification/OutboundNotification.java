@@ -2,35 +2,69 @@ package io.github.mcpsubscriptions.notification;
 
 import java.time.Instant;
 import java.util.Map;
+import java.util.Objects;
 
 import org.jspecify.annotations.Nullable;
 
 /**
  * A notification waiting in an {@link Outbox}. Two notifications with the same
  * {@link #key()} are the same news: the newer replaces the older in place.
- *
- * @param method the notification method
- * @param uri the changed resource, or {@code null} for {@code list_changed}
- * @param subscribedUri the subscription that matched, or {@code null}
- * @param attributes the change's attributes
- * @param resync whether this tells the client it may have missed changes and should
- * re-read
- * @param publishedAt when the change was published
- * @param position where the change stands in a shared change log, or {@code null}
+ * <p>
+ * A value: equality is by its components. It also carries its wire form once the
+ * {@link NotificationEncoder} has built it, so that the one instance the dispatcher queues
+ * for every subscriber of a subscription URI is encoded once, not once per subscriber.
  */
-public record OutboundNotification(String method, @Nullable String uri, @Nullable String subscribedUri,
-		Map<String, Object> attributes, boolean resync, Instant publishedAt, @Nullable String position) {
-
-	public OutboundNotification(String method, @Nullable String uri, @Nullable String subscribedUri,
-			Map<String, Object> attributes, boolean resync, Instant publishedAt) {
-		this(method, uri, subscribedUri, attributes, resync, publishedAt, null);
-	}
+public final class OutboundNotification {
 
 	/** The method of resource change notifications. */
 	public static final String RESOURCE_UPDATED = "notifications/resources/updated";
 
 	/** The method of resource list change notifications. */
 	public static final String LIST_CHANGED = "notifications/resources/list_changed";
+
+	private final String method;
+
+	private final @Nullable String uri;
+
+	private final @Nullable String subscribedUri;
+
+	private final Map<String, Object> attributes;
+
+	private final boolean resync;
+
+	private final Instant publishedAt;
+
+	private final @Nullable String position;
+
+	/** Written by the encoder; a race only builds the same value twice. */
+	private volatile NotificationEncoder.@Nullable Encoded encoded;
+
+	/**
+	 * Create a notification.
+	 * @param method the notification method
+	 * @param uri the changed resource, or {@code null} for {@code list_changed}
+	 * @param subscribedUri the subscription that matched, or {@code null}
+	 * @param attributes the change's attributes
+	 * @param resync whether this tells the client it may have missed changes and should
+	 * re-read
+	 * @param publishedAt when the change was published
+	 * @param position where the change stands in a shared change log, or {@code null}
+	 */
+	public OutboundNotification(String method, @Nullable String uri, @Nullable String subscribedUri,
+			Map<String, Object> attributes, boolean resync, Instant publishedAt, @Nullable String position) {
+		this.method = Objects.requireNonNull(method, "method");
+		this.uri = uri;
+		this.subscribedUri = subscribedUri;
+		this.attributes = Objects.requireNonNull(attributes, "attributes");
+		this.resync = resync;
+		this.publishedAt = Objects.requireNonNull(publishedAt, "publishedAt");
+		this.position = position;
+	}
+
+	public OutboundNotification(String method, @Nullable String uri, @Nullable String subscribedUri,
+			Map<String, Object> attributes, boolean resync, Instant publishedAt) {
+		this(method, uri, subscribedUri, attributes, resync, publishedAt, null);
+	}
 
 	/**
 	 * The notification of a change for one matching subscription.
@@ -51,8 +85,96 @@ public record OutboundNotification(String method, @Nullable String uri, @Nullabl
 		return new OutboundNotification(LIST_CHANGED, null, null, Map.of(), false, now);
 	}
 
+	/**
+	 * The notification method.
+	 * @return the method
+	 */
+	public String method() {
+		return this.method;
+	}
+
+	/**
+	 * The changed resource.
+	 * @return the URI, or {@code null} for {@code list_changed}
+	 */
+	public @Nullable String uri() {
+		return this.uri;
+	}
+
+	/**
+	 * The subscription that matched.
+	 * @return its URI, or {@code null}
+	 */
+	public @Nullable String subscribedUri() {
+		return this.subscribedUri;
+	}
+
+	/**
+	 * The change's attributes.
+	 * @return the attributes
+	 */
+	public Map<String, Object> attributes() {
+		return this.attributes;
+	}
+
+	/**
+	 * Whether this tells the client it may have missed changes and should re-read.
+	 * @return whether it is a resync
+	 */
+	public boolean resync() {
+		return this.resync;
+	}
+
+	/**
+	 * When the change was published.
+	 * @return the time
+	 */
+	public Instant publishedAt() {
+		return this.publishedAt;
+	}
+
+	/**
+	 * Where the change stands in a shared change log.
+	 * @return the position, or {@code null}
+	 */
+	public @Nullable String position() {
+		return this.position;
+	}
+
 	Key key() {
 		return new Key(this.method, this.uri, this.subscribedUri);
+	}
+
+	NotificationEncoder.@Nullable Encoded encoded() {
+		return this.encoded;
+	}
+
+	void encoded(NotificationEncoder.Encoded encoded) {
+		this.encoded = encoded;
+	}
+
+	@Override
+	public boolean equals(@Nullable Object other) {
+		if (this == other) {
+			return true;
+		}
+		return other instanceof OutboundNotification that && this.resync == that.resync
+				&& this.method.equals(that.method) && Objects.equals(this.uri, that.uri)
+				&& Objects.equals(this.subscribedUri, that.subscribedUri) && this.attributes.equals(that.attributes)
+				&& this.publishedAt.equals(that.publishedAt) && Objects.equals(this.position, that.position);
+	}
+
+	@Override
+	public int hashCode() {
+		return Objects.hash(this.method, this.uri, this.subscribedUri, this.attributes, this.resync, this.publishedAt,
+				this.position);
+	}
+
+	@Override
+	public String toString() {
+		return "OutboundNotification[method=" + this.method + ", uri=" + this.uri + ", subscribedUri="
+				+ this.subscribedUri + ", attributes=" + this.attributes + ", resync=" + this.resync + ", publishedAt="
+				+ this.publishedAt + ", position=" + this.position + "]";
 	}
 
 	record Key(String method, @Nullable String uri, @Nullable String subscribedUri) {

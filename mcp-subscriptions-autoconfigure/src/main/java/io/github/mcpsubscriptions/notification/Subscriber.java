@@ -23,6 +23,9 @@ public final class Subscriber {
 
 	private volatile boolean correlationDeclared;
 
+	/** The {@code _meta} entries as JSON, built once by the encoder. */
+	private volatile @Nullable String encodedMeta;
+
 	Subscriber(String id, @Nullable Principal principal, boolean listChanges, Map<String, Object> meta) {
 		this.id = id;
 		this.principal = principal;
@@ -93,6 +96,14 @@ public final class Subscriber {
 			throw new IllegalStateException("Subscriber " + this.id + " has no outbox yet");
 		}
 		return current;
+	}
+
+	@Nullable String getEncodedMeta() {
+		return this.encodedMeta;
+	}
+
+	void setEncodedMeta(String encodedMeta) {
+		this.encodedMeta = encodedMeta;
 	}
 
 	void setOutbox(Outbox outbox) {
