@@ -112,7 +112,11 @@ public final class McpEndpointAutoConfiguration {
 	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean
 	DeliveryScheduler mcpDeliveryScheduler(McpProperties properties) {
-		return new ExecutorDeliveryScheduler(properties.getNotifications().getDeliveryThreads());
+		McpProperties.Notifications notifications = properties.getNotifications();
+		int parallelism = ExecutorDeliveryScheduler.parallelism(notifications.getDeliveryCpuShare(),
+				Runtime.getRuntime().availableProcessors());
+		return new ExecutorDeliveryScheduler(notifications.getDeliveryThreads(), parallelism,
+				ExecutorDeliveryScheduler.DEFAULT_LEASE);
 	}
 
 	@Bean

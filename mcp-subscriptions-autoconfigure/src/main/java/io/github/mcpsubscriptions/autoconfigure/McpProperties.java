@@ -576,6 +576,12 @@ public class McpProperties {
 		private int deliveryThreads = 16;
 
 		/**
+		 * Share of the available processors that notification delivery may keep busy at
+		 * once (at least one writer), so that request threads keep the rest under load.
+		 */
+		private double deliveryCpuShare = 0.5;
+
+		/**
 		 * How long a write to a stream may block before the client is taken to have stopped
 		 * reading: its stream is closed and it is told to resync when it returns.
 		 */
@@ -619,6 +625,14 @@ public class McpProperties {
 
 		public void setDeliveryThreads(int deliveryThreads) {
 			this.deliveryThreads = deliveryThreads;
+		}
+
+		public double getDeliveryCpuShare() {
+			return this.deliveryCpuShare;
+		}
+
+		public void setDeliveryCpuShare(double deliveryCpuShare) {
+			this.deliveryCpuShare = deliveryCpuShare;
 		}
 
 	}

@@ -14,28 +14,81 @@ import org.apache.commons.logging.LogFactory;
 
 /**
  * Delivers on virtual threads where the JDK has them (21 and later), so a client whose
- * socket stalls holds no platform thread; otherwise on a bounded pool. Delays run on one
+ * socket stalls holds no platform thread; otherwise on a bounded pool. Either way at most
+ * {@code parallelism} drains run at once (a {@link DeliveryGate}), so that delivery at
+ * saturation leaves the application's request threads their share of the cores; a drain
+ * blocked on a client's socket for longer than the lease stops counting. Delays run on one
  * timer thread that only hands tasks over.
  */
 public final class ExecutorDeliveryScheduler implements DeliveryScheduler, AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(ExecutorDeliveryScheduler.class);
 
+	/** How long a drain may hold its place before it is taken to be blocked on a socket. */
+	public static final Duration DEFAULT_LEASE = Duration.ofMillis(100);
+
 	private final ExecutorService delivery;
 
 	private final ScheduledExecutorService timer;
 
+	private final DeliveryGate gate;
+
 	/**
-	 * Create a scheduler.
+	 * Create a scheduler whose drains may use every core.
 	 * @param poolSize the pool size where virtual threads are not available
 	 */
 	public ExecutorDeliveryScheduler(int poolSize) {
-		ExecutorService virtualThreads = virtualThreadExecutor();
+		this(poolSize, Math.max(poolSize, Runtime.getRuntime().availableProcessors()), DEFAULT_LEASE);
+	}
+
+	/**
+	 * Create a scheduler.
+	 * @param poolSize the pool size where virtual threads are not available
+	 * @param parallelism how many drains may run at once
+	 * @param lease how long a drain may hold its place before the next one takes it over
+	 */
+	public ExecutorDeliveryScheduler(int poolSize, int parallelism, Duration lease) {
+		this(poolSize, parallelism, lease, true);
+	}
+
+	ExecutorDeliveryScheduler(int poolSize, int parallelism, Duration lease, boolean virtualThreadsIfAvailable) {
+		ExecutorService virtualThreads = virtualThreadsIfAvailable ? virtualThreadExecutor() : null;
 		this.delivery = (virtualThreads != null) ? virtualThreads
 				: Executors.newFixedThreadPool(poolSize, daemon("mcp-delivery-"));
-		logger.info((virtualThreads != null) ? "MCP notifications are written on virtual threads"
-				: "MCP notifications are written on a pool of " + poolSize + " threads (JDK 21+ uses virtual threads)");
+		this.gate = new DeliveryGate(parallelism, lease.toNanos(), System::nanoTime);
+		logger.info(((virtualThreads != null) ? "MCP notifications are written on virtual threads"
+				: "MCP notifications are written on a pool of " + poolSize + " threads (JDK 21+ uses virtual threads)")
+				+ ", at most " + parallelism + " at once");
 		this.timer = Executors.newSingleThreadScheduledExecutor(daemon("mcp-delivery-timer-"));
+	}
+
+	/**
+	 * How many drains a share of the cores allows.
+	 * @param share the share, above 0
+	 * @param cores the cores
+	 * @return the parallelism, at least 1
+	 */
+	public static int parallelism(double share, int cores) {
+		if (!(share > 0)) {
+			throw new IllegalArgumentException("The delivery share of the cores must be above 0, was " + share);
+		}
+		return Math.max(1, (int) Math.floor(share * cores));
+	}
+
+	/**
+	 * How many drains may run at once.
+	 * @return the parallelism
+	 */
+	public int getParallelism() {
+		return this.gate.getParallelism();
+	}
+
+	/**
+	 * How often a drain blocked past the lease was overtaken by another.
+	 * @return the count
+	 */
+	public long getOvertaken() {
+		return this.gate.getOvertaken();
 	}
 
 	private static ExecutorService virtualThreadExecutor() {
@@ -60,10 +113,28 @@ public final class ExecutorDeliveryScheduler implements DeliveryScheduler, AutoC
 	@Override
 	public void execute(Runnable task) {
 		try {
-			this.delivery.execute(task);
+			this.delivery.execute(() -> runGated(task));
 		}
 		catch (RejectedExecutionException ex) {
 			// Shutting down: what waits is dropped with the streams.
+		}
+	}
+
+	private void runGated(Runnable task) {
+		long ticket;
+		try {
+			ticket = this.gate.enter();
+		}
+		catch (InterruptedException ex) {
+			// Shutting down: what waits is dropped with the streams.
+			Thread.currentThread().interrupt();
+			return;
+		}
+		try {
+			task.run();
+		}
+		finally {
+			this.gate.exit(ticket);
 		}
 	}
 

@@ -185,6 +185,18 @@ class McpEndpointAutoConfigurationTests {
 	}
 
 	@Test
+	void deliveryKeepsToItsShareOfTheCores() {
+		int cores = Runtime.getRuntime().availableProcessors();
+		this.runner.run((context) -> assertThat(context.getBean(
+				io.github.mcpsubscriptions.notification.ExecutorDeliveryScheduler.class)
+			.getParallelism()).isEqualTo(Math.max(1, cores / 2)));
+		this.runner.withPropertyValues("mcp.notifications.delivery-cpu-share=3")
+			.run((context) -> assertThat(context.getBean(
+					io.github.mcpsubscriptions.notification.ExecutorDeliveryScheduler.class)
+				.getParallelism()).isEqualTo(3 * cores));
+	}
+
+	@Test
 	void serverNameDefaultsToApplicationName() {
 		this.runner.withPropertyValues("spring.application.name=shop")
 			.run((context) -> assertThat(context.getBean(McpServerInfo.class).name()).isEqualTo("shop"));

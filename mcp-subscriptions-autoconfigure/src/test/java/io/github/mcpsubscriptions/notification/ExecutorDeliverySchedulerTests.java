@@ -1,0 +1,90 @@
+package io.github.mcpsubscriptions.notification;
+
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Delivery keeps to its share of the cores, and a drain blocked on a socket does not hold
+ * the others back.
+ */
+class ExecutorDeliverySchedulerTests {
+
+	@Test
+	void atMostTheParallelismOfDrainsRunAtOnce() throws Exception {
+		AtomicInteger running = new AtomicInteger();
+		AtomicInteger mostAtOnce = new AtomicInteger();
+		AtomicInteger started = new AtomicInteger();
+		CountDownLatch release = new CountDownLatch(1);
+		CountDownLatch finished = new CountDownLatch(6);
+		try (ExecutorDeliveryScheduler scheduler = new ExecutorDeliveryScheduler(8, 2, Duration.ofMinutes(10),
+				false)) {
+			for (int i = 0; i < 6; i++) {
+				scheduler.execute(() -> {
+					mostAtOnce.accumulateAndGet(running.incrementAndGet(), Math::max);
+					started.incrementAndGet();
+					try {
+						release.await(30, TimeUnit.SECONDS);
+					}
+					catch (InterruptedException ex) {
+						Thread.currentThread().interrupt();
+					}
+					running.decrementAndGet();
+					finished.countDown();
+				});
+			}
+			// Eight pool threads, six drains: only two may run while they hold their places.
+			await().atMost(10, TimeUnit.SECONDS).until(() -> started.get() == 2);
+			await().during(300, TimeUnit.MILLISECONDS).atMost(5, TimeUnit.SECONDS).until(() -> started.get() == 2);
+			release.countDown();
+			assertThat(finished.await(10, TimeUnit.SECONDS)).isTrue();
+			assertThat(mostAtOnce.get()).isEqualTo(2);
+			assertThat(scheduler.getOvertaken()).isZero();
+		}
+	}
+
+	@Test
+	void aDrainBlockedPastTheLeaseNoLongerHoldsTheOthersBack() throws Exception {
+		CountDownLatch blocked = new CountDownLatch(1);
+		CountDownLatch unblock = new CountDownLatch(1);
+		AtomicBoolean otherRan = new AtomicBoolean();
+		try (ExecutorDeliveryScheduler scheduler = new ExecutorDeliveryScheduler(4, 1, Duration.ofMillis(50), false)) {
+			scheduler.execute(() -> {
+				blocked.countDown();
+				try {
+					// A write to a client that stopped reading.
+					unblock.await(30, TimeUnit.SECONDS);
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+			});
+			assertThat(blocked.await(10, TimeUnit.SECONDS)).isTrue();
+			scheduler.execute(() -> otherRan.set(true));
+			await().atMost(10, TimeUnit.SECONDS).untilTrue(otherRan);
+			assertThat(scheduler.getOvertaken()).isEqualTo(1);
+			unblock.countDown();
+		}
+	}
+
+	@Test
+	void theParallelismIsAShareOfTheCoresAndAtLeastOne() {
+		assertThat(ExecutorDeliveryScheduler.parallelism(0.5, 2)).isEqualTo(1);
+		assertThat(ExecutorDeliveryScheduler.parallelism(0.5, 1)).isEqualTo(1);
+		assertThat(ExecutorDeliveryScheduler.parallelism(0.5, 16)).isEqualTo(8);
+		assertThat(ExecutorDeliveryScheduler.parallelism(0.75, 2)).isEqualTo(1);
+		assertThat(ExecutorDeliveryScheduler.parallelism(1, 2)).isEqualTo(2);
+		assertThat(ExecutorDeliveryScheduler.parallelism(2, 4)).isEqualTo(8);
+		assertThatIllegalArgumentException().isThrownBy(() -> ExecutorDeliveryScheduler.parallelism(0, 4));
+		assertThatIllegalArgumentException().isThrownBy(() -> ExecutorDeliveryScheduler.parallelism(Double.NaN, 4));
+	}
+
+}
