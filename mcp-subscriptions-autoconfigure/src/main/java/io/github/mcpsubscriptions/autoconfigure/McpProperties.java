@@ -163,8 +163,8 @@ public class McpProperties {
 			private List<String> authorizationServers = new ArrayList<>();
 
 			/**
-			 * The scopes the resource understands: listed in the metadata document and named
-			 * in insufficient_scope errors.
+			 * The scopes the resource understands: listed in the metadata document, and the
+			 * order insufficient_scope errors name the needed scopes in.
 			 */
 			private List<String> scopes = new ArrayList<>();
 

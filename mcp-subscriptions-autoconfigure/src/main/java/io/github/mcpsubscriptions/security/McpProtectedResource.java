@@ -13,8 +13,8 @@ import org.springframework.util.StringUtils;
  *
  * @param resource the resource URI, such as {@code https://mcp.example.com/mcp}
  * @param authorizationServers the issuers of the authorization servers clients may use
- * @param scopes the scopes the resource understands, named in {@code insufficient_scope}
- * errors
+ * @param scopes the scopes the resource understands (its {@code scopes_supported}); an
+ * {@code insufficient_scope} error names those a request needed in this order
  * @param resourceName a human-readable name, or {@code null}
  */
 public record McpProtectedResource(String resource, List<String> authorizationServers, List<String> scopes,

@@ -1,7 +1,11 @@
 package io.github.mcpsubscriptions.security;
 
 import java.io.IOException;
+import java.security.Principal;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -13,6 +17,8 @@ import org.springframework.http.HttpStatus;
 import org.springframework.security.access.AccessDeniedException;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.annotation.web.configurers.AbstractHttpConfigurer;
+import org.springframework.security.core.Authentication;
+import org.springframework.security.core.GrantedAuthority;
 import org.springframework.security.oauth2.core.OAuth2TokenValidator;
 import org.springframework.security.oauth2.core.OAuth2TokenValidatorResult;
 import org.springframework.security.oauth2.jwt.Jwt;
@@ -30,7 +36,7 @@ import org.springframework.security.web.access.AccessDeniedHandler;
  * {@code WWW-Authenticate: Bearer resource_metadata="…"}, the protected-resource metadata
  * document (RFC 9728) served by Spring Security's own filter under
  * {@code /.well-known/oauth-protected-resource}, and a {@code 403} with
- * {@code error="insufficient_scope"} and the scopes. Authorization rules stay the
+ * {@code error="insufficient_scope"} and the scopes the request needed. Authorization rules stay the
  * application's:
  * <pre class="code">
  * http.authorizeHttpRequests((requests) -&gt; requests
@@ -118,8 +124,15 @@ public final class McpResourceServerConfigurer
 
 	/**
 	 * A token without the needed scope: {@code 403} with {@code insufficient_scope}, the
-	 * scopes to ask for and the metadata link, so that a client can step up (MCP
-	 * authorization, "Scope challenge handling").
+	 * scopes to ask for and the metadata link, so that a client can step up (RFC 6750
+	 * §3.1; MCP authorization 2025-11-25, "Runtime Insufficient Scope Errors").
+	 * <p>
+	 * The scopes are those the refused request needed, as the refusing rule names them
+	 * ({@link RequiredScopes}), together with the scopes of this resource the token already
+	 * has: the specification's recommended approach, so that a client that asks for exactly
+	 * the challenged scopes does not lose what it could do before. When the rule does not
+	 * name scopes (a role, a custom decision), {@code scope} is left out rather than
+	 * guessed, and clients fall back to {@code scopes_supported}.
 	 */
 	private static final class InsufficientScopeHandler implements AccessDeniedHandler {
 
@@ -138,15 +151,54 @@ public final class McpResourceServerConfigurer
 				this.fallback.handle(request, response, accessDeniedException);
 				return;
 			}
-			List<String> parameters = new java.util.ArrayList<>();
+			Set<String> needed = RequiredScopes.of(accessDeniedException);
+			Set<String> granted = granted(request.getUserPrincipal());
+			List<String> parameters = new ArrayList<>();
 			parameters.add("error=\"insufficient_scope\"");
-			parameters.add("error_description=\"The request requires higher privileges than provided by the access token.\"");
-			if (!this.resource.scopes().isEmpty()) {
-				parameters.add("scope=\"" + String.join(" ", this.resource.scopes()) + "\"");
+			List<String> challenged = challenge(needed, granted);
+			List<String> missing = challenged.stream()
+				.filter((scope) -> needed.contains(scope) && !granted.contains(scope))
+				.toList();
+			parameters.add("error_description=\"The request requires higher privileges than provided by the access token"
+					+ (missing.isEmpty() ? "" : " (scope " + String.join(" ", missing) + ")") + "\"");
+			if (!needed.isEmpty()) {
+				parameters.add("scope=\"" + String.join(" ", challenged) + "\"");
 			}
 			parameters.add("resource_metadata=\"" + this.resource.metadataUrl() + "\"");
 			response.setStatus(HttpStatus.FORBIDDEN.value());
 			response.setHeader(HttpHeaders.WWW_AUTHENTICATE, "Bearer " + String.join(", ", parameters));
+		}
+
+		/**
+		 * The needed scopes and the granted ones this resource knows, in the order of
+		 * {@code scopes_supported}, then any others the rule names.
+		 */
+		private List<String> challenge(Set<String> needed, Set<String> granted) {
+			Set<String> challenged = new LinkedHashSet<>();
+			List<String> known = this.resource.scopes();
+			for (String scope : known) {
+				if (needed.contains(scope) || granted.contains(scope)) {
+					challenged.add(scope);
+				}
+			}
+			challenged.addAll(needed);
+			if (known.isEmpty()) {
+				challenged.addAll(granted);
+			}
+			return List.copyOf(challenged);
+		}
+
+		private static Set<String> granted(@Nullable Principal principal) {
+			Set<String> scopes = new LinkedHashSet<>();
+			if (principal instanceof Authentication authentication) {
+				for (GrantedAuthority authority : authentication.getAuthorities()) {
+					String name = authority.getAuthority();
+					if (name != null && name.startsWith(RequiredScopes.PREFIX)) {
+						scopes.add(name.substring(RequiredScopes.PREFIX.length()));
+					}
+				}
+			}
+			return scopes;
 		}
 
 	}

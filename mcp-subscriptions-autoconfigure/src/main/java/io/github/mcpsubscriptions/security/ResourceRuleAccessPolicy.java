@@ -3,6 +3,7 @@ package io.github.mcpsubscriptions.security;
 import java.lang.reflect.Method;
 import java.security.Principal;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -24,6 +25,11 @@ import org.springframework.expression.EvaluationContext;
 import org.springframework.expression.EvaluationException;
 import org.springframework.expression.Expression;
 import org.springframework.expression.ParseException;
+import org.springframework.expression.spel.ExpressionState;
+import org.springframework.expression.spel.SpelNode;
+import org.springframework.expression.spel.ast.OpAnd;
+import org.springframework.expression.spel.ast.VariableReference;
+import org.springframework.expression.spel.standard.SpelExpression;
 import org.springframework.security.access.expression.ExpressionUtils;
 import org.springframework.security.access.expression.method.MethodSecurityExpressionHandler;
 import org.springframework.security.access.prepost.PreAuthorize;
@@ -105,6 +111,47 @@ public class ResourceRuleAccessPolicy implements ResourceAccessPolicy {
 		return canRead(principal, subscribedUri);
 	}
 
+	/**
+	 * A template is listed unless its rule denies the caller whatever the URI variables:
+	 * when a part of the rule that reads no variable denies (the whole rule, such as
+	 * {@code hasAuthority('SCOPE_files:read')}, or one operand of its top-level
+	 * {@code and}s). A rule whose denial depends on the variables ({@code #tenant})
+	 * cannot be judged without a URI: the template stays listed, and each of its URIs is
+	 * judged when read, listed as an instance or delivered.
+	 */
+	@Override
+	public boolean canListTemplate(@Nullable Principal principal, String uriTemplate) {
+		for (ResourceDefinition template : this.registry.getTemplates()) {
+			if (template.getUri().equals(uriTemplate)) {
+				Rule rule = ruleOf(template);
+				if (rule == Rule.NONE || rule == Rule.DENY) {
+					return rule == Rule.NONE;
+				}
+				Authentication authentication = authentication(principal);
+				for (SpelNode condition : rule.variableFree()) {
+					if (deniesWithoutVariables(authentication, template, condition)) {
+						return false;
+					}
+				}
+				return true;
+			}
+		}
+		return true;
+	}
+
+	private boolean deniesWithoutVariables(Authentication authentication, ResourceDefinition definition,
+			SpelNode condition) {
+		EvaluationContext context = this.expressionHandler.createEvaluationContext(() -> authentication,
+				new SimpleMethodInvocation(definition, RULE_WITHOUT_METHOD));
+		try {
+			return Boolean.FALSE.equals(condition.getValue(new ExpressionState(context)));
+		}
+		catch (IllegalArgumentException | EvaluationException ex) {
+			// Cannot tell: the template stays listed, its URIs are judged one by one.
+			return false;
+		}
+	}
+
 	@Override
 	public boolean canReceive(@Nullable Principal principal, String changedUri, String subscribedUri) {
 		ResolvedResource resource = this.registry.resolve(changedUri);
@@ -175,7 +222,8 @@ public class ResourceRuleAccessPolicy implements ResourceAccessPolicy {
 			return Rule.NONE;
 		}
 		try {
-			return new Rule(this.expressionHandler.getExpressionParser().parseExpression(text), onMethod);
+			Expression expression = this.expressionHandler.getExpressionParser().parseExpression(text);
+			return new Rule(expression, onMethod, variableFree(expression));
 		}
 		catch (ParseException ex) {
 			logger.error("Invalid access rule of MCP " + definition + ": '" + text + "'; it grants nothing", ex);
@@ -193,11 +241,52 @@ public class ResourceRuleAccessPolicy implements ResourceAccessPolicy {
 		return UsernamePasswordAuthenticationToken.authenticated(principal, null, List.of());
 	}
 
-	private record Rule(@Nullable Expression expression, boolean onMethod) {
+	/**
+	 * The conditions of a rule that read no variable and must all hold: the rule itself,
+	 * or the operands of its top-level {@code and}s. A rule that is not SpEL has none.
+	 */
+	private static List<SpelNode> variableFree(Expression expression) {
+		if (!(expression instanceof SpelExpression spel)) {
+			return List.of();
+		}
+		List<SpelNode> conjuncts = new ArrayList<>();
+		conjuncts(spel.getAST(), conjuncts);
+		return conjuncts.stream().filter((conjunct) -> !readsVariables(conjunct)).toList();
+	}
 
-		static final Rule NONE = new Rule(null, false);
+	private static void conjuncts(SpelNode node, List<SpelNode> into) {
+		if (node instanceof OpAnd) {
+			for (int i = 0; i < node.getChildCount(); i++) {
+				conjuncts(node.getChild(i), into);
+			}
+		}
+		else {
+			into.add(node);
+		}
+	}
 
-		static final Rule DENY = new Rule(null, true);
+	/**
+	 * Whether a part of a rule reads a variable (a URI variable, a parameter,
+	 * {@code #uri}): anything but {@code #this} and {@code #root}.
+	 */
+	private static boolean readsVariables(SpelNode node) {
+		if (node instanceof VariableReference variable && !variable.toStringAST().equals("#this")
+				&& !variable.toStringAST().equals("#root")) {
+			return true;
+		}
+		for (int i = 0; i < node.getChildCount(); i++) {
+			if (readsVariables(node.getChild(i))) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	private record Rule(@Nullable Expression expression, boolean onMethod, List<SpelNode> variableFree) {
+
+		static final Rule NONE = new Rule(null, false, List.of());
+
+		static final Rule DENY = new Rule(null, true, List.of());
 
 	}
 

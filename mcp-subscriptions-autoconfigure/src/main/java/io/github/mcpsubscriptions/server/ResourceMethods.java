@@ -89,7 +89,12 @@ class ResourceMethods {
 
 	private Object listTemplates(McpExchange exchange, @Nullable ObjectNode params) {
 		int offset = offset(params);
-		List<ResourceDefinition> all = this.registry.getTemplates();
+		// Filtered before paging, as resources are: offsets count only what this caller sees.
+		Principal principal = exchange.getPrincipal();
+		List<ResourceDefinition> all = this.registry.getTemplates()
+			.stream()
+			.filter((template) -> this.accessPolicy.canListTemplate(principal, template.getUri()))
+			.toList();
 		List<ResourceTemplate> page = page(all, offset).stream()
 			.map((definition) -> new ResourceTemplate(definition.getUri(), definition.getName(), definition.getTitle(),
 					definition.getDescription(), definition.getMimeType(), definition.getAnnotations()))

@@ -50,6 +50,19 @@ public interface ResourceAccessPolicy {
 	}
 
 	/**
+	 * Whether a caller may see a resource template in {@code resources/templates/list}. By
+	 * default, yes: a template names a shape of URIs, and whether the caller may read a URI
+	 * of that shape usually depends on its variables, which the listing does not have.
+	 * Refuse it when the caller may read none of its URIs.
+	 * @param principal the authenticated caller, or {@code null}
+	 * @param uriTemplate the template, as registered
+	 * @return whether the template is listed
+	 */
+	default boolean canListTemplate(@Nullable Principal principal, String uriTemplate) {
+		return true;
+	}
+
+	/**
 	 * Whether a subscriber may be told that a resource changed. By default, whether it
 	 * {@linkplain #canSubscribe may subscribe} to the changed resource itself.
 	 * @param principal the subscriber's authenticated principal, or {@code null}

@@ -87,6 +87,17 @@ class ResourceRuleAccessPolicyTests {
 	}
 
 	@Test
+	void templatesAreHiddenOnlyFromCallersTheRuleDeniesWhateverTheVariables() throws Exception {
+		// vault needs catalog:restricted whatever {name}; products need catalog:read whatever {id}
+		// (then depend on it); reports depend on {team} only, so nobody can be refused them unseen.
+		assertThat(listTemplates(client("full"))).containsExactlyInAnyOrder("catalog://products/{id}",
+				"vault://secrets/{name}", "reports://{team}");
+		assertThat(listTemplates(client("limited"))).containsExactlyInAnyOrder("catalog://products/{id}",
+				"reports://{team}");
+		assertThat(listTemplates(client("nobody"))).containsExactly("reports://{team}");
+	}
+
+	@Test
 	void completionsOfferOnlyReadableInstances() throws Exception {
 		McpTestClient limited = client("limited");
 		JsonNode values = json(limited.call(limited.initialize(), "completion/complete",
@@ -224,6 +235,24 @@ class ResourceRuleAccessPolicyTests {
 		return uris;
 	}
 
+	private List<String> listTemplates(McpTestClient client) throws Exception {
+		String session = client.initialize();
+		List<String> templates = new ArrayList<>();
+		String cursor = null;
+		do {
+			JsonNode result = json(client.call(session, "resources/templates/list",
+					(cursor != null) ? "{\"cursor\":\"" + cursor + "\"}" : "{}")
+				.body()).get("result");
+			JsonNode page = result.get("resourceTemplates");
+			assertThat(page.size()).isLessThanOrEqualTo(2);
+			page.forEach((template) -> templates.add(template.get("uriTemplate").stringValue()));
+			cursor = (result.get("nextCursor") != null && !result.get("nextCursor").isNull())
+					? result.get("nextCursor").stringValue() : null;
+		}
+		while (cursor != null);
+		return templates;
+	}
+
 	private static JsonNode read(McpTestClient client, String session, String uri) throws Exception {
 		return json(client.call(session, "resources/read", "{\"uri\":\"" + uri + "\"}").body());
 	}
@@ -246,6 +275,12 @@ class ResourceRuleAccessPolicyTests {
 		@PreAuthorize("hasAuthority('SCOPE_catalog:read') and (#id < 4 or hasAuthority('SCOPE_catalog:restricted'))")
 		String product(@UriVariable("id") long productId) {
 			return "product " + productId;
+		}
+
+		@McpResource(uri = "vault://secrets/{name}")
+		@PreAuthorize("hasAuthority('SCOPE_catalog:restricted')")
+		String secret(String name) {
+			return "secret " + name;
 		}
 
 		@McpResourceInstances("catalog://products/{id}")

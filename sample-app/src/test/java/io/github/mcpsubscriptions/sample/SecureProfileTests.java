@@ -180,7 +180,10 @@ class SecureProfileTests {
 		assertThat(refused.statusCode()).isEqualTo(403);
 		String challenge = refused.headers().firstValue("WWW-Authenticate").orElseThrow();
 		assertThat(parameter(challenge, "error")).isEqualTo("insufficient_scope");
-		assertThat(parameter(challenge, "scope")).contains("catalog:read");
+		// What the endpoint needs (either of its scopes) with the scope the token has, so that
+		// a token asked for with exactly these loses nothing: never every scope of the resource.
+		assertThat(parameter(challenge, "scope")).isEqualTo("catalog:read catalog:write files:read");
+		assertThat(parameter(challenge, "error_description")).contains("catalog:read files:read");
 		assertThat(parameter(challenge, "resource_metadata"))
 			.isEqualTo(BASE + "/.well-known/oauth-protected-resource/mcp");
 		String limited = token("mcp-limited", "mcp-limited-secret", LIMITED_SCOPES, null);
@@ -189,6 +192,28 @@ class SecureProfileTests {
 			.header("Content-Type", "application/json")
 			.header("Authorization", "Bearer " + limited));
 		assertThat(write.statusCode()).isEqualTo(403);
+		String writeChallenge = write.headers().firstValue("WWW-Authenticate").orElseThrow();
+		assertThat(parameter(writeChallenge, "error")).isEqualTo("insufficient_scope");
+		assertThat(parameter(writeChallenge, "scope")).isEqualTo("catalog:read catalog:write");
+		assertThat(parameter(writeChallenge, "error_description")).contains("scope catalog:write");
+	}
+
+	@Test
+	void templatesAreListedOnlyWhereTheRuleCanGrantSomething() throws Exception {
+		String limited = token("mcp-limited", "mcp-limited-secret", LIMITED_SCOPES, null);
+		assertThat(templateUris(limited, session(limited))).containsExactly("catalog://products/{id}");
+		String full = token("mcp-full", "mcp-full-secret", FULL_SCOPES, null);
+		List<String> fullTemplates = templateUris(full, session(full));
+		assertThat(fullTemplates).contains("catalog://products/{id}").hasSize(2);
+		assertThat(fullTemplates).anyMatch((uri) -> uri.startsWith("file:///"));
+	}
+
+	private List<String> templateUris(String token, String session) throws Exception {
+		List<String> uris = new ArrayList<>();
+		call(token, session, "resources/templates/list", "{}").get("result")
+			.get("resourceTemplates")
+			.forEach((template) -> uris.add(template.get("uriTemplate").stringValue()));
+		return uris;
 	}
 
 	@Test
