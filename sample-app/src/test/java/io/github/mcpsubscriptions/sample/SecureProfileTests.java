@@ -166,6 +166,26 @@ class SecureProfileTests {
 	}
 
 	@Test
+	void theLivePageIsPublicWhileWhatItReadsNeedsAToken() throws Exception {
+		for (String path : List.of("/", "/live/app.js", "/live/mcp.js", "/live/page.css")) {
+			HttpResponse<String> page = send(HttpRequest.newBuilder(URI.create(BASE + path)));
+			assertThat(page.statusCode()).as(path).isEqualTo(200);
+		}
+		for (String path : List.of("/api/products", "/actuator/metrics/mcp.sessions.active")) {
+			assertThat(send(HttpRequest.newBuilder(URI.create(BASE + path))).statusCode()).as(path).isEqualTo(401);
+		}
+		// The page's permission does not stretch to what a path can climb to.
+		assertThat(send(HttpRequest.newBuilder(URI.create(BASE + "/live/../api/products"))).statusCode()).isIn(400, 401);
+		assertThat(post(null, initialize(), null).statusCode()).isEqualTo(401);
+		String full = token("mcp-full", "mcp-full-secret", FULL_SCOPES, null);
+		// What the page sends once a token is pasted into it.
+		assertThat(send(HttpRequest.newBuilder(URI.create(BASE + "/actuator/metrics/mcp.sessions.active"))
+			.header("Authorization", "Bearer " + full)).statusCode()).isEqualTo(200);
+		assertThat(send(HttpRequest.newBuilder(URI.create(BASE + "/api/products")).header("Authorization", "Bearer " + full))
+			.statusCode()).isEqualTo(200);
+	}
+
+	@Test
 	void aTokenForAnotherResourceIsRejected() throws Exception {
 		String other = token("mcp-full", "mcp-full-secret", FULL_SCOPES, "https://other.example.com/mcp");
 		HttpResponse<String> refused = post(other, initialize(), null);

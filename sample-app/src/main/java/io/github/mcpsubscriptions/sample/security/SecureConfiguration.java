@@ -46,6 +46,10 @@ class SecureConfiguration {
 		return http
 			.authorizeHttpRequests((requests) -> requests.requestMatchers("/actuator/health/**")
 				.permitAll()
+				// The live page itself holds no data: it asks for a token and sends it with
+				// every request it makes.
+				.requestMatchers(HttpMethod.GET, "/", "/index.html", "/live/*")
+				.permitAll()
 				.requestMatchers(HttpMethod.GET, "/api/**")
 				.hasAuthority("SCOPE_catalog:read")
 				.requestMatchers("/api/**")
