@@ -30,6 +30,15 @@ public interface ChangeTrigger extends AutoCloseable {
 	 */
 	long errors();
 
+	/**
+	 * The round trip of each answered call (sent to answered), for triggers that call the
+	 * server; how long the application's own requests take while it delivers.
+	 * @return the figures, or {@code null} when the trigger makes no calls
+	 */
+	default LatencyStats roundTrips() {
+		return null;
+	}
+
 	@Override
 	default void close() {
 	}
@@ -54,6 +63,8 @@ public interface ChangeTrigger extends AutoCloseable {
 		private final Semaphore inFlight = new Semaphore(256);
 
 		private final AtomicLong errors = new AtomicLong();
+
+		private final LatencyStats roundTrips = new LatencyStats();
 
 		/**
 		 * @param http the client
@@ -93,10 +104,15 @@ public interface ChangeTrigger extends AutoCloseable {
 				.method(this.method, HttpRequest.BodyPublishers.ofString(this.bodyTemplate.replace("{n}", number)))
 				.build();
 			this.inFlight.acquireUninterruptibly();
+			long sent = System.nanoTime();
 			this.http.sendAsync(request, HttpResponse.BodyHandlers.discarding()).whenComplete((response, ex) -> {
+				long answered = System.nanoTime();
 				boolean succeeded = ex == null && response.statusCode() / 100 == 2;
 				if (!succeeded) {
 					this.errors.incrementAndGet();
+				}
+				else {
+					this.roundTrips.record(answered - sent, answered);
 				}
 				// Before the permit: once close() returns, every call has been reported.
 				this.done.ended(n, target, succeeded);
@@ -107,6 +123,11 @@ public interface ChangeTrigger extends AutoCloseable {
 		@Override
 		public long errors() {
 			return this.errors.get();
+		}
+
+		@Override
+		public LatencyStats roundTrips() {
+			return this.roundTrips;
 		}
 
 		/** What became of one call. */

@@ -9,6 +9,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -75,12 +77,22 @@ public final class LoadHarness {
 			                          where the embedded server runs: fork (default) a child JVM from the same
 			                          jar (-Xmx4g), so its heap and file descriptors are its own; in-process:
 			                          this JVM (heap per session then includes the harness's clients)
+			  --server-jar JAR        fork the embedded server (MCP and raw) from this jar rather than this
+			                          harness's own: the same harness then measures another build (a
+			                          baseline checked out and built elsewhere) with identical load
+			  --server-properties P   comma-separated name=value settings for the forked embedded server (as
+			                          system properties, over LoadServer's own), e.g.
+			                          server.tomcat.max-http-response-header-size=1KB
 			  --setup-concurrency C   subscribers set up at once (default 16)
 			  --streams on|off        off: 2025-era sessions initialize and subscribe but open no GET stream
 			                          (to measure the heap of idle sessions alone); default on
 			  --help                  this text
 
-			Output: a table on standard error and one JSON line per run on standard output.""";
+			Output: a table on standard error and one JSON line per run on standard output. Among the
+			figures: the trigger's round trip (PUT sent to answered, p50/p99/max: how long the
+			application's own requests wait while the server delivers; the trigger has an HTTP client
+			and thread of its own, apart from the subscribers' streams) and, for a forked server, its
+			CPU use while publishing and draining (100% = one core) and its resident size.""";
 
 	private LoadHarness() {
 	}
@@ -88,7 +100,8 @@ public final class LoadHarness {
 	/** The run's settings. */
 	record Options(URI url, String era, int subscribers, int rate, int durationSeconds, String subscribeUri,
 			int subscriptionsPerSession, String trigger, String triggerUrl, String triggerMethod, String triggerBody,
-			int ids, String baseline, String server, int setupConcurrency, boolean openStreams) {
+			int ids, String baseline, String server, int setupConcurrency, boolean openStreams, String serverJar,
+			List<String> serverProperties) {
 	}
 
 	public static void main(String[] args) throws Exception {
@@ -174,6 +187,26 @@ public final class LoadHarness {
 			throw new IllegalArgumentException("the raw baseline is an embedded server: leave out --url");
 		}
 		int setupConcurrency = intOption(values, "setup-concurrency", 16, 1, 256);
+		String serverJar = values.remove("server-jar");
+		if (serverJar != null && (url != null || !server.equals("fork"))) {
+			throw new IllegalArgumentException("--server-jar is for the forked embedded server (no --url, --server fork)");
+		}
+		String propertyList = values.remove("server-properties");
+		List<String> serverProperties = new ArrayList<>();
+		if (propertyList != null) {
+			if (url != null || !server.equals("fork")) {
+				throw new IllegalArgumentException("--server-properties is for the forked embedded server");
+			}
+			for (String property : propertyList.split(",")) {
+				if (!property.matches("[A-Za-z0-9._\\[\\]-]+=[^,]*")) {
+					throw new IllegalArgumentException("--server-properties: expected name=value, got " + property);
+				}
+				serverProperties.add("-D" + property);
+			}
+		}
+		if (serverJar != null && !Files.isRegularFile(Path.of(serverJar))) {
+			throw new IllegalArgumentException("--server-jar: no such file " + serverJar);
+		}
 		String streams = values.getOrDefault("streams", "on");
 		values.remove("streams");
 		if (!streams.equals("on") && !streams.equals("off")) {
@@ -186,7 +219,8 @@ public final class LoadHarness {
 			throw new IllegalArgumentException("unknown option(s): --" + String.join(", --", values.keySet()));
 		}
 		return new Options(url, era, subscribers, rate, duration, subscribeUri, perSession, trigger, triggerUrl,
-				triggerMethod, triggerBody, ids, baseline, server, setupConcurrency, streams.equals("on"));
+				triggerMethod, triggerBody, ids, baseline, server, setupConcurrency, streams.equals("on"), serverJar,
+				serverProperties);
 	}
 
 	/**
@@ -272,6 +306,16 @@ public final class LoadHarness {
 
 		ChangeTrigger inProcessTrigger();
 
+		/** CPU time the server's process used so far, in nanoseconds, or -1 when unknown. */
+		default long cpuNanos() {
+			return -1;
+		}
+
+		/** The server's resident size in bytes, or -1 when unknown. */
+		default long residentBytes() {
+			return -1;
+		}
+
 		@Override
 		void close();
 
@@ -290,6 +334,14 @@ public final class LoadHarness {
 		Server server = null;
 		List<SseSubscriber> subscribers = new ArrayList<>();
 		ExecutorService setup = Executors.newFixedThreadPool(options.setupConcurrency(), daemon("harness-setup"));
+		// The trigger's calls get a client and a thread of their own: their round trip then
+		// measures the server, not the harness's threads busy parsing streams.
+		ExecutorService triggerExecutor = Executors.newSingleThreadExecutor(daemon("harness-trigger"));
+		HttpClient triggerHttp = HttpClient.newBuilder()
+			.version(HttpClient.Version.HTTP_1_1)
+			.connectTimeout(Duration.ofSeconds(10))
+			.executor(triggerExecutor)
+			.build();
 		ChangeTrigger trigger = null;
 		try {
 			URI endpoint;
@@ -297,7 +349,7 @@ public final class LoadHarness {
 				endpoint = options.url();
 			}
 			else {
-				server = options.server().equals("fork") ? forkServer(raw) : inProcessServer(raw);
+				server = options.server().equals("fork") ? forkServer(raw, options.serverJar(), options.serverProperties()) : inProcessServer(raw);
 				endpoint = URI.create("http://127.0.0.1:" + server.port() + (raw ? "/raw/stream" : "/mcp"));
 			}
 			log("endpoint " + endpoint);
@@ -333,8 +385,9 @@ public final class LoadHarness {
 			long measuredSessions = (firstBatch < options.subscribers()) ? ready - readyFirst : ready;
 
 			// Publish at the rate, for the duration (or hold the sessions idle).
-			trigger = makeTrigger(options, server, endpoint, http);
+			trigger = makeTrigger(options, server, endpoint, triggerHttp);
 			long published = 0;
+			long cpuBefore = (server != null) ? server.cpuNanos() : -1;
 			long firstPublish = System.nanoTime();
 			if (options.rate() == 0) {
 				Thread.sleep(options.durationSeconds() * 1000L);
@@ -370,6 +423,9 @@ public final class LoadHarness {
 				}
 			}
 			long delivered = stats.count();
+			long cpuAfter = (server != null) ? server.cpuNanos() : -1;
+			long cpuWindowEnd = System.nanoTime();
+			long resident = (server != null) ? server.residentBytes() : -1;
 			long end = Math.max(stats.lastReceiveNanos(), publishEnd);
 			double seconds = Math.max(1e-9, (end - firstPublish) / 1e9);
 			double publishSeconds = Math.max(1e-9, (publishEnd - firstPublish) / 1e9);
@@ -395,6 +451,19 @@ public final class LoadHarness {
 			latency.put("p99", round(stats.percentileMillis(99)));
 			latency.put("max", round(stats.maxMillis()));
 			json.put("latencyMs", latency);
+			LatencyStats roundTrips = trigger.roundTrips();
+			Map<String, Object> roundTrip = null;
+			if (roundTrips != null && roundTrips.count() > 0) {
+				roundTrip = new LinkedHashMap<>();
+				roundTrip.put("p50", round(roundTrips.percentileMillis(50)));
+				roundTrip.put("p99", round(roundTrips.percentileMillis(99)));
+				roundTrip.put("max", round(roundTrips.maxMillis()));
+				roundTrip.put("count", roundTrips.count());
+			}
+			json.put("triggerRoundTripMs", roundTrip);
+			json.put("serverCpuPercent", (cpuBefore >= 0 && cpuAfter >= 0)
+					? round(100.0 * (cpuAfter - cpuBefore) / Math.max(1, cpuWindowEnd - firstPublish)) : null);
+			json.put("serverResidentMiB", (resident > 0) ? round(resident / 1048576.0) : null);
 			Map<String, Object> errors = new LinkedHashMap<>();
 			errors.put("setup", setupErrors);
 			errors.put("stream", streamErrors.get());
@@ -422,6 +491,8 @@ public final class LoadHarness {
 				ratio.put("p99", ratioOf(latency.get("p99"), baseline.json().get("latencyMs"), "p99"));
 				ratio.put("p50", ratioOf(latency.get("p50"), baseline.json().get("latencyMs"), "p50"));
 				ratio.put("heapPerSession", ratioOf(json.get("heapPerSessionBytes"), baseline.json(), "heapPerSessionBytes"));
+				ratio.put("triggerRoundTripP50", (roundTrip != null)
+						? ratioOf(roundTrip.get("p50"), baseline.json().get("triggerRoundTripMs"), "p50") : null);
 				json.put("ratioToRaw", ratio);
 			}
 			printTable(label, json);
@@ -452,6 +523,7 @@ public final class LoadHarness {
 				server.close();
 			}
 			clientExecutor.shutdownNow();
+			triggerExecutor.shutdownNow();
 		}
 	}
 
@@ -560,10 +632,13 @@ public final class LoadHarness {
 	 * file descriptors are then its own. It ends when the harness closes its standard input
 	 * (or dies).
 	 */
-	private static Server forkServer(boolean raw) throws Exception {
+	private static Server forkServer(boolean raw, String serverJar, List<String> properties) throws Exception {
 		String java = System.getProperty("java.home") + "/bin/java";
-		ProcessBuilder builder = new ProcessBuilder(java, "-Xms512m", "-Xmx4g", "-cp",
-				System.getProperty("java.class.path"), LoadHarness.class.getName(), "--serve", raw ? "raw" : "mcp");
+		List<String> command = new ArrayList<>(List.of(java, "-Xms512m", "-Xmx4g"));
+		command.addAll(properties);
+		command.addAll(List.of("-cp", (serverJar != null) ? serverJar : System.getProperty("java.class.path"),
+				LoadHarness.class.getName(), "--serve", raw ? "raw" : "mcp"));
+		ProcessBuilder builder = new ProcessBuilder(command);
 		builder.redirectErrorStream(true);
 		Process process = builder.start();
 		Thread killer = new Thread(process::destroyForcibly);
@@ -620,6 +695,26 @@ public final class LoadHarness {
 			@Override
 			public ChangeTrigger inProcessTrigger() {
 				throw new IllegalStateException("--trigger in-process needs --server in-process");
+			}
+
+			@Override
+			public long cpuNanos() {
+				return process.info().totalCpuDuration().map(Duration::toNanos).orElse(-1L);
+			}
+
+			@Override
+			public long residentBytes() {
+				try {
+					for (String line : Files.readAllLines(Path.of("/proc/" + process.pid() + "/status"))) {
+						if (line.startsWith("VmRSS:")) {
+							return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
+						}
+					}
+				}
+				catch (IOException | RuntimeException ex) {
+					// Not Linux: unknown.
+				}
+				return -1;
 			}
 
 			@Override

@@ -133,8 +133,36 @@ public final class LoadServer implements AutoCloseable {
 				+ n + "\",\"subscribedUri\":\"" + TEMPLATE + "\",\"_meta\":{\"change\":\"updated\"}}}";
 	}
 
+	/**
+	 * Tomcat connector attributes that Spring Boot has no property for (the per-connection
+	 * socket buffers, {@code socket.appReadBufSize} and {@code socket.appWriteBufSize}), from
+	 * system properties named {@code harness.tomcat.connector.<attribute>}: the harness's
+	 * {@code --server-properties} then measures their effect on the heap per open stream.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	static class ConnectorAttributes {
+
+		static final String PREFIX = "harness.tomcat.connector.";
+
+		@Bean
+		org.springframework.boot.web.server.WebServerFactoryCustomizer<org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory> harnessConnectorAttributes() {
+			return (factory) -> factory.addConnectorCustomizers((connector) -> System.getProperties()
+				.stringPropertyNames()
+				.stream()
+				.filter((name) -> name.startsWith(PREFIX))
+				.forEach((name) -> {
+					String attribute = name.substring(PREFIX.length());
+					if (!connector.setProperty(attribute, System.getProperty(name))) {
+						throw new IllegalArgumentException("Tomcat's connector has no attribute " + attribute);
+					}
+				}));
+		}
+
+	}
+
 	@Configuration(proxyBeanMethods = false)
 	@EnableAutoConfiguration
+	@org.springframework.context.annotation.Import(ConnectorAttributes.class)
 	static class McpApp {
 
 		@Bean
@@ -156,6 +184,7 @@ public final class LoadServer implements AutoCloseable {
 
 	@Configuration(proxyBeanMethods = false)
 	@EnableAutoConfiguration
+	@org.springframework.context.annotation.Import(ConnectorAttributes.class)
 	static class RawApp {
 
 		@Bean
