@@ -293,9 +293,10 @@ public class McpProperties {
 		private boolean enabled = true;
 
 		/**
-		 * Maximum number of listen streams open at once on this node.
+		 * Maximum number of listen streams open at once on this node; as many as sessions by
+		 * default, each one an open connection (see the README on sizing a node).
 		 */
-		private int maxStreams = 1000;
+		private int maxStreams = 10000;
 
 		/**
 		 * Maximum number of listen streams of one authenticated principal open at once on

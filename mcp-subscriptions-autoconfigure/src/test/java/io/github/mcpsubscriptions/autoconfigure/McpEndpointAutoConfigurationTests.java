@@ -185,6 +185,15 @@ class McpEndpointAutoConfigurationTests {
 	}
 
 	@Test
+	void theDefaultStreamLimitsAgree() {
+		// A 2026 listen client holds a connection as long as a 2025 session holds its stream:
+		// a node takes as many of either by default, so neither is the first limit met.
+		McpProperties defaults = new McpProperties();
+		assertThat(defaults.getListen().getMaxStreams()).isEqualTo(defaults.getSessions().getMax())
+			.isEqualTo(10_000);
+	}
+
+	@Test
 	void deliveryKeepsToItsShareOfTheCores() {
 		int cores = Runtime.getRuntime().availableProcessors();
 		this.runner.run((context) -> assertThat(context.getBean(
