@@ -9,6 +9,7 @@ import org.springframework.security.access.expression.method.DefaultMethodSecuri
 import org.springframework.security.access.expression.method.MethodSecurityExpressionHandler;
 import org.springframework.security.access.hierarchicalroles.RoleHierarchy;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
@@ -120,9 +121,16 @@ public final class McpEndpointAutoConfiguration {
 	}
 
 	@Bean
-	McpThreadsLifecycle mcpThreadsLifecycle(NotificationDispatcher dispatcher, DeliveryScheduler scheduler) {
-		// The dispatcher first: it hands work to the scheduler.
-		return new McpThreadsLifecycle(List.of(dispatcher, scheduler));
+	McpThreadsLifecycle mcpThreadsLifecycle(NotificationDispatcher dispatcher, DeliveryScheduler scheduler,
+			ObjectProvider<McpEndpoint> endpoint) {
+		// The dispatcher first: it hands work to the scheduler. Then the streams still open
+		// (their clients did not take the end): the web server's graceful shutdown would wait
+		// for them.
+		List<Object> closeables = new ArrayList<>();
+		closeables.add(dispatcher);
+		endpoint.ifAvailable(closeables::add);
+		closeables.add(scheduler);
+		return new McpThreadsLifecycle(closeables);
 	}
 
 	@Bean(destroyMethod = "close")
@@ -206,12 +214,12 @@ public final class McpEndpointAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	McpEndpoint mcpEndpoint(McpRequestDispatcher dispatcher, McpSessionManager sessionManager, JsonRpcCodec codec,
-			McpProperties properties, ListenManager listenManager) {
+			McpProperties properties, ListenManager listenManager, DeliveryScheduler scheduler) {
 		McpProperties.Endpoint endpoint = properties.getEndpoint();
 		return new McpEndpoint(dispatcher, sessionManager, codec,
 				new McpEndpointOptions(endpoint.getMaxRequestSize().toBytes(), endpoint.isDnsRebindingProtection(),
 						endpoint.getAllowedOrigins(), endpoint.getAllowedHosts()),
-				listenManager);
+				listenManager, scheduler, properties.getNotifications().getWriteTimeout());
 	}
 
 	@Bean

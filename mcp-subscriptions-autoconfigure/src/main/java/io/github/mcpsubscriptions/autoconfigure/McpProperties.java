@@ -583,8 +583,9 @@ public class McpProperties {
 		private double deliveryCpuShare = 0.5;
 
 		/**
-		 * How long a write to a stream may block before the client is taken to have stopped
-		 * reading: its stream is closed and it is told to resync when it returns.
+		 * How long a client may leave a write untaken before it is taken to have stopped
+		 * reading: its stream is closed and it is told to resync when it returns. Also how
+		 * long a closing stream waits for its client to take the end.
 		 */
 		private Duration writeTimeout = Duration.ofSeconds(10);
 

@@ -7,7 +7,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A live, node-local stream of server-to-client messages: an SSE response that is still
- * open. Implementations serialize concurrent writes.
+ * open. Implementations serialize concurrent writes. A non-blocking implementation keeps
+ * what the client has not taken yet and says so through {@link #whenWritable}; its writer
+ * then waits for the callback instead of writing more.
  */
 public interface MessageStream {
 
@@ -39,6 +41,19 @@ public interface MessageStream {
 	void sendComment(String comment) throws IOException;
 
 	/**
+	 * Whether everything written so far has been handed to the network. If not, the
+	 * callback runs once it has (on a container thread: it must only hand work over), and
+	 * nothing should be written until then. A stream that blocks in its writes is always
+	 * writable.
+	 * @param callback run when the stream becomes writable, if it is not now
+	 * @return {@code true} if more can be written now; {@code false} if the callback will
+	 * run later (or the stream ends first)
+	 */
+	default boolean whenWritable(Runnable callback) {
+		return true;
+	}
+
+	/**
 	 * Whether the stream can still be written to.
 	 * @return {@code true} until it is closed by either side
 	 */
@@ -46,7 +61,8 @@ public interface MessageStream {
 
 	/**
 	 * Complete the response cleanly. Does nothing if it is closed already. Never waits for
-	 * a write that a client which stopped reading keeps blocked.
+	 * a client which stopped reading. A stream a client is meant to resume sends an SSE
+	 * {@code retry} field first.
 	 */
 	void close();
 

@@ -35,6 +35,10 @@ import org.jspecify.annotations.Nullable;
  * so the client learns it must re-read. A gap is never silent.</li>
  * <li><b>One writer:</b> at most one drain runs at a time, so writes to a stream are
  * serialized and in order.</li>
+ * <li><b>No thread waits for a client:</b> when a non-blocking stream still holds what
+ * the client has not taken, the drain ends and resumes on the stream's callback; what
+ * arrives meanwhile waits here (coalesced, bounded), and the write timeout counts from
+ * the write the client has not taken.</li>
  * </ul>
  */
 public final class Outbox {
@@ -86,6 +90,8 @@ public final class Outbox {
 	private boolean keepAliveRequested;
 
 	private volatile @Nullable Instant writeStartedAt;
+
+	private @Nullable MessageStream awaiting;
 
 	private boolean draining;
 
@@ -228,6 +234,10 @@ public final class Outbox {
 			}
 			this.stream = stream;
 			this.attachAction = action;
+			// A stream given up while the client had not taken a write does not count against
+			// the new one.
+			this.awaiting = null;
+			this.writeStartedAt = null;
 		}
 		requestDrain();
 	}
@@ -239,7 +249,7 @@ public final class Outbox {
 	 */
 	public void keepAlive() {
 		synchronized (this.lock) {
-			if (this.stream == null || this.draining) {
+			if (this.stream == null || this.draining || this.awaiting == this.stream) {
 				return;
 			}
 			this.keepAliveRequested = true;
@@ -266,6 +276,8 @@ public final class Outbox {
 				return null;
 			}
 			this.stream = null;
+			this.awaiting = null;
+			this.writeStartedAt = null;
 			this.stats.stalls.increment();
 			if (!this.closed) {
 				queueResyncs();
@@ -295,6 +307,10 @@ public final class Outbox {
 			if (this.stream == stream) {
 				this.stream = null;
 			}
+			if (this.awaiting == stream) {
+				this.awaiting = null;
+				this.writeStartedAt = null;
+			}
 		}
 	}
 
@@ -305,6 +321,7 @@ public final class Outbox {
 		synchronized (this.lock) {
 			this.closed = true;
 			this.stream = null;
+			this.awaiting = null;
 			this.pending.clear();
 			this.delayed.clear();
 			this.lastSent.clear();
@@ -328,7 +345,7 @@ public final class Outbox {
 	private void requestDrain() {
 		synchronized (this.lock) {
 			boolean work = !this.pending.isEmpty() || this.attachAction != null || this.keepAliveRequested;
-			if (this.draining || this.stream == null || !work) {
+			if (this.draining || this.stream == null || this.awaiting == this.stream || !work) {
 				return;
 			}
 			this.draining = true;
@@ -358,6 +375,19 @@ public final class Outbox {
 			boolean keepAlive;
 			synchronized (this.lock) {
 				target = this.stream;
+				if (target != null) {
+					MessageStream waitedOn = target;
+					if (!target.whenWritable(() -> writable(waitedOn))) {
+						// The client has not taken the last write: no thread waits for it.
+						this.awaiting = target;
+						if (this.writeStartedAt == null) {
+							this.writeStartedAt = this.clock.instant();
+						}
+						this.draining = false;
+						return;
+					}
+					this.writeStartedAt = null;
+				}
 				action = this.attachAction;
 				keepAlive = this.keepAliveRequested;
 				this.attachAction = null;
@@ -385,6 +415,7 @@ public final class Outbox {
 				}
 			}
 			catch (IOException ex) {
+				this.writeStartedAt = null;
 				synchronized (this.lock) {
 					if (next != null) {
 						// Keep it for the next stream, unless something newer took its place.
@@ -401,10 +432,20 @@ public final class Outbox {
 				// A bug in a writer must not wedge the outbox: this one notification is lost.
 				logger.error("Writing an MCP notification failed", ex);
 			}
-			finally {
-				this.writeStartedAt = null;
-			}
+			// The next round clears the write's start once the stream has taken it.
 		}
+	}
+
+	/** A non-blocking stream has handed everything to the network: write on. */
+	private void writable(MessageStream stream) {
+		synchronized (this.lock) {
+			if (this.awaiting != stream) {
+				return;
+			}
+			this.awaiting = null;
+			this.writeStartedAt = null;
+		}
+		requestDrain();
 	}
 
 	/** Called with the lock held. */

@@ -399,6 +399,18 @@ public class McpSessionManager implements SmartLifecycle {
 	}
 
 	/**
+	 * The SSE {@code retry} to send before the server itself closes a session's stream
+	 * (shutdown, a slow consumer), so that the client resumes after that delay: for
+	 * clients of 2025-11-25 or later, which understand the field, when
+	 * {@code mcp.sessions.retry} is on.
+	 * @param session the session
+	 * @return the delay, or {@code null} for none
+	 */
+	public @Nullable Duration getCloseRetry(McpSession session) {
+		return ProtocolVersions.supportsPriming(session.getProtocolVersion()) ? this.retry : null;
+	}
+
+	/**
 	 * A stream closed (by the client, an error or the server). The session's idle time
 	 * counts from now.
 	 * @param sessionId the session id

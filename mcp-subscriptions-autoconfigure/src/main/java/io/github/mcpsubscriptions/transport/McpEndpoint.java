@@ -4,9 +4,13 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.security.Principal;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 
 import io.github.mcpsubscriptions.jsonrpc.InvalidMessageException;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcCodec;
@@ -16,6 +20,8 @@ import io.github.mcpsubscriptions.jsonrpc.JsonRpcMessage;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcRequest;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcResponse;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcException;
+import io.github.mcpsubscriptions.notification.DeliveryScheduler;
+import io.github.mcpsubscriptions.notification.MessageStream;
 import io.github.mcpsubscriptions.server.ListenManager;
 import io.github.mcpsubscriptions.server.ListenRateLimitedException;
 import io.github.mcpsubscriptions.server.McpExchange;
@@ -43,7 +49,6 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestMethod;
-import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
 /**
  * The MCP Streamable HTTP endpoint: POST carries one JSON-RPC message (a batch for
@@ -51,12 +56,14 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
  * the session.
  * <p>
  * Every refusal is answered with a precise HTTP status and a JSON-RPC error body; the
- * handler methods write their responses themselves and return an {@link SseEmitter}
- * only when the answer is a stream.
+ * handler methods write their responses themselves. A stream is written through the
+ * container's non-blocking I/O ({@link AsyncSseStream}), so a client that stops reading
+ * holds no thread; {@link #close()} completes the streams still open when the
+ * application stops.
  */
 @Controller
 @RequestMapping("${mcp.endpoint.path:/mcp}")
-public class McpEndpoint {
+public class McpEndpoint implements AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(McpEndpoint.class);
 
@@ -76,6 +83,12 @@ public class McpEndpoint {
 
 	private final ListenManager listenManager;
 
+	private final DeliveryScheduler timer;
+
+	private final Duration closeTimeout;
+
+	private final Set<AsyncSseStream> streams = ConcurrentHashMap.newKeySet();
+
 	/**
 	 * Create the endpoint.
 	 * @param dispatcher handles the messages
@@ -83,10 +96,15 @@ public class McpEndpoint {
 	 * @param codec the wire format
 	 * @param options the endpoint's settings
 	 * @param listenManager serves 2026-era listen streams
+	 * @param timer runs the close timeout of streams whose client does not take the rest
+	 * @param closeTimeout how long a closing stream waits for its client
+	 * ({@code mcp.notifications.write-timeout})
 	 */
 	public McpEndpoint(McpRequestDispatcher dispatcher, McpSessionManager sessionManager, JsonRpcCodec codec,
-			McpEndpointOptions options, ListenManager listenManager) {
+			McpEndpointOptions options, ListenManager listenManager, DeliveryScheduler timer, Duration closeTimeout) {
 		this.dispatcher = dispatcher;
+		this.timer = timer;
+		this.closeTimeout = closeTimeout;
 		this.listenManager = listenManager;
 		this.sessionManager = sessionManager;
 		this.codec = codec;
@@ -96,7 +114,7 @@ public class McpEndpoint {
 	}
 
 	@PostMapping
-	public @Nullable SseEmitter post(HttpServletRequest request, HttpServletResponse response) throws IOException {
+	public void post(HttpServletRequest request, HttpServletResponse response) throws IOException {
 		try {
 			this.dnsRebindingProtection.check(request);
 			checkContentType(request);
@@ -106,7 +124,7 @@ public class McpEndpoint {
 				handleBatch(body, request, response);
 			}
 			else {
-				return handleSingle(this.codec.read(body), request, response);
+				handleSingle(this.codec.read(body), request, response);
 			}
 		}
 		catch (McpHttpException ex) {
@@ -126,10 +144,9 @@ public class McpEndpoint {
 		catch (RuntimeException ex) {
 			internalError(response, ex);
 		}
-		return null;
 	}
 
-	private @Nullable SseEmitter handleSingle(JsonRpcMessage message, HttpServletRequest request,
+	private void handleSingle(JsonRpcMessage message, HttpServletRequest request,
 			HttpServletResponse response) throws IOException {
 		boolean initialize = message instanceof JsonRpcRequest call && isInitialize(call);
 		String sessionId = request.getHeader(McpHeaders.SESSION_ID);
@@ -139,7 +156,8 @@ public class McpEndpoint {
 				? StatelessRequestValidator.namesStatelessVersion(request, params)
 				: StatelessRequestValidator.isStateless(request, params);
 		if (stateless) {
-			return handleStateless(message, request, response);
+			handleStateless(message, request, response);
+			return;
 		}
 		McpExchange exchange;
 		if (sessionId != null) {
@@ -159,14 +177,13 @@ public class McpEndpoint {
 		JsonRpcResponse answer = this.dispatcher.dispatch(message, exchange);
 		if (answer == null) {
 			writeAccepted(response);
-			return null;
+			return;
 		}
 		if (initialize && answer.error() == null && exchange.getSession() != null) {
 			response.setHeader(McpHeaders.SESSION_ID, exchange.getSession().getId());
 		}
 		boolean ended = answer.error() != null && answer.error().code() == JsonRpcErrorCodes.SESSION_NOT_FOUND;
 		writeJson(response, ended ? HttpStatus.NOT_FOUND : HttpStatus.OK, answer);
-		return null;
 	}
 
 	/**
@@ -174,32 +191,32 @@ public class McpEndpoint {
 	 * echo the request's id, a method this era does not have is a 404, and
 	 * {@code subscriptions/listen} is answered with a stream.
 	 */
-	private @Nullable SseEmitter handleStateless(JsonRpcMessage message, HttpServletRequest request,
-			HttpServletResponse response) throws IOException {
+	private void handleStateless(JsonRpcMessage message, HttpServletRequest request, HttpServletResponse response)
+			throws IOException {
 		if (message instanceof JsonRpcResponse) {
 			throw new McpHttpException(HttpStatus.BAD_REQUEST, JsonRpcErrorCodes.INVALID_REQUEST,
 					"Invalid request: clients do not send responses in protocol 2026-07-28");
 		}
 		if (!(message instanceof JsonRpcRequest call)) {
 			writeAccepted(response);
-			return null;
+			return;
 		}
 		try {
 			StatelessRequestValidator.validate(request, call);
 		}
 		catch (McpHttpException ex) {
 			writeError(response, ex.getStatus(), call.id(), ex.getError());
-			return null;
+			return;
 		}
 		if (LISTEN.equals(call.method())) {
-			return listen(call, request, response);
+			listen(call, request, response);
+			return;
 		}
 		JsonRpcResponse answer = this.dispatcher.dispatchStateless(call, McpExchange.stateless(principal(request)));
 		writeJson(response, statusOf(answer), answer);
-		return null;
 	}
 
-	private @Nullable SseEmitter listen(JsonRpcRequest call, HttpServletRequest request, HttpServletResponse response)
+	private void listen(JsonRpcRequest call, HttpServletRequest request, HttpServletResponse response)
 			throws IOException {
 		ListenManager.Listen listen;
 		try {
@@ -208,7 +225,7 @@ public class McpEndpoint {
 		catch (ListenRateLimitedException ex) {
 			response.setHeader(HttpHeaders.RETRY_AFTER, Long.toString(ex.getRetryAfterSeconds()));
 			writeJson(response, HttpStatus.TOO_MANY_REQUESTS, JsonRpcResponse.failure(call.id(), ex.getError()));
-			return null;
+			return;
 		}
 		catch (JsonRpcException ex) {
 			JsonRpcResponse answer = JsonRpcResponse.failure(call.id(), ex.getError());
@@ -219,16 +236,48 @@ public class McpEndpoint {
 				status = HttpStatus.SERVICE_UNAVAILABLE;
 			}
 			writeJson(response, status, answer);
-			return null;
+			return;
 		}
-		// No timeout: the stream lives until the client closes it or the server completes it.
-		SseEmitter emitter = new SseEmitter(0L);
-		SseMessageStream stream = new SseMessageStream(emitter,
-				(closed) -> listen.ended(((SseMessageStream) closed).isClosedByServer()));
-		response.setHeader(HttpHeaders.CACHE_CONTROL, "no-cache, no-transform");
-		response.setHeader("X-Accel-Buffering", "no");
+		AsyncSseStream stream;
+		try {
+			// Listen streams are not resumed: no retry field when the server ends one.
+			stream = openStream(request, response,
+					(closed) -> listen.ended(((AsyncSseStream) closed).isClosedByServer()), null);
+		}
+		catch (IOException | RuntimeException ex) {
+			listen.release();
+			throw ex;
+		}
 		listen.start(stream);
-		return emitter;
+	}
+
+	private AsyncSseStream openStream(HttpServletRequest request, HttpServletResponse response,
+			Consumer<MessageStream> onClosed,
+			@Nullable Duration retryOnClose) throws IOException {
+		AsyncSseStream stream = AsyncSseStream.open(request, response, onClosed, this.streams::remove, retryOnClose,
+				this.timer, this.closeTimeout);
+		this.streams.add(stream);
+		return stream;
+	}
+
+	/**
+	 * Complete every stream still open, dropping what their clients have not taken: after
+	 * the session and listen managers have closed theirs gracefully, and before the web
+	 * server's graceful shutdown, which would otherwise wait for them.
+	 */
+	@Override
+	public void close() {
+		for (AsyncSseStream stream : List.copyOf(this.streams)) {
+			stream.abort();
+		}
+	}
+
+	/**
+	 * How many streams this endpoint holds open, closing ones included.
+	 * @return the count
+	 */
+	public int getOpenStreamCount() {
+		return this.streams.size();
 	}
 
 	private static HttpStatus statusOf(JsonRpcResponse answer) {
@@ -283,7 +332,7 @@ public class McpEndpoint {
 	}
 
 	@GetMapping
-	public @Nullable SseEmitter get(HttpServletRequest request, HttpServletResponse response) throws IOException {
+	public void get(HttpServletRequest request, HttpServletResponse response) throws IOException {
 		try {
 			this.dnsRebindingProtection.check(request);
 			if (!accepts(request, EVENT_STREAM)) {
@@ -297,7 +346,7 @@ public class McpEndpoint {
 			// Deliveries on this node are judged with the authentication that opened the stream:
 			// a session store may hold only the principal's name.
 			this.sessionManager.getSubscriber(session).setPrincipal(principal(request));
-			return openStream(session, response, request.getHeader(McpHeaders.LAST_EVENT_ID));
+			openSessionStream(session, request, response, request.getHeader(McpHeaders.LAST_EVENT_ID));
 		}
 		catch (McpHttpException ex) {
 			writeError(response, ex.getStatus(), null, ex.getError());
@@ -305,26 +354,29 @@ public class McpEndpoint {
 		catch (RuntimeException ex) {
 			internalError(response, ex);
 		}
-		return null;
 	}
 
-	private SseEmitter openStream(McpSession session, HttpServletResponse response, @Nullable String lastEventId) {
-		// No timeout: the stream lives until the client leaves or the session ends.
-		SseEmitter emitter = new SseEmitter(0L);
-		SseMessageStream stream = new SseMessageStream(emitter,
-				(closed) -> this.sessionManager.streamClosed(session.getId(), closed));
-		response.setHeader(HttpHeaders.CACHE_CONTROL, "no-cache, no-transform");
-		response.setHeader("X-Accel-Buffering", "no");
+	private void openSessionStream(McpSession session, HttpServletRequest request, HttpServletResponse response,
+			@Nullable String lastEventId) throws IOException {
+		AsyncSseStream stream = openStream(request, response,
+				(closed) -> this.sessionManager.streamClosed(session.getId(), closed),
+				this.sessionManager.getCloseRetry(session));
 		try {
-			// The emitter commits the response only on its first write: without one,
-			// clients would wait for the status and headers until the first keep-alive.
+			// Commits the status and headers now: without a first write, clients would wait
+			// for them until the first message or keep-alive.
 			stream.sendComment("stream open");
 		}
 		catch (IOException ex) {
-			return emitter;
+			return;
 		}
-		this.sessionManager.attachStream(session, stream, lastEventId);
-		return emitter;
+		try {
+			this.sessionManager.attachStream(session, stream, lastEventId);
+		}
+		catch (RuntimeException ex) {
+			// The response is committed: the stream ends, and the client tries again.
+			stream.abort();
+			throw ex;
+		}
 	}
 
 	@DeleteMapping

@@ -1,0 +1,396 @@
+package io.github.mcpsubscriptions.transport;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+
+import io.github.mcpsubscriptions.notification.DeliveryScheduler;
+import io.github.mcpsubscriptions.notification.MessageStream;
+import jakarta.servlet.AsyncContext;
+import jakarta.servlet.AsyncEvent;
+import jakarta.servlet.AsyncListener;
+import jakarta.servlet.ServletOutputStream;
+import jakarta.servlet.WriteListener;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
+
+/**
+ * An SSE response written through the Servlet container's non-blocking I/O: a write never
+ * waits for the client. Frames go to the container only while it is ready for more; the
+ * rest wait here, and the container calls back when the client has taken what it was
+ * given. A client that stops reading therefore holds no thread, only its bytes.
+ * <p>
+ * What waits here stays small: the outbox writes its next notification only when the
+ * stream is writable again ({@link #whenWritable}), so at most one step of the writer (one
+ * notification, or a priming event with a bounded replay) and the closing frame wait.
+ * <p>
+ * The server's {@link #close()} hands over what waits, then completes the response; if
+ * the client does not take it within the close timeout the response is completed anyway,
+ * by a task on the shared delivery timer, never a thread of its own.
+ */
+final class AsyncSseStream implements MessageStream {
+
+	static final String MESSAGE_EVENT = "message";
+
+	private enum State {
+
+		OPEN, CLOSING, DONE
+
+	}
+
+	private final Object lock = new Object();
+
+	private final AsyncContext context;
+
+	private final ServletOutputStream out;
+
+	private final ArrayDeque<byte[]> waiting = new ArrayDeque<>();
+
+	private final List<Runnable> writableCallbacks = new ArrayList<>();
+
+	private final AtomicBoolean reported = new AtomicBoolean();
+
+	private final AtomicBoolean completed = new AtomicBoolean();
+
+	private final Consumer<MessageStream> onClosed;
+
+	private final Consumer<AsyncSseStream> onDone;
+
+	private final @Nullable Duration retryOnClose;
+
+	private final DeliveryScheduler timer;
+
+	private final Duration closeTimeout;
+
+	private State state = State.OPEN;
+
+	private boolean needsFlush;
+
+	private volatile boolean closedByServer;
+
+	private AsyncSseStream(AsyncContext context, ServletOutputStream out, Consumer<MessageStream> onClosed,
+			Consumer<AsyncSseStream> onDone, @Nullable Duration retryOnClose, DeliveryScheduler timer,
+			Duration closeTimeout) {
+		this.context = context;
+		this.out = out;
+		this.onClosed = onClosed;
+		this.onDone = onDone;
+		this.retryOnClose = retryOnClose;
+		this.timer = timer;
+		this.closeTimeout = closeTimeout;
+	}
+
+	/**
+	 * Turn a request into an open SSE stream: status and headers set, the request in async
+	 * mode with no timeout, its output in non-blocking mode.
+	 * @param request the request
+	 * @param response its response
+	 * @param onClosed told once when the stream ends, whoever ends it
+	 * @param onDone told once the response is complete (or given up)
+	 * @param retryOnClose an SSE {@code retry} sent before the server closes the stream, for
+	 * clients that are meant to resume; {@code null} for none
+	 * @param timer runs the close timeout
+	 * @param closeTimeout how long a closing stream waits for its client to take the rest
+	 * @return the stream
+	 * @throws IOException if the response cannot be written to
+	 */
+	static AsyncSseStream open(HttpServletRequest request, HttpServletResponse response,
+			Consumer<MessageStream> onClosed, Consumer<AsyncSseStream> onDone, @Nullable Duration retryOnClose,
+			DeliveryScheduler timer, Duration closeTimeout) throws IOException {
+		response.setStatus(HttpServletResponse.SC_OK);
+		response.setContentType(MediaType.TEXT_EVENT_STREAM_VALUE);
+		response.setHeader(HttpHeaders.CACHE_CONTROL, "no-cache, no-transform");
+		response.setHeader("X-Accel-Buffering", "no");
+		AsyncContext context = request.startAsync(request, response);
+		// The stream lives until the client leaves or the server closes it.
+		context.setTimeout(0);
+		AsyncSseStream stream = new AsyncSseStream(context, response.getOutputStream(), onClosed, onDone, retryOnClose,
+				timer, closeTimeout);
+		context.addListener(stream.new Listener());
+		stream.out.setWriteListener(stream.new Writer());
+		return stream;
+	}
+
+	@Override
+	public void send(@Nullable String eventId, String data) throws IOException {
+		StringBuilder frame = new StringBuilder(data.length() + 48);
+		if (eventId != null) {
+			frame.append("id:").append(eventId).append('\n');
+		}
+		if (!data.isEmpty()) {
+			// SSE's default type is "message", but clients such as the MCP Java SDK
+			// dispatch only events that name it.
+			frame.append("event:").append(MESSAGE_EVENT).append('\n');
+		}
+		appendData(frame, data);
+		write(frame);
+	}
+
+	@Override
+	public void prime(String eventId, @Nullable Duration retry) throws IOException {
+		StringBuilder frame = new StringBuilder("id:").append(eventId).append('\n');
+		if (retry != null) {
+			frame.append("retry:").append(retry.toMillis()).append('\n');
+		}
+		appendData(frame, "");
+		write(frame);
+	}
+
+	@Override
+	public void sendComment(String comment) throws IOException {
+		write(new StringBuilder(":").append(comment).append("\n\n"));
+	}
+
+	private static void appendData(StringBuilder frame, String data) {
+		frame.append("data:").append(data.replace("\n", "\ndata:")).append("\n\n");
+	}
+
+	private void write(CharSequence frame) throws IOException {
+		byte[] bytes = frame.toString().getBytes(StandardCharsets.UTF_8);
+		IOException failure;
+		synchronized (this.lock) {
+			if (this.state != State.OPEN) {
+				throw new IOException("The stream is closed");
+			}
+			this.waiting.add(bytes);
+			failure = pumpOrFail();
+		}
+		if (failure != null) {
+			ended();
+			complete();
+			throw failure;
+		}
+	}
+
+	/**
+	 * Hand the container what waits, as far as it is ready for it. Called with the lock
+	 * held; never blocks. A failure ends the stream (the caller reports it).
+	 */
+	private @Nullable IOException pumpOrFail() {
+		try {
+			while (this.out.isReady()) {
+				byte[] next = this.waiting.poll();
+				if (next == null) {
+					if (this.needsFlush) {
+						this.needsFlush = false;
+						this.out.flush();
+					}
+					return null;
+				}
+				this.out.write(next);
+				this.needsFlush = true;
+			}
+			// Not ready: the container calls onWritePossible once the client has taken more.
+			return null;
+		}
+		catch (IOException | RuntimeException ex) {
+			// The client went away, or the response completed under us.
+			this.state = State.DONE;
+			this.waiting.clear();
+			return (ex instanceof IOException io) ? io : new IOException(ex.getMessage(), ex);
+		}
+	}
+
+	/** Called with the lock held: everything written is in the container's hands. */
+	private boolean handedOver() {
+		return this.waiting.isEmpty() && !this.needsFlush;
+	}
+
+	@Override
+	public boolean whenWritable(Runnable callback) {
+		synchronized (this.lock) {
+			if (this.state != State.OPEN) {
+				// The next write fails, which tells the writer the stream is gone.
+				return true;
+			}
+			try {
+				if (handedOver() && this.out.isReady()) {
+					return true;
+				}
+			}
+			catch (RuntimeException ex) {
+				return true;
+			}
+			this.writableCallbacks.add(callback);
+			return false;
+		}
+	}
+
+	@Override
+	public boolean isOpen() {
+		synchronized (this.lock) {
+			return this.state == State.OPEN;
+		}
+	}
+
+	/**
+	 * Close the stream from the server's side: a {@code retry} field first (for a client
+	 * meant to resume), then the response completes once the client has taken what
+	 * waits, or after the close timeout. Never waits.
+	 */
+	@Override
+	public void close() {
+		boolean complete;
+		IOException failure;
+		synchronized (this.lock) {
+			if (this.state != State.OPEN) {
+				return;
+			}
+			this.closedByServer = true;
+			this.state = State.CLOSING;
+			if (this.retryOnClose != null) {
+				this.waiting.add(("retry:" + this.retryOnClose.toMillis() + "\n\n").getBytes(StandardCharsets.UTF_8));
+			}
+			failure = pumpOrFail();
+			complete = failure != null || handedOver();
+			if (complete) {
+				this.state = State.DONE;
+			}
+		}
+		ended();
+		if (complete) {
+			complete();
+		}
+		else {
+			this.timer.schedule(this::abort, this.closeTimeout);
+		}
+	}
+
+	/**
+	 * Complete the response now, dropping what the client has not taken: at the close
+	 * timeout, and when the application stops.
+	 */
+	void abort() {
+		synchronized (this.lock) {
+			if (this.state == State.DONE) {
+				return;
+			}
+			if (this.state == State.OPEN) {
+				this.closedByServer = true;
+			}
+			this.state = State.DONE;
+			this.waiting.clear();
+		}
+		ended();
+		complete();
+	}
+
+	/**
+	 * Whether the server closed the stream ({@link #close()}) rather than the client or a
+	 * failed write.
+	 */
+	boolean isClosedByServer() {
+		return this.closedByServer;
+	}
+
+	private void ended() {
+		if (this.reported.compareAndSet(false, true)) {
+			this.onClosed.accept(this);
+		}
+	}
+
+	private void complete() {
+		if (this.completed.compareAndSet(false, true)) {
+			try {
+				this.context.complete();
+			}
+			catch (IllegalStateException ex) {
+				// Completed by the container already (the client left).
+			}
+			finally {
+				this.onDone.accept(this);
+			}
+		}
+	}
+
+	/** The container's end of the response: the client left, or it completed. */
+	private void containerEnded(boolean completeIt) {
+		synchronized (this.lock) {
+			this.state = State.DONE;
+			this.waiting.clear();
+			this.writableCallbacks.clear();
+		}
+		ended();
+		if (completeIt) {
+			// Completing here spares the container an error dispatch (and an error page
+			// written into an event stream).
+			complete();
+		}
+		else if (this.completed.compareAndSet(false, true)) {
+			this.onDone.accept(this);
+		}
+	}
+
+	private final class Writer implements WriteListener {
+
+		@Override
+		public void onWritePossible() {
+			List<Runnable> callbacks = List.of();
+			boolean complete = false;
+			IOException failure;
+			synchronized (AsyncSseStream.this.lock) {
+				if (AsyncSseStream.this.state == State.DONE) {
+					return;
+				}
+				failure = pumpOrFail();
+				if (failure == null && handedOver() && AsyncSseStream.this.out.isReady()) {
+					if (AsyncSseStream.this.state == State.CLOSING) {
+						AsyncSseStream.this.state = State.DONE;
+						complete = true;
+					}
+					else {
+						callbacks = List.copyOf(AsyncSseStream.this.writableCallbacks);
+						AsyncSseStream.this.writableCallbacks.clear();
+					}
+				}
+			}
+			if (failure != null) {
+				containerEnded(true);
+				return;
+			}
+			if (complete) {
+				complete();
+			}
+			callbacks.forEach(Runnable::run);
+		}
+
+		@Override
+		public void onError(Throwable ex) {
+			containerEnded(true);
+		}
+
+	}
+
+	private final class Listener implements AsyncListener {
+
+		@Override
+		public void onComplete(AsyncEvent event) {
+			containerEnded(false);
+		}
+
+		@Override
+		public void onTimeout(AsyncEvent event) {
+			containerEnded(true);
+		}
+
+		@Override
+		public void onError(AsyncEvent event) {
+			containerEnded(true);
+		}
+
+		@Override
+		public void onStartAsync(AsyncEvent event) {
+		}
+
+	}
+
+}
