@@ -208,6 +208,45 @@ class OutboxTests {
 	}
 
 	@Test
+	void writerWaitsForNonBlockingStreamWithoutAThreadThenWritesTheNewest() {
+		Outbox outbox = outbox(10, Duration.ZERO);
+		RecordingStream stream = new RecordingStream();
+		outbox.attach(stream);
+		outbox.offer(change("a://items/1", 1));
+		stream.holdWrites();
+		outbox.offer(change("a://items/2", 1));
+		outbox.offer(change("a://items/2", 2));
+		outbox.keepAlive();
+		assertThat(this.written).as("nothing written while the client has not taken the last write")
+			.containsExactly("a://items/1 1");
+		stream.taken();
+		assertThat(this.written).containsExactly("a://items/1 1", "a://items/2 2");
+		assertThat(stream.written()).as("no keep-alive was queued behind the untaken write")
+			.noneMatch((line) -> line.startsWith(":"));
+	}
+
+	@Test
+	void untakenWriteGivesUpStreamAfterWriteTimeout() {
+		Outbox outbox = outbox(10, Duration.ZERO);
+		RecordingStream stream = new RecordingStream();
+		outbox.attach(stream);
+		stream.holdWrites();
+		outbox.offer(change("a://items/1", 1));
+		this.clock.advance(Duration.ofSeconds(9));
+		assertThat(outbox.takeStalledStream(this.clock.instant(), Duration.ofSeconds(10))).isNull();
+		this.clock.advance(Duration.ofSeconds(2));
+		assertThat(outbox.takeStalledStream(this.clock.instant(), Duration.ofSeconds(10))).isSameAs(stream);
+		assertThat(this.stats.getStalls()).isOne();
+		RecordingStream next = new RecordingStream();
+		outbox.attach(next);
+		assertThat(outbox.takeStalledStream(this.clock.instant(), Duration.ofSeconds(10)))
+			.as("the new stream is not blamed for the old one's stall")
+			.isNull();
+		assertThat(this.written).as("what waited, then the resync, on the new stream")
+			.containsExactly("a://items/1 1", "a://items resync ");
+	}
+
+	@Test
 	void keepAliveGoesThroughTheWriter() {
 		Outbox outbox = outbox(10, Duration.ZERO);
 		RecordingStream stream = new RecordingStream();

@@ -22,6 +22,37 @@ public final class RecordingStream implements MessageStream {
 	private volatile Runnable onClose = () -> {
 	};
 
+	private volatile boolean holding;
+
+	private final List<Runnable> whenWritable = new CopyOnWriteArrayList<>();
+
+	/**
+	 * Act like a non-blocking stream whose client has not taken what was written: not
+	 * writable until {@link #taken()}.
+	 */
+	public void holdWrites() {
+		this.holding = true;
+	}
+
+	/**
+	 * The client has taken everything: writable again, and the waiting writer is called.
+	 */
+	public void taken() {
+		this.holding = false;
+		List<Runnable> callbacks = List.copyOf(this.whenWritable);
+		this.whenWritable.clear();
+		callbacks.forEach(Runnable::run);
+	}
+
+	@Override
+	public boolean whenWritable(Runnable callback) {
+		if (!this.holding) {
+			return true;
+		}
+		this.whenWritable.add(callback);
+		return false;
+	}
+
 	/**
 	 * Run something when the stream closes, as the real stream tells its owner.
 	 * @param onClose what to run
