@@ -2,6 +2,7 @@ package io.github.mcpsubscriptions.autoconfigure;
 
 import io.github.mcpsubscriptions.security.McpProtectedResource;
 import io.github.mcpsubscriptions.security.ResourceRuleAccessPolicy;
+import io.github.mcpsubscriptions.security.ToolRuleAccessPolicy;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.ApplicationContext;
 import org.springframework.security.access.PermissionEvaluator;
@@ -38,6 +39,8 @@ import io.github.mcpsubscriptions.resource.ResourceRegistry;
 import io.github.mcpsubscriptions.resource.CacheHints;
 import io.github.mcpsubscriptions.server.ListenManager;
 import io.github.mcpsubscriptions.server.McpRequestDispatcher;
+import io.github.mcpsubscriptions.tool.ToolAccessPolicy;
+import io.github.mcpsubscriptions.tool.ToolRegistry;
 import io.github.mcpsubscriptions.server.McpServerInfo;
 import io.github.mcpsubscriptions.server.SubscriptionLimits;
 import io.github.mcpsubscriptions.session.InMemorySessionStore;
@@ -108,6 +111,12 @@ public final class McpEndpointAutoConfiguration {
 	@ConditionalOnMissingBean
 	ResourceAccessPolicy mcpResourceAccessPolicy() {
 		return ResourceAccessPolicy.PERMIT_ALL;
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	ToolAccessPolicy mcpToolAccessPolicy() {
+		return ToolAccessPolicy.PERMIT_ALL;
 	}
 
 	@Bean(destroyMethod = "close")
@@ -185,15 +194,21 @@ public final class McpEndpointAutoConfiguration {
 			ResourceRegistry resourceRegistry, ResourceContentMapper contentMapper,
 			ObjectProvider<ResourceCompleter> completers, NotificationDispatcher notifications,
 			ResourceAccessPolicy accessPolicy, McpProperties properties, ApplicationEventPublisher events,
-			JsonRpcCodec codec) {
+			JsonRpcCodec codec, ToolRegistry toolRegistry, ToolAccessPolicy toolAccessPolicy) {
 		McpProperties.Subscriptions subscriptions = properties.getSubscriptions();
 		McpProperties.Resources.Cache cache = properties.getResources().getCache();
+		if (properties.getTools().isEnabled()) {
+			toolRegistry.addListener(notifications::toolListChanged);
+		}
 		return new McpRequestDispatcher(serverInfo, sessionManager, resourceRegistry, contentMapper,
 				completers.orderedStream().toList(), properties.getResources().getPageSize(), notifications,
 				accessPolicy, new SubscriptionLimits(subscriptions.getMaxPerSession(), subscriptions.getMaxTotal(),
 						subscriptions.getMaxPerPrincipal()),
 				events, codec, new CacheHints(cache.getTtl(), cache.getScope()),
-				properties.getListen().isEnabled() && properties.getListen().getMode() == ListenManager.Mode.STREAM);
+				properties.getListen().isEnabled() && properties.getListen().getMode() == ListenManager.Mode.STREAM,
+				// Disabled: none served, whatever is registered.
+				properties.getTools().isEnabled() ? toolRegistry : new ToolRegistry(), toolAccessPolicy,
+				properties.getTools().getPageSize());
 	}
 
 	@Bean
@@ -239,8 +254,8 @@ public final class McpEndpointAutoConfiguration {
 	}
 
 	/**
-	 * With Spring Security: the resources' rules decide access (unless the application
-	 * has its own {@link ResourceAccessPolicy}), and with its OAuth 2.0 resource server
+	 * With Spring Security: the resources' and tools' rules decide access (unless the
+	 * application has its own {@link ResourceAccessPolicy} or {@link ToolAccessPolicy}), and with its OAuth 2.0 resource server
 	 * support, the endpoint's protected-resource description. Processed before the
 	 * enclosing class's beans, so that the policy here replaces the permissive default.
 	 */
@@ -255,15 +270,32 @@ public final class McpEndpointAutoConfiguration {
 				ObjectProvider<MethodSecurityExpressionHandler> expressionHandler,
 				ObjectProvider<RoleHierarchy> roleHierarchy, ObjectProvider<PermissionEvaluator> permissionEvaluator,
 				ApplicationContext context, McpProperties properties) {
-			MethodSecurityExpressionHandler handler = expressionHandler.getIfAvailable(() -> {
+			MethodSecurityExpressionHandler handler = expressionHandler(expressionHandler, roleHierarchy,
+					permissionEvaluator, context);
+			McpProperties.Security.DecisionCache cache = properties.getSecurity().getDecisionCache();
+			return new ResourceRuleAccessPolicy(registry, handler, cache.getTtl(), cache.getMaxSize());
+		}
+
+		@Bean
+		@ConditionalOnMissingBean(ToolAccessPolicy.class)
+		ToolRuleAccessPolicy mcpToolRuleAccessPolicy(ObjectProvider<MethodSecurityExpressionHandler> expressionHandler,
+				ObjectProvider<RoleHierarchy> roleHierarchy, ObjectProvider<PermissionEvaluator> permissionEvaluator,
+				ApplicationContext context) {
+			return new ToolRuleAccessPolicy(
+					expressionHandler(expressionHandler, roleHierarchy, permissionEvaluator, context));
+		}
+
+		private static MethodSecurityExpressionHandler expressionHandler(
+				ObjectProvider<MethodSecurityExpressionHandler> expressionHandler,
+				ObjectProvider<RoleHierarchy> roleHierarchy, ObjectProvider<PermissionEvaluator> permissionEvaluator,
+				ApplicationContext context) {
+			return expressionHandler.getIfAvailable(() -> {
 				DefaultMethodSecurityExpressionHandler defaults = new DefaultMethodSecurityExpressionHandler();
 				defaults.setApplicationContext(context);
 				roleHierarchy.ifAvailable(defaults::setRoleHierarchy);
 				permissionEvaluator.ifAvailable(defaults::setPermissionEvaluator);
 				return defaults;
 			});
-			McpProperties.Security.DecisionCache cache = properties.getSecurity().getDecisionCache();
-			return new ResourceRuleAccessPolicy(registry, handler, cache.getTtl(), cache.getMaxSize());
 		}
 
 		@Bean

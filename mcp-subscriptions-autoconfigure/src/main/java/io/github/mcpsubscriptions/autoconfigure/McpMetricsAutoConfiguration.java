@@ -3,11 +3,12 @@ package io.github.mcpsubscriptions.autoconfigure;
 import io.github.mcpsubscriptions.metrics.McpDispatchObservation;
 import io.github.mcpsubscriptions.metrics.McpHealthIndicator;
 import io.github.mcpsubscriptions.metrics.McpMetrics;
-import io.github.mcpsubscriptions.server.McpRequestDispatcher;
+import io.github.mcpsubscriptions.metrics.McpToolMetrics;
 import io.github.mcpsubscriptions.metrics.McpSubscriptionsEndpoint;
 import io.github.mcpsubscriptions.notification.NotificationDispatcher;
 import io.github.mcpsubscriptions.notification.ResourceChangeFeed;
 import io.github.mcpsubscriptions.server.ListenManager;
+import io.github.mcpsubscriptions.server.McpRequestDispatcher;
 import io.github.mcpsubscriptions.server.McpServerInfo;
 import io.github.mcpsubscriptions.session.McpSessionManager;
 import io.micrometer.core.instrument.binder.MeterBinder;
@@ -43,6 +44,14 @@ public final class McpMetricsAutoConfiguration {
 			McpRequestDispatcher requestDispatcher = requests.getIfAvailable();
 			return new McpMetrics(sessions, dispatcher, listens.getIfAvailable(),
 					(requestDispatcher != null) ? requestDispatcher.getLimitStats() : null);
+		}
+
+		@Bean
+		@ConditionalOnMissingBean
+		McpToolMetrics mcpToolMetrics(ObjectProvider<McpRequestDispatcher> requests) {
+			McpToolMetrics metrics = new McpToolMetrics();
+			requests.ifAvailable((dispatcher) -> dispatcher.setToolCallObserver(metrics));
+			return metrics;
 		}
 
 	}

@@ -34,6 +34,8 @@ public class McpProperties {
 
 	private final Resources resources = new Resources();
 
+	private final Tools tools = new Tools();
+
 	private final Subscriptions subscriptions = new Subscriptions();
 
 	private final Notifications notifications = new Notifications();
@@ -68,6 +70,10 @@ public class McpProperties {
 
 	public Resources getResources() {
 		return this.resources;
+	}
+
+	public Tools getTools() {
+		return this.tools;
 	}
 
 	public Subscriptions getSubscriptions() {
@@ -635,6 +641,36 @@ public class McpProperties {
 
 		public void setDeliveryCpuShare(double deliveryCpuShare) {
 			this.deliveryCpuShare = deliveryCpuShare;
+		}
+
+	}
+
+	public static class Tools {
+
+		/**
+		 * Whether tools (Spring AI tools and those registered with the ToolRegistry) are served.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * Most entries in one page of tools/list.
+		 */
+		private int pageSize = 100;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public int getPageSize() {
+			return this.pageSize;
+		}
+
+		public void setPageSize(int pageSize) {
+			this.pageSize = pageSize;
 		}
 
 	}

@@ -222,6 +222,20 @@ public class NotificationDispatcher implements AutoCloseable {
 		});
 	}
 
+	/**
+	 * Tell every subscriber that wants it that the tool list changed.
+	 */
+	public void toolListChanged() {
+		submit(() -> {
+			OutboundNotification notification = OutboundNotification.toolListChanged(this.clock.instant());
+			for (Subscriber subscriber : this.subscribers) {
+				if (subscriber.isToolListChanges()) {
+					subscriber.getOutbox().offer(notification);
+				}
+			}
+		});
+	}
+
 	private void submit(Runnable task) {
 		this.backlog.incrementAndGet();
 		try {

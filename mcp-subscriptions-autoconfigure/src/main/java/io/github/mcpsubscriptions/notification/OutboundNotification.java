@@ -66,6 +66,9 @@ public final class OutboundNotification {
 		this(method, uri, subscribedUri, attributes, resync, publishedAt, null);
 	}
 
+	/** The method of tool list change notifications. */
+	public static final String TOOLS_LIST_CHANGED = "notifications/tools/list_changed";
+
 	/**
 	 * The notification of a change for one matching subscription.
 	 * @param change the change
@@ -83,6 +86,10 @@ public final class OutboundNotification {
 
 	static OutboundNotification listChanged(Instant now) {
 		return new OutboundNotification(LIST_CHANGED, null, null, Map.of(), false, now);
+	}
+
+	static OutboundNotification toolListChanged(Instant now) {
+		return new OutboundNotification(TOOLS_LIST_CHANGED, null, null, Map.of(), false, now);
 	}
 
 	/**

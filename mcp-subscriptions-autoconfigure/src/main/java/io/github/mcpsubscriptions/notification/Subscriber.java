@@ -26,10 +26,13 @@ public final class Subscriber {
 	/** The {@code _meta} entries as JSON, built once by the encoder. */
 	private volatile @Nullable String encodedMeta;
 
+	private volatile boolean toolListChanges;
+
 	Subscriber(String id, @Nullable Principal principal, boolean listChanges, Map<String, Object> meta) {
 		this.id = id;
 		this.principal = principal;
 		this.listChanges = listChanges;
+		this.toolListChanges = listChanges;
 		this.meta = Map.copyOf(meta);
 	}
 
@@ -63,6 +66,23 @@ public final class Subscriber {
 	 */
 	public boolean isListChanges() {
 		return this.listChanges;
+	}
+
+	/**
+	 * Whether the subscriber is told when the tool list changes; by default, as for
+	 * resources.
+	 * @return whether it gets {@code notifications/tools/list_changed}
+	 */
+	public boolean isToolListChanges() {
+		return this.toolListChanges;
+	}
+
+	/**
+	 * Set whether the subscriber is told when the tool list changes.
+	 * @param toolListChanges whether it is
+	 */
+	public void setToolListChanges(boolean toolListChanges) {
+		this.toolListChanges = toolListChanges;
 	}
 
 	/**

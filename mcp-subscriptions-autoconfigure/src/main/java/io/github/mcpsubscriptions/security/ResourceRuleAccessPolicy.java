@@ -231,7 +231,7 @@ public class ResourceRuleAccessPolicy implements ResourceAccessPolicy {
 		}
 	}
 
-	private static Authentication authentication(@Nullable Principal principal) {
+	static Authentication authentication(@Nullable Principal principal) {
 		if (principal instanceof Authentication authentication) {
 			return authentication;
 		}

@@ -219,6 +219,16 @@ public class ListenManager implements SmartLifecycle {
 		if (wantsListChanges) {
 			honoured.put("resourcesListChanged", true);
 		}
+		JsonNode toolsListChanged = notifications.get("toolsListChanged");
+		if (toolsListChanged != null && !toolsListChanged.isNull() && !toolsListChanged.isBoolean()) {
+			throw JsonRpcException.invalidParams("Invalid params: \"toolsListChanged\" must be a boolean");
+		}
+		// Honoured only where the tools capability (with listChanged) is advertised.
+		boolean wantsToolListChanges = toolsListChanged != null && toolsListChanged.asBoolean(false)
+				&& this.requests.hasTools();
+		if (wantsToolListChanges) {
+			honoured.put("toolsListChanged", true);
+		}
 		List<String> uris = acceptedUris(notifications.get("resourceSubscriptions"), principal);
 		if (notifications.has("resourceSubscriptions")) {
 			honoured.put("resourceSubscriptions", uris);
@@ -236,6 +246,7 @@ public class ListenManager implements SmartLifecycle {
 			throw ex;
 		}
 		Listen listen = new Listen(request.id(), principal, wantsListChanges, uris, honoured, false);
+		listen.toolListChanges = wantsToolListChanges;
 		listen.correlationDeclared = CorrelationMode.isDeclaredIn(clientCapabilities(request.params()));
 		return listen;
 	}
@@ -405,6 +416,8 @@ public class ListenManager implements SmartLifecycle {
 
 		private final boolean listChanges;
 
+		private boolean toolListChanges;
+
 		private final List<String> uris;
 
 		private final Map<String, Object> honoured;
@@ -453,6 +466,7 @@ public class ListenManager implements SmartLifecycle {
 			Subscriber registered = ListenManager.this.dispatcher.register("listen-" + ListenManager.this.ids
 				.incrementAndGet(), this.principal, this.listChanges, meta);
 			registered.setCorrelationDeclared(this.correlationDeclared);
+			registered.setToolListChanges(this.toolListChanges);
 			this.subscriber = registered;
 			this.stream = stream;
 			this.startedAt = ListenManager.this.clock.instant();

@@ -26,6 +26,9 @@ import io.github.mcpsubscriptions.session.ProtocolVersions;
 import io.github.mcpsubscriptions.session.SessionLimitExceededException;
 import io.github.mcpsubscriptions.session.StoreUnavailableException;
 import io.github.mcpsubscriptions.subscription.ResourceAccessPolicy;
+import io.github.mcpsubscriptions.tool.ToolAccessPolicy;
+import io.github.mcpsubscriptions.tool.ToolCallObserver;
+import io.github.mcpsubscriptions.tool.ToolRegistry;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -72,6 +75,8 @@ public class McpRequestDispatcher {
 
 	private final SubscriptionMethods subscriptionMethods;
 
+	private final ToolMethods toolMethods;
+
 	private final Map<String, McpMethodHandler> statelessMethods = new HashMap<>();
 
 	private final JsonRpcCodec codec;
@@ -103,12 +108,15 @@ public class McpRequestDispatcher {
 	 * @param codec the wire format, to shape 2026-era results
 	 * @param defaultCacheHints caching hints of 2026-era results by default
 	 * @param listenEnabled whether 2026-era clients may listen for changes
+	 * @param tools the tools offered
+	 * @param toolAccessPolicy decides who may call (and see) which tool
+	 * @param toolPageSize how many tools a tools/list result holds at most
 	 */
 	public McpRequestDispatcher(McpServerInfo serverInfo, McpSessionManager sessionManager, ResourceRegistry resources,
 			ResourceContentMapper contentMapper, List<ResourceCompleter> completers, int pageSize,
 			NotificationDispatcher notifications, ResourceAccessPolicy accessPolicy, SubscriptionLimits limits,
 			ApplicationEventPublisher events, JsonRpcCodec codec, CacheHints defaultCacheHints,
-			boolean listenEnabled) {
+			boolean listenEnabled, ToolRegistry tools, ToolAccessPolicy toolAccessPolicy, int toolPageSize) {
 		this.codec = codec;
 		this.defaultCacheHints = defaultCacheHints;
 		this.listenEnabled = listenEnabled;
@@ -120,19 +128,20 @@ public class McpRequestDispatcher {
 		this.subscriptionMethods = new SubscriptionMethods(notifications, sessionManager, resources, accessPolicy,
 				limits, events, this.limitStats);
 		this.subscriptionMethods.register(this.methods);
+		this.toolMethods = new ToolMethods(tools, toolAccessPolicy, codec, toolPageSize);
+		this.toolMethods.register(this.methods);
 		this.methods.put(INITIALIZE, this::initialize);
 		this.methods.put("ping", (exchange, params) -> EMPTY_RESULT);
 		this.methods.put("logging/setLevel", this::setLogLevel);
 		this.methods.put("completion/complete", this::complete);
 		// 2026-07-28 removed initialize, ping, logging/setLevel and resources/(un)subscribe.
 		for (String method : List.of("resources/list", "resources/templates/list", "resources/read",
-				"completion/complete")) {
+				"completion/complete", "tools/list", "tools/call")) {
 			this.statelessMethods.put(method, this.methods.get(method));
 		}
 		this.statelessMethods.put("server/discover", this::discover);
-		// No tools or prompts here: say so with empty, cacheable lists, as 2026-era clients
-		// and caches expect every list to answer.
-		this.statelessMethods.put("tools/list", (exchange, params) -> Map.of("tools", List.of()));
+		// No prompts here: say so with an empty, cacheable list, as 2026-era clients and
+		// caches expect every list to answer (tools/list answers an empty list likewise).
 		this.statelessMethods.put("prompts/list", (exchange, params) -> Map.of("prompts", List.of()));
 	}
 
@@ -175,6 +184,22 @@ public class McpRequestDispatcher {
 	}
 
 	/**
+	 * Whether at least one tool is offered (and so the tools capability advertised).
+	 * @return whether there is a tool
+	 */
+	public boolean hasTools() {
+		return this.toolMethods.hasTools();
+	}
+
+	/**
+	 * Observe every tool call (metrics).
+	 * @param observer the observer
+	 */
+	public void setToolCallObserver(ToolCallObserver observer) {
+		this.toolMethods.setObserver(observer);
+	}
+
+	/**
 	 * Whether a subscription URI would be accepted: a valid URI that covers a registered
 	 * resource or template and that the access policy allows.
 	 * @param uri the URI
@@ -205,7 +230,10 @@ public class McpRequestDispatcher {
 		Map<String, Object> capabilities = new LinkedHashMap<>();
 		capabilities.put("resources", Map.of("subscribe", this.listenEnabled, "listChanged", this.listenEnabled));
 		capabilities.put("completions", EMPTY_RESULT);
-		capabilities.put("tools", EMPTY_RESULT);
+		if (this.toolMethods.hasTools()) {
+			// listChanged reaches 2026-era clients on a listen stream only.
+			capabilities.put("tools", Map.of("listChanged", this.listenEnabled));
+		}
 		capabilities.put("prompts", EMPTY_RESULT);
 		if (this.correlation) {
 			capabilities.put("extensions", Map.of(CorrelationMode.CAPABILITY, EMPTY_RESULT));
@@ -288,6 +316,9 @@ public class McpRequestDispatcher {
 		capabilities.put("resources", Map.of("subscribe", true, "listChanged", true));
 		capabilities.put("logging", EMPTY_RESULT);
 		capabilities.put("completions", EMPTY_RESULT);
+		if (this.toolMethods.hasTools()) {
+			capabilities.put("tools", Map.of("listChanged", true));
+		}
 		if (this.correlation) {
 			capabilities.put("experimental", Map.of(CorrelationMode.CAPABILITY, EMPTY_RESULT));
 		}

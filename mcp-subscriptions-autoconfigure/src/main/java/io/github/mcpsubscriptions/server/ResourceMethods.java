@@ -206,7 +206,7 @@ class ResourceMethods {
 				+ " the resource");
 	}
 
-	private int offset(@Nullable ObjectNode params) {
+	static int offset(@Nullable ObjectNode params) {
 		String cursor = Params.optionalString(params, "cursor");
 		if (cursor == null) {
 			return 0;
@@ -235,9 +235,11 @@ class ResourceMethods {
 
 	private @Nullable String nextCursor(int size, int offset) {
 		int next = offset + this.pageSize;
-		return (next < size) ? Base64.getUrlEncoder()
-			.withoutPadding()
-			.encodeToString((CURSOR_PREFIX + next).getBytes(StandardCharsets.UTF_8)) : null;
+		return (next < size) ? cursor(next) : null;
+	}
+
+	static String cursor(int offset) {
+		return Base64.getUrlEncoder().withoutPadding().encodeToString((CURSOR_PREFIX + offset).getBytes(StandardCharsets.UTF_8));
 	}
 
 	private static Resource toWire(ResourceDescriptor descriptor) {

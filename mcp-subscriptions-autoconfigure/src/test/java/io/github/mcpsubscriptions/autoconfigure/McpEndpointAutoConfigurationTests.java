@@ -2,6 +2,10 @@ package io.github.mcpsubscriptions.autoconfigure;
 
 import java.time.Duration;
 
+import io.github.mcpsubscriptions.security.ToolRuleAccessPolicy;
+import io.github.mcpsubscriptions.springai.SpringAiToolRegistrar;
+import io.github.mcpsubscriptions.tool.ToolAccessPolicy;
+import io.github.mcpsubscriptions.tool.ToolRegistry;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcCodec;
 import io.github.mcpsubscriptions.security.McpProtectedResource;
 import io.github.mcpsubscriptions.security.ResourceRuleAccessPolicy;
@@ -74,6 +78,28 @@ class McpEndpointAutoConfigurationTests {
 		};
 		this.runner.withBean(ResourceAccessPolicy.class, () -> own)
 			.run((context) -> assertThat(context.getBean(ResourceAccessPolicy.class)).isSameAs(own));
+	}
+
+	@Test
+	void theToolMethodsRulesDecideToolAccessWithSpringSecurity() {
+		this.runner.run((context) -> assertThat(context.getBean(ToolAccessPolicy.class))
+			.isInstanceOf(ToolRuleAccessPolicy.class));
+		this.runner.withClassLoader(new FilteredClassLoader("org.springframework.security"))
+			.run((context) -> assertThat(context.getBean(ToolAccessPolicy.class)).isSameAs(ToolAccessPolicy.PERMIT_ALL));
+		ToolAccessPolicy own = (principal, tool) -> false;
+		this.runner.withBean(ToolAccessPolicy.class, () -> own)
+			.run((context) -> assertThat(context.getBean(ToolAccessPolicy.class)).isSameAs(own));
+	}
+
+	@Test
+	void springAiToolsAreServedWhenSpringAiIsPresentAndToolsAreEnabled() {
+		this.runner.run((context) -> assertThat(context).hasSingleBean(SpringAiToolRegistrar.class)
+			.hasSingleBean(ToolRegistry.class));
+		this.runner.withPropertyValues("mcp.tools.enabled=false")
+			.run((context) -> assertThat(context).doesNotHaveBean(SpringAiToolRegistrar.class));
+		this.runner.withClassLoader(new FilteredClassLoader("org.springframework.ai"))
+			.run((context) -> assertThat(context).doesNotHaveBean(SpringAiToolRegistrar.class)
+				.hasSingleBean(McpRequestDispatcher.class));
 	}
 
 	@Test

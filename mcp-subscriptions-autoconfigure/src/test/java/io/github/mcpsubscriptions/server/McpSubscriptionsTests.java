@@ -62,6 +62,9 @@ class McpSubscriptionsTests {
 	void capabilitiesAdvertiseSubscribe() throws Exception {
 		JsonNode result = json(this.client.post(this.client.initializeBody("2025-11-25")).body()).get("result");
 		assertThat(result.get("capabilities").get("resources").get("subscribe").booleanValue()).isTrue();
+		assertThat(result.get("capabilities").has("tools")).as("no tools here").isFalse();
+		assertThat(json(this.client.call(this.session, "tools/list", null).body()).get("error").get("code").intValue())
+			.as("no tools capability, no tools/list").isEqualTo(-32601);
 	}
 
 	@Test

@@ -55,6 +55,7 @@ class StatelessProtocolTests {
 		assertThat(result.get("capabilities").get("resources").get("subscribe").booleanValue()).isTrue();
 		assertThat(result.get("capabilities").get("resources").get("listChanged").booleanValue()).isTrue();
 		assertThat(result.get("instructions").stringValue()).isEqualTo("Listen for changes.");
+		assertThat(result.get("capabilities").has("tools")).as("no tools here").isFalse();
 		JsonNode serverInfo = result.get("_meta").get("io.modelcontextprotocol/serverInfo");
 		assertThat(serverInfo.get("name").stringValue()).isEqualTo("stateless");
 		assertThat(serverInfo.get("version").stringValue()).isEqualTo("2.0.0");

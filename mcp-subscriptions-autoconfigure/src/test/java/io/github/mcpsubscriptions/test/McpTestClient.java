@@ -209,10 +209,10 @@ public final class McpTestClient {
 				+ "\",\"params\":{" + (params.isEmpty() ? "" : params + ",") + meta + "}}";
 		HttpRequest.Builder builder = postRequest(body).header("MCP-Protocol-Version", "2026-07-28")
 			.header("Mcp-Method", method);
-		if (method.equals("resources/read")) {
-			JsonNode uri = json("{" + params + "}").get("uri");
-			if (uri != null && uri.isString()) {
-				builder.header("Mcp-Name", uri.stringValue());
+		if (method.equals("resources/read") || method.equals("tools/call")) {
+			JsonNode named = json("{" + params + "}").get(method.equals("tools/call") ? "name" : "uri");
+			if (named != null && named.isString()) {
+				builder.header("Mcp-Name", named.stringValue());
 			}
 		}
 		for (int i = 0; i < headers.length; i += 2) {

@@ -1,0 +1,178 @@
+package io.github.mcpsubscriptions.server;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import io.github.mcpsubscriptions.jsonrpc.JsonRpcCodec;
+import io.github.mcpsubscriptions.jsonrpc.JsonRpcErrorCodes;
+import io.github.mcpsubscriptions.jsonrpc.JsonRpcException;
+import io.github.mcpsubscriptions.tool.InputValidator;
+import io.github.mcpsubscriptions.tool.RegisteredTool;
+import io.github.mcpsubscriptions.tool.ToolAccessPolicy;
+import io.github.mcpsubscriptions.tool.ToolCall;
+import io.github.mcpsubscriptions.tool.ToolCallObserver;
+import io.github.mcpsubscriptions.tool.ToolCallObserver.Outcome;
+import io.github.mcpsubscriptions.tool.ToolCallProgress;
+import io.github.mcpsubscriptions.tool.ToolRegistry;
+import io.github.mcpsubscriptions.tool.ToolResult;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * The {@code tools/*} methods: listing (filtered by the access policy, paged like
+ * resources) and calling, with the arguments validated against the tool's input schema
+ * first. What goes wrong inside a call (bad arguments, the tool's own failure) is a tool
+ * result with {@code isError: true} the model can read; only an unknown tool (or one the
+ * caller may not call) is a protocol error, {@code -32602}.
+ */
+class ToolMethods {
+
+	private static final Log logger = LogFactory.getLog(ToolMethods.class);
+
+	private final ToolRegistry registry;
+
+	private final ToolAccessPolicy accessPolicy;
+
+	private final JsonRpcCodec codec;
+
+	private final int pageSize;
+
+	private volatile ToolCallObserver observer = ToolCallObserver.NONE;
+
+	ToolMethods(ToolRegistry registry, ToolAccessPolicy accessPolicy, JsonRpcCodec codec, int pageSize) {
+		this.registry = registry;
+		this.accessPolicy = accessPolicy;
+		this.codec = codec;
+		this.pageSize = pageSize;
+	}
+
+	void register(Map<String, McpMethodHandler> methods) {
+		methods.put("tools/list", this::list);
+		methods.put("tools/call", this::call);
+	}
+
+	void setObserver(ToolCallObserver observer) {
+		this.observer = observer;
+	}
+
+	boolean hasTools() {
+		return !this.registry.isEmpty();
+	}
+
+	private Object list(McpExchange exchange, @Nullable ObjectNode params) {
+		if (!exchange.isStateless() && !hasTools()) {
+			// 2025 era: no tools, no tools capability, so no tools/* methods either.
+			throw JsonRpcException.methodNotFound("tools/list");
+		}
+		int offset = ResourceMethods.offset(params);
+		List<RegisteredTool> all = this.registry.getTools()
+			.stream()
+			.filter((tool) -> this.accessPolicy.canCall(exchange.getPrincipal(), tool.tool()))
+			.toList();
+		List<Tool> page = (offset >= all.size()) ? List.of()
+				: all.subList(offset, Math.min(all.size(), offset + this.pageSize)).stream().map(ToolMethods::toWire).toList();
+		int next = offset + this.pageSize;
+		return new ListToolsResult(page, (next < all.size()) ? ResourceMethods.cursor(next) : null);
+	}
+
+	private Object call(McpExchange exchange, @Nullable ObjectNode params) {
+		if (!exchange.isStateless() && !hasTools()) {
+			throw JsonRpcException.methodNotFound("tools/call");
+		}
+		String name = Params.requireString(params, "name");
+		RegisteredTool tool = this.registry.get(name);
+		if (tool == null || !this.accessPolicy.canCall(exchange.getPrincipal(), tool.tool())) {
+			throw new JsonRpcException(JsonRpcErrorCodes.INVALID_PARAMS, "Unknown tool: " + name,
+					Map.of("name", name));
+		}
+		JsonNode arguments = params.get("arguments");
+		if (arguments == null || arguments.isNull()) {
+			arguments = this.codec.createObjectNode();
+		}
+		long started = System.nanoTime();
+		if (!arguments.isObject()) {
+			return refused(name, started, List.of("$: the arguments must be a JSON object"));
+		}
+		List<String> problems = InputValidator.validate(tool.inputSchema(), arguments);
+		if (!problems.isEmpty()) {
+			return refused(name, started, problems);
+		}
+		ToolResult result;
+		try {
+			result = tool.tool()
+				.call(new ToolCall(this.codec.writeAsString(arguments), exchange.getPrincipal(),
+						progress(exchange, params)));
+		}
+		catch (Exception ex) {
+			logger.error("MCP tool '" + name + "' failed", ex);
+			observe(name, Outcome.EXCEPTION, started);
+			return toWire(ToolResult.error("The tool '" + name + "' failed. The error was logged on the server."),
+					null);
+		}
+		observe(name, result.error() ? Outcome.TOOL_ERROR : Outcome.SUCCESS, started);
+		return toWire(result, tool.outputSchema());
+	}
+
+	private ToolCallProgress progress(McpExchange exchange, @Nullable ObjectNode params) {
+		return ToolCallProgress.NONE;
+	}
+
+	private CallToolResult refused(String name, long started, List<String> problems) {
+		observe(name, Outcome.INVALID_ARGUMENTS, started);
+		return toWire(ToolResult.error("Invalid arguments for tool '" + name + "': " + String.join("; ", problems)),
+				null);
+	}
+
+	private void observe(String name, Outcome outcome, long started) {
+		try {
+			this.observer.called(name, outcome, Duration.ofNanos(System.nanoTime() - started));
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Tool call observer failed", ex);
+		}
+	}
+
+	private CallToolResult toWire(ToolResult result, @Nullable JsonNode outputSchema) {
+		JsonNode structured = null;
+		if (outputSchema != null && !result.error()) {
+			String json = result.structuredContent();
+			if (json == null && result.content().size() == 1 && "text".equals(result.content().get(0).get("type"))) {
+				// The text is the structured result when the tool declares one: clients read either.
+				json = String.valueOf(result.content().get(0).get("text"));
+			}
+			structured = (json != null) ? parseObject(json) : null;
+		}
+		return new CallToolResult(result.content(), structured, result.error() ? Boolean.TRUE : null);
+	}
+
+	private @Nullable JsonNode parseObject(String json) {
+		try {
+			JsonNode node = this.codec.parse(json.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+			return (node != null && node.isObject()) ? node : null;
+		}
+		catch (RuntimeException ex) {
+			return null;
+		}
+	}
+
+	private static Tool toWire(RegisteredTool tool) {
+		return new Tool(tool.name(), tool.definition().title(), tool.definition().description(), tool.inputSchema(),
+				tool.outputSchema());
+	}
+
+	record Tool(String name, @Nullable String title, @Nullable String description, JsonNode inputSchema,
+			@Nullable JsonNode outputSchema) {
+	}
+
+	record ListToolsResult(List<Tool> tools, @Nullable String nextCursor) {
+	}
+
+	record CallToolResult(List<Map<String, Object>> content, @Nullable JsonNode structuredContent,
+			@Nullable Boolean isError) {
+	}
+
+}
