@@ -29,6 +29,9 @@ public final class JsonRpcErrorCodes {
 	/** A resource was not found (2025-era protocol versions). */
 	public static final int RESOURCE_NOT_FOUND = -32002;
 
+	/** A request needs a client capability the client did not declare (2026-07-28). */
+	public static final int MISSING_CLIENT_CAPABILITY = -32021;
+
 	private JsonRpcErrorCodes() {
 	}
 

@@ -1,7 +1,9 @@
 package io.github.mcpsubscriptions.server;
 
 import java.security.Principal;
+import java.util.function.Consumer;
 
+import io.github.mcpsubscriptions.jsonrpc.JsonRpcNotification;
 import io.github.mcpsubscriptions.resource.CacheHints;
 import io.github.mcpsubscriptions.session.McpSession;
 import org.jspecify.annotations.Nullable;
@@ -19,6 +21,9 @@ public final class McpExchange {
 	private final boolean stateless;
 
 	private @Nullable CacheHints cacheHints;
+
+	private Consumer<JsonRpcNotification> notificationSink = (notification) -> {
+	};
 
 	private McpExchange(@Nullable McpSession session, @Nullable Principal principal, boolean stateless) {
 		this.session = session;
@@ -92,6 +97,19 @@ public final class McpExchange {
 
 	@Nullable CacheHints getCacheHints() {
 		return this.cacheHints;
+	}
+
+	/**
+	 * Where notifications about this request (progress, log messages) go: the transport
+	 * sends them to the client before the response, where it can.
+	 * @param notificationSink the sink
+	 */
+	public void setNotificationSink(Consumer<JsonRpcNotification> notificationSink) {
+		this.notificationSink = notificationSink;
+	}
+
+	Consumer<JsonRpcNotification> getNotificationSink() {
+		return this.notificationSink;
 	}
 
 	public @Nullable Principal getPrincipal() {

@@ -7,6 +7,7 @@ import java.util.Map;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcCodec;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcErrorCodes;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcException;
+import io.github.mcpsubscriptions.jsonrpc.JsonRpcNotification;
 import io.github.mcpsubscriptions.tool.InputValidator;
 import io.github.mcpsubscriptions.tool.RegisteredTool;
 import io.github.mcpsubscriptions.tool.ToolAccessPolicy;
@@ -32,6 +33,13 @@ import tools.jackson.databind.node.ObjectNode;
 class ToolMethods {
 
 	private static final Log logger = LogFactory.getLog(ToolMethods.class);
+
+	private static final String CLIENT_CAPABILITIES_META = "io.modelcontextprotocol/clientCapabilities";
+
+	private static final String LOG_LEVEL_META = "io.modelcontextprotocol/logLevel";
+
+	private static final List<String> LOG_LEVELS = List.of("debug", "info", "notice", "warning", "error", "critical",
+			"alert", "emergency");
 
 	private final ToolRegistry registry;
 
@@ -64,8 +72,8 @@ class ToolMethods {
 	}
 
 	private Object list(McpExchange exchange, @Nullable ObjectNode params) {
-		if (!exchange.isStateless() && !hasTools()) {
-			// 2025 era: no tools, no tools capability, so no tools/* methods either.
+		if (!hasTools()) {
+			// No tools, no tools capability, so no tools/* methods either (both eras).
 			throw JsonRpcException.methodNotFound("tools/list");
 		}
 		int offset = ResourceMethods.offset(params);
@@ -80,7 +88,7 @@ class ToolMethods {
 	}
 
 	private Object call(McpExchange exchange, @Nullable ObjectNode params) {
-		if (!exchange.isStateless() && !hasTools()) {
+		if (!hasTools()) {
 			throw JsonRpcException.methodNotFound("tools/call");
 		}
 		String name = Params.requireString(params, "name");
@@ -88,6 +96,24 @@ class ToolMethods {
 		if (tool == null || !this.accessPolicy.canCall(exchange.getPrincipal(), tool.tool())) {
 			throw new JsonRpcException(JsonRpcErrorCodes.INVALID_PARAMS, "Unknown tool: " + name,
 					Map.of("name", name));
+		}
+		List<String> missing = tool.tool()
+			.getRequiredClientCapabilities()
+			.stream()
+			.filter((capability) -> !clientCapabilities(exchange, params).has(capability))
+			.sorted()
+			.toList();
+		if (!missing.isEmpty()) {
+			Map<String, Object> required = new java.util.LinkedHashMap<>();
+			missing.forEach((capability) -> required.put(capability, Map.of()));
+			if (exchange.isStateless()) {
+				throw new JsonRpcException(JsonRpcErrorCodes.MISSING_CLIENT_CAPABILITY,
+						"Missing required client capability: " + String.join(", ", missing),
+						Map.of("requiredCapabilities", required));
+			}
+			// No such error in the 2025 era: the model is told in a tool error.
+			return toWire(ToolResult.error("The tool '" + name + "' needs the client capabilities " + missing
+					+ ", which this client did not declare."), null);
 		}
 		JsonNode arguments = params.get("arguments");
 		if (arguments == null || arguments.isNull()) {
@@ -117,8 +143,67 @@ class ToolMethods {
 		return toWire(result, tool.outputSchema());
 	}
 
+	private static JsonNode clientCapabilities(McpExchange exchange, @Nullable ObjectNode params) {
+		JsonNode capabilities = null;
+		if (exchange.isStateless()) {
+			JsonNode meta = (params != null) ? params.get("_meta") : null;
+			capabilities = (meta != null) ? meta.get(CLIENT_CAPABILITIES_META) : null;
+		}
+		else if (exchange.getSession() != null) {
+			capabilities = exchange.getSession().getClientCapabilities();
+		}
+		return (capabilities != null && capabilities.isObject()) ? capabilities
+				: tools.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+	}
+
+	/**
+	 * Progress goes to callers that sent a progress token; log messages to 2025-era
+	 * sessions that set a level with {@code logging/setLevel} and to 2026-era requests
+	 * that name one in {@code _meta}, at that level or above.
+	 */
 	private ToolCallProgress progress(McpExchange exchange, @Nullable ObjectNode params) {
-		return ToolCallProgress.NONE;
+		JsonNode meta = (params != null) ? params.get("_meta") : null;
+		JsonNode token = (meta != null) ? meta.get("progressToken") : null;
+		JsonNode progressToken = (token != null && (token.isString() || token.isIntegralNumber())) ? token : null;
+		String logLevel = null;
+		if (exchange.isStateless()) {
+			JsonNode level = (meta != null) ? meta.get(LOG_LEVEL_META) : null;
+			logLevel = (level != null && level.isString()) ? level.stringValue() : null;
+		}
+		else if (exchange.getSession() != null) {
+			logLevel = exchange.getSession().getLogLevel();
+		}
+		int minimum = (logLevel != null) ? LOG_LEVELS.indexOf(logLevel) : -1;
+		java.util.function.Consumer<JsonRpcNotification> sink = exchange.getNotificationSink();
+		return new ToolCallProgress() {
+
+			@Override
+			public void progress(double progress, @Nullable Double total, @Nullable String message) {
+				if (progressToken == null) {
+					return;
+				}
+				Map<String, Object> values = new java.util.LinkedHashMap<>();
+				values.put("progressToken", progressToken);
+				values.put("progress", progress);
+				if (total != null) {
+					values.put("total", total);
+				}
+				if (message != null) {
+					values.put("message", message);
+				}
+				sink.accept(new JsonRpcNotification("notifications/progress", values));
+			}
+
+			@Override
+			public void log(String level, String message) {
+				int index = LOG_LEVELS.indexOf(level);
+				if (minimum >= 0 && index >= minimum) {
+					sink.accept(new JsonRpcNotification("notifications/message",
+							Map.of("level", level, "logger", "tool", "data", message)));
+				}
+			}
+
+		};
 	}
 
 	private CallToolResult refused(String name, long started, List<String> problems) {

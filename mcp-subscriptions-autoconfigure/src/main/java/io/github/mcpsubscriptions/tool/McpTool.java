@@ -27,6 +27,15 @@ public interface McpTool {
 	ToolResult call(ToolCall call) throws Exception;
 
 	/**
+	 * The client capabilities the tool needs (such as {@code sampling}); a caller that did
+	 * not declare one of them is refused before the tool runs.
+	 * @return the capability names
+	 */
+	default java.util.Set<String> getRequiredClientCapabilities() {
+		return java.util.Set.of();
+	}
+
+	/**
 	 * The method the tool runs, whose annotations (such as {@code @PreAuthorize}) an
 	 * access policy may judge.
 	 * @return the method, or {@code null}

@@ -174,10 +174,16 @@ public class McpEndpoint implements AutoCloseable {
 		else {
 			throw missingSession();
 		}
+		PostResponseStream stream = new PostResponseStream(response, this.codec, acceptsStream(request));
+		exchange.setNotificationSink(stream);
 		JsonRpcResponse answer = this.dispatcher.dispatch(message, exchange);
 		if (answer == null) {
 			writeAccepted(response);
 			return;
+		}
+		if (stream.isStarted()) {
+			stream.finish(answer);
+			return null;
 		}
 		if (initialize && answer.error() == null && exchange.getSession() != null) {
 			response.setHeader(McpHeaders.SESSION_ID, exchange.getSession().getId());
@@ -212,7 +218,14 @@ public class McpEndpoint implements AutoCloseable {
 			listen(call, request, response);
 			return;
 		}
-		JsonRpcResponse answer = this.dispatcher.dispatchStateless(call, McpExchange.stateless(principal(request)));
+		McpExchange exchange = McpExchange.stateless(principal(request));
+		PostResponseStream stream = new PostResponseStream(response, this.codec, acceptsStream(request));
+		exchange.setNotificationSink(stream);
+		JsonRpcResponse answer = this.dispatcher.dispatchStateless(call, exchange);
+		if (stream.isStarted()) {
+			stream.finish(answer);
+			return null;
+		}
 		writeJson(response, statusOf(answer), answer);
 	}
 
@@ -284,7 +297,11 @@ public class McpEndpoint implements AutoCloseable {
 		if (answer.error() == null) {
 			return HttpStatus.OK;
 		}
-		return (answer.error().code() == JsonRpcErrorCodes.METHOD_NOT_FOUND) ? HttpStatus.NOT_FOUND : HttpStatus.OK;
+		return switch (answer.error().code()) {
+			case JsonRpcErrorCodes.METHOD_NOT_FOUND -> HttpStatus.NOT_FOUND;
+			case JsonRpcErrorCodes.MISSING_CLIENT_CAPABILITY -> HttpStatus.BAD_REQUEST;
+			default -> HttpStatus.OK;
+		};
 	}
 
 	private void handleBatch(JsonNode batch, HttpServletRequest request, HttpServletResponse response)
@@ -518,6 +535,11 @@ public class McpEndpoint implements AutoCloseable {
 		return new McpHttpException(HttpStatus.PAYLOAD_TOO_LARGE, JsonRpcErrorCodes.INVALID_REQUEST,
 				"Payload Too Large: the body exceeds " + this.maxRequestSize
 						+ " bytes (mcp.endpoint.max-request-size)");
+	}
+
+	private static boolean acceptsStream(HttpServletRequest request) {
+		String accept = request.getHeader(HttpHeaders.ACCEPT);
+		return accept != null && accept.contains(MediaType.TEXT_EVENT_STREAM_VALUE);
 	}
 
 	private void writeAccepted(HttpServletResponse response) {

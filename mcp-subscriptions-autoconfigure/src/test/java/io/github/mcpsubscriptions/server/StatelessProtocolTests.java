@@ -96,9 +96,19 @@ class StatelessProtocolTests {
 		assertThat(json(response.body()).has("result")).isFalse();
 	}
 
+	@Test
+	void withoutToolsThereIsNoToolsCapabilityAndNoToolsMethods() throws Exception {
+		// As the conformance suite checks: what is not advertised answers -32601 (HTTP 404).
+		for (String method : new String[] { "tools/list", "tools/call" }) {
+			HttpResponse<String> response = this.client.stateless(method, "\"name\":\"x\"");
+			assertThat(response.statusCode()).isEqualTo(404);
+			assertThat(json(response.body()).get("error").get("code").intValue()).isEqualTo(-32601);
+		}
+	}
+
 	@ParameterizedTest
-	@ValueSource(strings = { "tools/list", "prompts/list" })
-	void toolAndPromptListsAreEmptyAndCacheable(String method) throws Exception {
+	@ValueSource(strings = { "prompts/list" })
+	void promptListsAreEmptyAndCacheable(String method) throws Exception {
 		JsonNode result = result(this.client.stateless(method, ""));
 		assertThat(result.get(method.substring(0, method.indexOf('/'))).isEmpty()).isTrue();
 		assertThat(result.get("ttlMs").isIntegralNumber()).isTrue();

@@ -79,11 +79,11 @@ class SpringAiToolsTests {
 		String session = this.client.initialize("2025-11-25");
 		assertThat(allTools((cursor) -> json(this.client
 			.call(session, "tools/list", (cursor != null) ? "{\"cursor\":\"" + cursor + "\"}" : null)
-			.body()).get("result"))).containsExactly("divide", "fail", "find_products", "price_quote");
+			.body()).get("result"))).containsExactly("ask_model", "divide", "fail", "find_products", "price_quote", "report");
 		assertThat(allTools((cursor) -> json(this.client
 			.stateless("tools/list", (cursor != null) ? "\"cursor\":\"" + cursor + "\"" : "")
-			.body()).get("result"))).containsExactly("divide", "fail", "find_products", "price_quote");
-		JsonNode first = json(this.client.call(session, "tools/list", "{\"cursor\":\"" + cursorAt(2) + "\"}").body())
+			.body()).get("result"))).containsExactly("ask_model", "divide", "fail", "find_products", "price_quote", "report");
+		JsonNode first = json(this.client.call(session, "tools/list", "{\"cursor\":\"" + cursorAt(3) + "\"}").body())
 			.get("result")
 			.get("tools")
 			.get(0);
@@ -166,7 +166,7 @@ class SpringAiToolsTests {
 
 	@Test
 	void structuredContentWhenTheToolDeclaresAnOutputSchema() throws Exception {
-		JsonNode list = json(this.client.stateless("tools/list", "\"cursor\":\"" + cursorAt(2) + "\"").body())
+		JsonNode list = json(this.client.stateless("tools/list", "\"cursor\":\"" + cursorAt(3) + "\"").body())
 			.get("result");
 		JsonNode quote = list.get("tools").get(1);
 		assertThat(quote.get("name").stringValue()).isEqualTo("price_quote");
@@ -231,7 +231,7 @@ class SpringAiToolsTests {
 				JsonNode listened = json(asked.nextMessage(WAIT).data());
 				assertThat(listened.get("method").stringValue()).isEqualTo("notifications/tools/list_changed");
 				assertThat(listened.get("params").get("_meta").has("io.modelcontextprotocol/subscriptionId")).isTrue();
-				assertThat(names(json(this.client.stateless("tools/list", "\"cursor\":\"" + cursorAt(2) + "\"").body())))
+				assertThat(names(json(this.client.stateless("tools/list", "\"cursor\":\"" + cursorAt(3) + "\"").body())))
 					.containsExactly("find_products", "late_tool");
 			}
 			finally {
@@ -249,6 +249,56 @@ class SpringAiToolsTests {
 		List<String> names = new ArrayList<>();
 		response.get("result").get("tools").forEach((tool) -> names.add(tool.get("name").stringValue()));
 		return names;
+	}
+
+	@Test
+	void progressAndLogMessagesComeOnThePostsOwnStreamBeforeTheResult() throws Exception {
+		String session = this.client.initialize("2025-11-25");
+		this.client.call(session, "logging/setLevel", "{\"level\":\"info\"}");
+		HttpResponse<String> response = this.client.call(session, "tools/call",
+				"{\"name\":\"report\",\"arguments\":{},\"_meta\":{\"progressToken\":\"p-1\"}}");
+		assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
+				(type) -> assertThat(type).startsWith("text/event-stream"));
+		List<JsonNode> events = events(response.body());
+		assertThat(events).extracting((event) -> event.path("method").asString(""))
+			.containsExactly("notifications/progress", "notifications/message", "notifications/progress",
+					"notifications/progress", "");
+		assertThat(events.get(0).get("params").get("progressToken").stringValue()).isEqualTo("p-1");
+		assertThat(events.get(3).get("params").get("progress").doubleValue()).isEqualTo(100);
+		assertThat(events.get(1).get("params").get("level").stringValue()).isEqualTo("info");
+		assertThat(events.get(4).get("result").get("content").get(0).get("text").stringValue()).isEqualTo("reported");
+		// 2026: no log messages without a level in _meta, progress only with a token.
+		HttpResponse<String> stateless = this.client.stateless("tools/call",
+				"\"name\":\"report\",\"arguments\":{}");
+		assertThat(stateless.headers().firstValue("Content-Type")).hasValueSatisfying(
+				(type) -> assertThat(type).startsWith("application/json"));
+		assertThat(json(stateless.body()).get("result").get("resultType").stringValue()).isEqualTo("complete");
+	}
+
+	@Test
+	void aToolNeedingAnUndeclaredClientCapabilityIsRefused() throws Exception {
+		HttpResponse<String> response = this.client.stateless("tools/call", "\"name\":\"ask_model\",\"arguments\":{}");
+		assertThat(response.statusCode()).isEqualTo(400);
+		JsonNode error = json(response.body()).get("error");
+		assertThat(error.get("code").intValue()).isEqualTo(-32021);
+		assertThat(error.get("data").get("requiredCapabilities").get("sampling").isObject()).isTrue();
+		String session = this.client.initialize("2025-11-25");
+		JsonNode result = json(this.client.call(session, "tools/call", "{\"name\":\"ask_model\",\"arguments\":{}}")
+			.body()).get("result");
+		assertThat(result.get("isError").booleanValue()).isTrue();
+		assertThat(result.get("content").get(0).get("text").stringValue()).contains("sampling");
+	}
+
+	private static List<JsonNode> events(String body) {
+		List<JsonNode> events = new ArrayList<>();
+		for (String event : body.split("\n\n")) {
+			for (String line : event.split("\n")) {
+				if (line.startsWith("data: ")) {
+					events.add(json(line.substring(6)));
+				}
+			}
+		}
+		return events;
 	}
 
 	@Test
@@ -313,6 +363,54 @@ class SpringAiToolsTests {
 				@Override
 				public ToolResult call(ToolCall call) {
 					return ToolResult.text("{\"price\":42}");
+				}
+
+			};
+			registry.register(tool);
+			return tool;
+		}
+
+		@Bean
+		McpTool report(ToolRegistry registry) {
+			McpTool tool = new McpTool() {
+
+				@Override
+				public ToolDefinition getDefinition() {
+					return ToolDefinition.of("report", "Reports progress", ToolDefinition.NO_ARGUMENTS);
+				}
+
+				@Override
+				public ToolResult call(ToolCall call) {
+					call.progress().progress(0, 100.0, null);
+					call.progress().log("info", "working");
+					call.progress().log("debug", "below the level: not sent");
+					call.progress().progress(50, 100.0, "half");
+					call.progress().progress(100, 100.0, null);
+					return ToolResult.text("reported");
+				}
+
+			};
+			registry.register(tool);
+			return tool;
+		}
+
+		@Bean
+		McpTool askModel(ToolRegistry registry) {
+			McpTool tool = new McpTool() {
+
+				@Override
+				public ToolDefinition getDefinition() {
+					return ToolDefinition.of("ask_model", "Needs sampling", ToolDefinition.NO_ARGUMENTS);
+				}
+
+				@Override
+				public java.util.Set<String> getRequiredClientCapabilities() {
+					return java.util.Set.of("sampling");
+				}
+
+				@Override
+				public ToolResult call(ToolCall call) {
+					return ToolResult.text("asked");
 				}
 
 			};

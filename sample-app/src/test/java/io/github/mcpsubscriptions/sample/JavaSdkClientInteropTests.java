@@ -195,6 +195,44 @@ class JavaSdkClientInteropTests {
 	}
 
 	@Test
+	void listsAndCallsToolsAndIsToldOfTheToolsEffect() throws Exception {
+		BlockingQueue<List<McpSchema.ResourceContents>> updates = new LinkedBlockingQueue<>();
+		HttpClientStreamableHttpTransport transport = HttpClientStreamableHttpTransport
+			.builder("http://localhost:" + this.port)
+			.endpoint("/mcp")
+			.build();
+		McpSyncClient client = McpClient.sync(transport)
+			.requestTimeout(Duration.ofSeconds(10))
+			.resourcesUpdateConsumer(updates::add)
+			.build();
+		try {
+			client.initialize();
+			assertThat(client.getServerCapabilities().tools().listChanged()).isTrue();
+			McpSchema.ListToolsResult tools = client.listTools();
+			assertThat(tools.tools()).extracting(McpSchema.Tool::name).contains("find_products", "change_price");
+			McpSchema.CallToolResult found = client
+				.callTool(new McpSchema.CallToolRequest("find_products", java.util.Map.of("query", "pen")));
+			assertThat(found.isError()).isNotEqualTo(Boolean.TRUE);
+			assertThat(((McpSchema.TextContent) found.content().get(0)).text()).contains("Fountain pen");
+			McpSchema.CallToolResult invalid = client
+				.callTool(new McpSchema.CallToolRequest("change_price", java.util.Map.of("id", 4)));
+			assertThat(invalid.isError()).as("price is missing: a tool error, not an exception").isTrue();
+
+			client.subscribeResource(new McpSchema.SubscribeRequest("catalog://products/4"));
+			await().atMost(Duration.ofSeconds(10)).until(() -> this.sessions.getOpenStreamCount() >= 1);
+			McpSchema.CallToolResult changed = client
+				.callTool(new McpSchema.CallToolRequest("change_price", java.util.Map.of("id", 4, "price", 12.5)));
+			assertThat(((McpSchema.TextContent) changed.content().get(0)).text()).contains("is now 12.5");
+			List<McpSchema.ResourceContents> contents = updates.poll(10, TimeUnit.SECONDS);
+			assertThat(contents).as("the tool's change was announced").isNotNull();
+			assertThat(((McpSchema.TextResourceContents) contents.get(0)).text()).contains("12.5");
+		}
+		finally {
+			client.closeGracefully();
+		}
+	}
+
+	@Test
 	void initializesPingsAndCloses() {
 		int before = this.sessions.getSessionCount();
 		McpSyncClient client = client();
