@@ -10,7 +10,10 @@
 # - 1.x (interop/typescript, @modelcontextprotocol/sdk, .tools/interop-ts), 2025 era: subscribes
 #   to catalog://products and catalog://products/3, renames product 3 through the REST API and
 #   expects one notifications/resources/updated per subscribedUri when it declares the
-#   correlation capability, exactly one when it does not; then reads the product back.
+#   correlation capability, exactly one when it does not; then reads the product back. And the
+#   tools (interop/typescript/tools.mjs): lists them, calls find_products, calls change_price
+#   with a missing argument (a tool error) and then for product 2, and expects the
+#   notifications/resources/updated for catalog://products/2 that the tool's change caused.
 # - 2.x (interop/typescript-2x, @modelcontextprotocol/client, .tools/interop-ts2), in the 2025 era
 #   (resources/subscribe) and the 2026-07-28 era (versionNegotiation pinned, subscriptions/listen),
 #   each with and without the capability: three subscriptions covering product 3 give three
@@ -270,6 +273,8 @@ run_interop() {
 for mode in correlated merged; do
 	run_interop "interop-ts-$mode" "$INTEROP_DIR" subscribe.mjs "$mode" || { irc=$?; ((rc != 0)) || rc=$irc; }
 done
+# TypeScript SDK 1.x: tools/list, tools/call, and the resource notification a tool call caused.
+run_interop "interop-ts-tools" "$INTEROP_DIR" tools.mjs || { irc=$?; ((rc != 0)) || rc=$irc; }
 # TypeScript SDK 2.x: initialize + resources/subscribe (2025), and versionNegotiation pinned to
 # 2026-07-28 + subscriptions/listen (2026); each with and without the capability.
 for era in 2025 2026; do
