@@ -183,7 +183,7 @@ public class McpEndpoint implements AutoCloseable {
 		}
 		if (stream.isStarted()) {
 			stream.finish(answer);
-			return null;
+			return;
 		}
 		if (initialize && answer.error() == null && exchange.getSession() != null) {
 			response.setHeader(McpHeaders.SESSION_ID, exchange.getSession().getId());
@@ -224,7 +224,7 @@ public class McpEndpoint implements AutoCloseable {
 		JsonRpcResponse answer = this.dispatcher.dispatchStateless(call, exchange);
 		if (stream.isStarted()) {
 			stream.finish(answer);
-			return null;
+			return;
 		}
 		writeJson(response, statusOf(answer), answer);
 	}
