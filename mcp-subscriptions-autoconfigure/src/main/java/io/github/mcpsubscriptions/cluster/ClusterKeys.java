@@ -1,5 +1,8 @@
 package io.github.mcpsubscriptions.cluster;
 
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+
 /**
  * The names of the Redis keys the cluster writes, all under one prefix. Keys that one
  * operation touches together share a hash tag, so that they stay in one slot of a Redis
@@ -41,6 +44,19 @@ public record ClusterKeys(String prefix) {
 	 */
 	public String sessions() {
 		return this.prefix + "{sessions}";
+	}
+
+	/**
+	 * The sessions of one principal by expiry time, a sorted set, for the cluster-wide
+	 * limits per principal. The name is encoded, so that whatever it holds the key is one
+	 * well-formed key.
+	 * @param principalName the principal's name
+	 * @return the key
+	 */
+	public String principalSessions(String principalName) {
+		return this.prefix + "principal:{" + Base64.getUrlEncoder()
+			.withoutPadding()
+			.encodeToString(principalName.getBytes(StandardCharsets.UTF_8)) + "}";
 	}
 
 }

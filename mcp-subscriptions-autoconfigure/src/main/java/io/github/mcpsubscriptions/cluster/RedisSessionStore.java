@@ -123,7 +123,14 @@ public class RedisSessionStore implements SessionStore {
 				return;
 			}
 		}
-		this.redis.opsForZSet().add(this.keys.sessions(), id, session.getLastAccessedAt().toEpochMilli() + ttl);
+		long expiresAt = session.getLastAccessedAt().toEpochMilli() + ttl;
+		this.redis.opsForZSet().add(this.keys.sessions(), id, expiresAt);
+		String principal = session.getPrincipalName();
+		if (principal != null) {
+			String principalKey = this.keys.principalSessions(principal);
+			this.redis.opsForZSet().add(principalKey, id, expiresAt);
+			this.redis.expire(principalKey, this.idleTimeout);
+		}
 	}
 
 	private static Map<String, String> mutableFields(McpSession session) {
@@ -183,6 +190,9 @@ public class RedisSessionStore implements SessionStore {
 		this.local.remove(id);
 		Long deleted = this.redis.delete(List.of(this.keys.session(id), this.keys.subscriptions(id)));
 		this.redis.opsForZSet().remove(this.keys.sessions(), id);
+		if (session != null && session.getPrincipalName() != null) {
+			this.redis.opsForZSet().remove(this.keys.principalSessions(session.getPrincipalName()), id);
+		}
 		if (session == null || deleted == null || deleted == 0) {
 			return null;
 		}
@@ -219,6 +229,34 @@ public class RedisSessionStore implements SessionStore {
 		this.redis.opsForZSet().removeRangeByScore(key, 0, this.clock.millis());
 		Long count = this.redis.opsForZSet().zCard(key);
 		return (count != null) ? count.intValue() : 0;
+	}
+
+	/**
+	 * Counts the principal's sessions on every node: a sorted set per principal, pruned of
+	 * sessions past their expiry (a session that ends removes itself from it).
+	 */
+	@Override
+	public int countByPrincipal(String principalName) {
+		return this.calls.call("count a principal's sessions", () -> principalSessions(principalName).size());
+	}
+
+	@Override
+	public int countSubscriptionsByPrincipal(String principalName) {
+		return this.calls.call("count a principal's subscriptions", () -> {
+			int count = 0;
+			for (String id : principalSessions(principalName)) {
+				Long size = this.redis.opsForSet().size(this.keys.subscriptions(id));
+				count += (size != null) ? size.intValue() : 0;
+			}
+			return count;
+		});
+	}
+
+	private Set<String> principalSessions(String principalName) {
+		String key = this.keys.principalSessions(principalName);
+		this.redis.opsForZSet().removeRangeByScore(key, 0, this.clock.millis());
+		Set<String> ids = this.redis.opsForZSet().range(key, 0, -1);
+		return (ids != null) ? ids : Set.of();
 	}
 
 	@Override

@@ -98,20 +98,16 @@ class SubscriptionMethods {
 	}
 
 	/**
-	 * The subscriptions a principal holds: those of its sessions (on a shared store, of the
-	 * sessions this node has served) and of its listen streams on this node.
+	 * The subscriptions a principal holds: those of its sessions (on a shared store, on
+	 * every node) and of its listen streams on this node.
 	 */
 	int subscriptionsOf(String principalName) {
 		int count = this.listenSubscriptions.applyAsInt(principalName);
-		boolean shared = this.sessionManager.isShared();
+		if (this.sessionManager.isShared()) {
+			return count + this.sessionManager.getStore().countSubscriptionsByPrincipal(principalName);
+		}
 		for (McpSession session : this.sessionManager.getSessions()) {
-			if (!principalName.equals(session.getPrincipalName())) {
-				continue;
-			}
-			if (shared) {
-				count += this.sessionManager.getStore().getSubscriptions(session).size();
-			}
-			else {
+			if (principalName.equals(session.getPrincipalName())) {
 				Subscriber subscriber = this.sessionManager.findSubscriber(session.getId());
 				count += (subscriber != null) ? this.dispatcher.getIndex().subscriptionsOf(subscriber).size() : 0;
 			}

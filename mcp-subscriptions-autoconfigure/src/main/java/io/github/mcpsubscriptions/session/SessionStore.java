@@ -107,6 +107,16 @@ public interface SessionStore {
 	}
 
 	/**
+	 * How many subscriptions the sessions of one principal hold in a shared store, on
+	 * every node, for {@code mcp.subscriptions.max-per-principal}.
+	 * @param principalName the principal's name
+	 * @return the count
+	 */
+	default int countSubscriptionsByPrincipal(String principalName) {
+		throw new UnsupportedOperationException("Only a shared store keeps subscriptions");
+	}
+
+	/**
 	 * The subscriptions of a session of a shared store.
 	 * @param session the session
 	 * @return the subscribed URIs

@@ -7,6 +7,7 @@ import io.github.mcpsubscriptions.notification.ResourceChangedEvent;
 import io.github.mcpsubscriptions.resource.McpResource;
 import io.github.mcpsubscriptions.test.McpTestApplication;
 import io.github.mcpsubscriptions.test.McpTestClient;
+import io.github.mcpsubscriptions.test.TestUsers;
 
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
@@ -15,7 +16,8 @@ import org.springframework.context.annotation.Bean;
 
 /**
  * Cluster nodes in one JVM: each an application on a random port, all sharing one real
- * Redis namespace, closed (and the namespace cleaned) together.
+ * Redis namespace, closed (and the namespace cleaned) together. {@code X-Test-User} names a
+ * request's principal.
  */
 final class ClusterNodes implements AutoCloseable {
 
@@ -38,7 +40,7 @@ final class ClusterNodes implements AutoCloseable {
 	}
 
 	ConfigurableApplicationContext run(String... arguments) {
-		ConfigurableApplicationContext context = new SpringApplication(McpTestApplication.class, Resources.class)
+		ConfigurableApplicationContext context = new SpringApplication(McpTestApplication.class, Resources.class, TestUsers.class)
 			.run(arguments);
 		this.nodes.add(context);
 		return context;

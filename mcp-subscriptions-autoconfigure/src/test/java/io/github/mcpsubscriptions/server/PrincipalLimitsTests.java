@@ -1,19 +1,13 @@
 package io.github.mcpsubscriptions.server;
 
-import java.io.IOException;
 import java.net.http.HttpResponse;
-import java.security.Principal;
 import java.time.Duration;
 
 import io.github.mcpsubscriptions.test.McpTestApplication;
 import io.github.mcpsubscriptions.test.McpTestClient;
 import io.github.mcpsubscriptions.test.SseStream;
+import io.github.mcpsubscriptions.test.TestUsers;
 import io.micrometer.core.instrument.MeterRegistry;
-import jakarta.servlet.FilterChain;
-import jakarta.servlet.ServletException;
-import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletRequestWrapper;
-import jakarta.servlet.http.HttpServletResponse;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -21,9 +15,6 @@ import tools.jackson.databind.JsonNode;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
-import org.springframework.web.filter.OncePerRequestFilter;
 
 import static io.github.mcpsubscriptions.test.McpTestClient.json;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -220,38 +211,6 @@ class PrincipalLimitsTests {
 	private double refusals(String limit) {
 		return this.context.getBean(MeterRegistry.class).get("mcp.limits.refused").tag("limit", limit)
 			.functionCounter().count();
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	static class TestUsers {
-
-		/** Stands in for authentication: {@code X-Test-User} names the principal. */
-		@Bean
-		OncePerRequestFilter testUserFilter() {
-			return new OncePerRequestFilter() {
-
-				@Override
-				protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response,
-						FilterChain chain) throws ServletException, IOException {
-					String user = request.getHeader("X-Test-User");
-					if (user == null) {
-						chain.doFilter(request, response);
-						return;
-					}
-					Principal principal = () -> user;
-					chain.doFilter(new HttpServletRequestWrapper(request) {
-
-						@Override
-						public Principal getUserPrincipal() {
-							return principal;
-						}
-
-					}, response);
-				}
-
-			};
-		}
-
 	}
 
 }
