@@ -51,7 +51,7 @@ import static org.awaitility.Awaitility.await;
  */
 @SpringBootTest(classes = { McpTestApplication.class, SlowConsumerStressTests.Resources.class },
 		webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = { "mcp.endpoint.keep-alive=0", "mcp.notifications.outbox-capacity=32",
+		properties = { "mcp.endpoint.keep-alive=0", "mcp.notifications.outbox-capacity=256",
 				"mcp.notifications.write-timeout=1s" })
 class SlowConsumerStressTests {
 
