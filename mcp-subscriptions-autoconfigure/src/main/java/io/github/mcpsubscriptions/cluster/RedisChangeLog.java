@@ -25,13 +25,16 @@ import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.context.SmartLifecycle;
 import org.springframework.data.domain.Range;
+import org.springframework.data.redis.connection.DefaultStringRedisConnection;
 import org.springframework.data.redis.connection.Limit;
 import org.springframework.data.redis.connection.RedisStreamCommands.XAddOptions;
+import org.springframework.data.redis.connection.StringRedisConnection;
 import org.springframework.data.redis.connection.stream.MapRecord;
 import org.springframework.data.redis.connection.stream.ReadOffset;
 import org.springframework.data.redis.connection.stream.RecordId;
 import org.springframework.data.redis.connection.stream.StreamOffset;
 import org.springframework.data.redis.connection.stream.StreamReadOptions;
+import org.springframework.data.redis.connection.stream.StringRecord;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
@@ -42,7 +45,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * reaches this node's dispatcher, like every other node's, only when read back from the
  * log: each node then matches it against the subscriptions of the streams it holds, so
  * Redis work grows with changes, not with notifications. One thread per node reads the
- * log ({@code XREAD BLOCK} on a connection of its own).
+ * log ({@code XREAD BLOCK} on a connection of its own, held for as long as it works, so a
+ * read costs one command and no connection set-up).
  */
 public class RedisChangeLog implements ResourceChangeFeed, SmartLifecycle {
 
@@ -239,41 +243,65 @@ public class RedisChangeLog implements ResourceChangeFeed, SmartLifecycle {
 
 	private void readLoop() {
 		long failures = 0;
-		while (this.running) {
-			try {
-				List<MapRecord<String, Object, Object>> records = this.redis.opsForStream()
-					.read(StreamReadOptions.empty().count(BATCH).block(this.pollTimeout),
+		StringRedisConnection connection = null;
+		try {
+			while (this.running) {
+				try {
+					if (connection == null) {
+						connection = new DefaultStringRedisConnection(
+								this.redis.getRequiredConnectionFactory().getConnection());
+					}
+					List<StringRecord> records = connection.xReadAsString(
+							StreamReadOptions.empty().count(BATCH).block(this.pollTimeout),
 							StreamOffset.create(this.key, ReadOffset.from(this.position)));
-				if (failures > 0) {
-					failures = 0;
-					this.stats.connected(true);
-					logger.info("The MCP cluster's change log is readable again; telling subscribers to re-read");
-					this.recoveryListeners.forEach(Runnable::run);
-				}
-				if (this.changesLost) {
-					append(Map.of(KIND, RESYNC, "n", this.nodeName));
-					this.changesLost = false;
-				}
-				if (records != null) {
-					for (MapRecord<String, Object, Object> record : records) {
-						this.position = record.getId().getValue();
-						handle(record);
+					if (failures > 0) {
+						failures = 0;
+						this.stats.connected(true);
+						logger.info("The MCP cluster's change log is readable again; telling subscribers to re-read");
+						this.recoveryListeners.forEach(Runnable::run);
+					}
+					if (this.changesLost) {
+						append(Map.of(KIND, RESYNC, "n", this.nodeName));
+						this.changesLost = false;
+					}
+					if (records != null) {
+						for (StringRecord record : records) {
+							this.position = record.getId().getValue();
+							handle(record);
+						}
 					}
 				}
-			}
-			catch (RuntimeException ex) {
-				if (!this.running) {
-					return;
+				catch (Throwable ex) {
+					// An Error too: the node would otherwise stop hearing of changes for good.
+					if (!this.running) {
+						return;
+					}
+					connection = close(connection);
+					failures++;
+					this.stats.error();
+					this.stats.connected(false);
+					if (failures == 1) {
+						logger.warn("Reading the MCP cluster's change log failed; retrying", ex);
+					}
+					backOff(failures);
 				}
-				failures++;
-				this.stats.error();
-				this.stats.connected(false);
-				if (failures == 1) {
-					logger.warn("Reading the MCP cluster's change log failed; retrying", ex);
-				}
-				backOff(failures);
 			}
 		}
+		finally {
+			close(connection);
+		}
+	}
+
+	private static @Nullable StringRedisConnection close(@Nullable StringRedisConnection connection) {
+		if (connection != null) {
+			try {
+				connection.close();
+			}
+			catch (RuntimeException ex) {
+				logger.debug("Could not close a connection to the MCP cluster's change log", ex);
+			}
+		}
+		return null;
 	}
 
 	private void backOff(long failures) {
@@ -287,8 +315,10 @@ public class RedisChangeLog implements ResourceChangeFeed, SmartLifecycle {
 		}
 	}
 
-	private void handle(MapRecord<String, Object, Object> record) {
-		Map<Object, Object> fields = record.getValue();
+	@SuppressWarnings("unchecked")
+	private void handle(StringRecord record) {
+		// Read-only from here on: the listeners take the fields as the template returns them.
+		Map<Object, Object> fields = (Map<Object, Object>) (Map<?, ?>) record.getValue();
 		String kind = String.valueOf(fields.get(KIND));
 		String position = record.getId().getValue();
 		try {
