@@ -86,12 +86,25 @@ class StreamEndRetryTests {
 	}
 
 	@Test
-	void slowConsumerCloseSendsRetryBeforeEndingTheStream() throws Exception {
-		// A small outbox and a long write timeout: the stream is given up as a slow
-		// consumer, and the client, reading again, still gets the end within the timeout.
-		ConfigurableApplicationContext context = start("--mcp.sessions.retry=1234ms",
-				"--mcp.notifications.outbox-capacity=4", "--mcp.notifications.write-timeout=20s",
-				"--mcp.endpoint.keep-alive=0");
+	void overflowCloseSendsRetryBeforeEndingTheStream() throws Exception {
+		// A small outbox and a long write timeout: the outbox overflows first, and the
+		// client, reading again, still gets the end within the timeout.
+		slowConsumerCloseSendsRetry(true, "--mcp.notifications.outbox-capacity=4",
+				"--mcp.notifications.write-timeout=20s");
+	}
+
+	@Test
+	void stallCloseSendsRetryBeforeEndingTheStream() throws Exception {
+		// A large outbox and a short write timeout: the watchdog gives the stream up first.
+		slowConsumerCloseSendsRetry(false, "--mcp.notifications.outbox-capacity=1000",
+				"--mcp.notifications.write-timeout=3s");
+	}
+
+	private void slowConsumerCloseSendsRetry(boolean overflow, String... settings) throws Exception {
+		List<String> args = new ArrayList<>(List.of(settings));
+		args.add("--mcp.sessions.retry=1234ms");
+		args.add("--mcp.endpoint.keep-alive=0");
+		ConfigurableApplicationContext context = start(args.toArray(String[]::new));
 		try {
 			int port = port(context);
 			McpTestClient client = new McpTestClient(port);
@@ -109,11 +122,19 @@ class StreamEndRetryTests {
 				out.flush();
 				await().atMost(WAIT).until(() -> sessions.getStream(session) != null);
 				String pad = "x".repeat(32 * 1024);
-				for (int n = 0; n < 40 && sessions.getStream(session) != null; n++) {
+				for (int n = 0; n < (overflow ? 40 : 8) && sessions.getStream(session) != null; n++) {
 					context.publishEvent(new ResourceChangedEvent("t://items/" + n, Map.of("pad", pad)));
 				}
-				await().atMost(WAIT).until(() -> sessions.getStream(session) == null);
-				assertThat(dispatcher.getStats().getOverflows()).as("given up as a slow consumer").isPositive();
+				await().atMost(WAIT)
+					.pollInterval(Duration.ofMillis(20))
+					.until(() -> sessions.getStream(session) == null);
+				if (overflow) {
+					assertThat(dispatcher.getStats().getOverflows()).as("given up on overflow").isPositive();
+				}
+				else {
+					assertThat(dispatcher.getStats().getStalls()).as("given up by the write timeout").isPositive();
+					assertThat(dispatcher.getStats().getOverflows()).isZero();
+				}
 				socket.setSoTimeout((int) WAIT.toMillis());
 				String received = readToEnd(socket.getInputStream());
 				assertThat(received).as("the response ends with a retry field")
