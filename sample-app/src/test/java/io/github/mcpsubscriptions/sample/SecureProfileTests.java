@@ -119,6 +119,30 @@ class SecureProfileTests {
 	}
 
 	@Test
+	void theToolsScopesDecideWhoSeesAndCallsThemAndFindProductsHidesRestrictedProducts() throws Exception {
+		String limited = token("mcp-limited", "mcp-limited-secret", LIMITED_SCOPES, null);
+		String session = session(limited);
+		assertThat(call(limited, session, "tools/list", "{}").get("result").get("tools").valueStream()
+			.map((tool) -> tool.get("name").stringValue())).containsExactly("find_products");
+		String found = call(limited, session, "tools/call", "{\"name\":\"find_products\",\"arguments\":{\"query\":\"\"}}")
+			.get("result").get("content").get(0).get("text").stringValue();
+		assertThat(json.readTree(found).valueStream().map((product) -> product.get("id").longValue()))
+			.as("restricted products stay hidden").containsExactly(1L, 2L, 3L);
+		JsonNode refused = call(limited, session, "tools/call",
+				"{\"name\":\"change_price\",\"arguments\":{\"id\":1,\"price\":2}}");
+		assertThat(refused.get("error").get("code").intValue()).as("catalog:write is needed").isEqualTo(-32602);
+
+		String full = token("mcp-full", "mcp-full-secret", FULL_SCOPES, null);
+		String fullSession = session(full);
+		assertThat(call(full, fullSession, "tools/list", "{}").get("result").get("tools").valueStream()
+			.map((tool) -> tool.get("name").stringValue())).containsExactly("change_price", "find_products");
+		String fullFound = call(full, fullSession, "tools/call",
+				"{\"name\":\"find_products\",\"arguments\":{\"query\":\"\"}}")
+			.get("result").get("content").get(0).get("text").stringValue();
+		assertThat(json.readTree(fullFound).size()).isGreaterThanOrEqualTo(5);
+	}
+
+	@Test
 	void subscriptionsOfTheRestrictedClientNeverDeliverAForbiddenChild() throws Exception {
 		String limited = token("mcp-limited", "mcp-limited-secret", LIMITED_SCOPES, null);
 		String session = session(limited);
