@@ -47,6 +47,24 @@ public record ClusterKeys(String prefix) {
 	}
 
 	/**
+	 * The number of subscriptions each session holds, a hash in the slot of
+	 * {@link #sessions()}, so that a session's count goes with it when it ends or expires.
+	 * @return the key
+	 */
+	public String subscriptionCounts() {
+		return this.prefix + "{sessions}:subscription-counts";
+	}
+
+	/**
+	 * The number of subscriptions the sessions hold together, for the cluster-wide
+	 * {@code mcp.subscriptions.max-total}; in the slot of {@link #sessions()}.
+	 * @return the key
+	 */
+	public String subscriptionTotal() {
+		return this.prefix + "{sessions}:subscription-total";
+	}
+
+	/**
 	 * The sessions of one principal by expiry time, a sorted set, for the cluster-wide
 	 * limits per principal. The name is encoded, so that whatever it holds the key is one
 	 * well-formed key.

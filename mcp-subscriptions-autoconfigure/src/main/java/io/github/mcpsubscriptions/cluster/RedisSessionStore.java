@@ -43,6 +43,32 @@ public class RedisSessionStore implements SessionStore {
 			redis.call('pexpire', KEYS[2], ARGV[1])
 			return 1""", Long.class);
 
+	/** Adds ARGV[2] to the count of session ARGV[1] and to the total. */
+	private static final RedisScript<Long> COUNT = RedisScript.of("""
+			if redis.call('hincrby', KEYS[1], ARGV[1], ARGV[2]) <= 0 then redis.call('hdel', KEYS[1], ARGV[1]) end
+			local total = redis.call('incrby', KEYS[2], ARGV[2])
+			if total <= 0 then redis.call('del', KEYS[2]) return 0 end
+			return total""", Long.class);
+
+	/**
+	 * Forgets sessions (ARGV[2..], and with ARGV[1] = 1 every one whose expiry has passed
+	 * ARGV[3]): out of the count of sessions, their subscriptions out of the total. One
+	 * script, so that two nodes forgetting one session subtract its count once.
+	 */
+	private static final RedisScript<Long> FORGET = RedisScript.of("""
+			local ids = {}
+			if ARGV[1] == '1' then ids = redis.call('zrangebyscore', KEYS[1], 0, ARGV[2])
+			else for i = 2, #ARGV do ids[#ids + 1] = ARGV[i] end end
+			for _, id in ipairs(ids) do
+				local count = redis.call('hget', KEYS[2], id)
+				if count then
+					redis.call('hdel', KEYS[2], id)
+					if redis.call('decrby', KEYS[3], count) <= 0 then redis.call('del', KEYS[3]) end
+				end
+				redis.call('zrem', KEYS[1], id)
+			end
+			return #ids""", Long.class);
+
 	static final String END = "e";
 
 	static final String SUBSCRIBE = "s";
@@ -189,7 +215,7 @@ public class RedisSessionStore implements SessionStore {
 		McpSession session = doFind(id);
 		this.local.remove(id);
 		Long deleted = this.redis.delete(List.of(this.keys.session(id), this.keys.subscriptions(id)));
-		this.redis.opsForZSet().remove(this.keys.sessions(), id);
+		forget("0", id);
 		if (session != null && session.getPrincipalName() != null) {
 			this.redis.opsForZSet().remove(this.keys.principalSessions(session.getPrincipalName()), id);
 		}
@@ -207,8 +233,7 @@ public class RedisSessionStore implements SessionStore {
 	@Override
 	public Collection<McpSession> findAll() {
 		// Sessions whose node died, or a touch that raced an end, leave a stale entry.
-		this.calls.run("prune sessions",
-				() -> this.redis.opsForZSet().removeRangeByScore(this.keys.sessions(), 0, this.clock.millis()));
+		this.calls.run("prune sessions", this::forgetExpired);
 		List<McpSession> sessions = new ArrayList<>();
 		for (String id : List.copyOf(this.local.keySet())) {
 			McpSession session = find(id);
@@ -225,10 +250,37 @@ public class RedisSessionStore implements SessionStore {
 	}
 
 	private int doCount() {
-		String key = this.keys.sessions();
-		this.redis.opsForZSet().removeRangeByScore(key, 0, this.clock.millis());
-		Long count = this.redis.opsForZSet().zCard(key);
+		forgetExpired();
+		Long count = this.redis.opsForZSet().zCard(this.keys.sessions());
 		return (count != null) ? count.intValue() : 0;
+	}
+
+	private void forgetExpired() {
+		forget("1", Long.toString(this.clock.millis()));
+	}
+
+	private void forget(String expired, String argument) {
+		this.redis.execute(FORGET,
+				List.of(this.keys.sessions(), this.keys.subscriptionCounts(), this.keys.subscriptionTotal()), expired,
+				argument);
+	}
+
+	/**
+	 * Counts the subscriptions of every session of the cluster: a total kept with the
+	 * subscriptions, from which a session's count goes when it ends or expires.
+	 */
+	@Override
+	public int countSubscriptions() {
+		return this.calls.call("count subscriptions", () -> {
+			forgetExpired();
+			String total = this.redis.opsForValue().get(this.keys.subscriptionTotal());
+			return (total != null) ? Integer.parseInt(total) : 0;
+		});
+	}
+
+	private void count(String sessionId, int delta) {
+		this.redis.execute(COUNT, List.of(this.keys.subscriptionCounts(), this.keys.subscriptionTotal()), sessionId,
+				Integer.toString(delta));
 	}
 
 	/**
@@ -271,6 +323,7 @@ public class RedisSessionStore implements SessionStore {
 		if (added == null || added == 0) {
 			return false;
 		}
+		count(session.getId(), 1);
 		String position = this.log.append(Map.of(RedisChangeLog.KIND, SUBSCRIBE, "s", session.getId(), "u", uri));
 		// Where a stream opened later without Last-Event-ID starts: nothing published
 		// after this subscription is lost.
@@ -288,6 +341,7 @@ public class RedisSessionStore implements SessionStore {
 		if (removed == null || removed == 0) {
 			return false;
 		}
+		count(session.getId(), -1);
 		this.log.append(Map.of(RedisChangeLog.KIND, UNSUBSCRIBE, "s", session.getId(), "u", uri));
 		return true;
 	}

@@ -175,6 +175,10 @@ class SubscriptionMethods {
 					throw limit("at most " + this.maxPerSubscriber + " subscriptions per session",
 							"mcp.subscriptions.max-per-session", this.maxPerSubscriber);
 				}
+				if (this.sessionManager.getStore().countSubscriptions() >= this.maxTotal) {
+					throw limit("the cluster holds its maximum of " + this.maxTotal + " subscriptions",
+							"mcp.subscriptions.max-total", this.maxTotal);
+				}
 				checkPrincipalLimit(principal, 1);
 				this.sessionManager.getStore().addSubscription(session, uri);
 			}

@@ -107,6 +107,15 @@ public interface SessionStore {
 	}
 
 	/**
+	 * How many subscriptions the sessions of a shared store hold, on every node, for
+	 * {@code mcp.subscriptions.max-total}.
+	 * @return the count
+	 */
+	default int countSubscriptions() {
+		throw new UnsupportedOperationException("Only a shared store keeps subscriptions");
+	}
+
+	/**
 	 * How many subscriptions the sessions of one principal hold in a shared store, on
 	 * every node, for {@code mcp.subscriptions.max-per-principal}.
 	 * @param principalName the principal's name

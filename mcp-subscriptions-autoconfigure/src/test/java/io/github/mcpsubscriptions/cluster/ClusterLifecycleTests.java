@@ -61,6 +61,36 @@ class ClusterLifecycleTests {
 	}
 
 	@Test
+	void theSubscriptionTotalCountsAcrossNodesAndFreesWhenSessionsEndOrExpire() throws Exception {
+		String[] limits = { "mcp.subscriptions.max-total=3", "mcp.sessions.idle-timeout=2s" };
+		ConfigurableApplicationContext a = this.nodes.start("a", limits);
+		ConfigurableApplicationContext b = this.nodes.start("b", limits);
+		String one = client(a).initialize();
+		String two = client(b).initialize();
+		String three = client(b).initialize();
+		assertThat(subscribe(a, one, "c://items/1").has("result")).isTrue();
+		assertThat(subscribe(b, two, "c://items/2").has("result")).isTrue();
+		assertThat(subscribe(b, two, "c://items/3").has("result")).isTrue();
+		JsonNode refused = subscribe(a, one, "c://items/4");
+		assertThat(refused.get("error").get("data").get("limit").stringValue()).as(refused.toString())
+			.isEqualTo("mcp.subscriptions.max-total");
+		assertThat(subscribe(a, one, "c://items/1").has("result")).as("holding one again adds nothing").isTrue();
+
+		assertThat(client(b).call(two, "resources/unsubscribe", "{\"uri\":\"c://items/3\"}").statusCode())
+			.isEqualTo(200);
+		assertThat(subscribe(a, three, "c://items/4").has("result")).as("an unsubscribe frees a place").isTrue();
+		assertThat(client(a).delete(two).statusCode()).isEqualTo(204);
+		assertThat(subscribe(a, three, "c://items/5").has("result")).as("an ended session frees its places")
+			.isTrue();
+		// Session one is left idle until it expires (kept alive meanwhile: three is used).
+		await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(250)).untilAsserted(() -> {
+			assertThat(client(b).call(three, "ping", null).statusCode()).isEqualTo(200);
+			assertThat(subscribe(b, three, "c://items/6").has("result")).as("an expired session frees its places")
+				.isTrue();
+		});
+	}
+
+	@Test
 	void abandonedSessionsExpireEverywhereAndTheirKeysGoWhileOneInUseStays() throws Exception {
 		String[] idle = { "mcp.sessions.idle-timeout=3s" };
 		List<ConfigurableApplicationContext> all = List.of(this.nodes.start("a", idle), this.nodes.start("b", idle),
@@ -68,7 +98,8 @@ class ClusterLifecycleTests {
 		publishInOrder(all.get(0), "c://items/0");
 		Set<String> start = this.nodes.redis().keys();
 		// A session created on A whose stream is on C is in use, however idle A sees it;
-		// it keeps three keys: its hash, its subscriptions and the sessions by expiry.
+		// it keeps five keys: its hash, its subscriptions, the sessions by expiry, and the
+		// subscription counts by session and in all.
 		String kept = client(all.get(0)).initialize();
 		subscribe(all.get(1), kept, "c://items");
 		try (SseStream stream = client(all.get(2)).openStream(kept)) {
@@ -81,7 +112,7 @@ class ClusterLifecycleTests {
 			}
 			await().atMost(Duration.ofSeconds(120))
 				.pollInterval(Duration.ofMillis(500))
-				.untilAsserted(() -> assertThat(this.nodes.redis().keys()).hasSize(start.size() + 3));
+				.untilAsserted(() -> assertThat(this.nodes.redis().keys()).hasSize(start.size() + 5));
 			assertThat(this.nodes.redis().keys()).containsAll(start);
 			for (ConfigurableApplicationContext node : all) {
 				assertThat(client(node).call(kept, "ping", null).statusCode()).isEqualTo(200);
