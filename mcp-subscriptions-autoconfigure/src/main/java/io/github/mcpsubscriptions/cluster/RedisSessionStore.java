@@ -120,7 +120,6 @@ public class RedisSessionStore implements SessionStore {
 
 	private void doSave(McpSession session) {
 		String id = session.getId();
-		long ttl = this.idleTimeout.toMillis();
 		String key = this.keys.session(id);
 		if (this.local.putIfAbsent(id, session) == null && session.getCreatedAt().equals(session.getLastAccessedAt())
 				&& !Boolean.TRUE.equals(this.redis.hasKey(key))) {
@@ -136,20 +135,48 @@ public class RedisSessionStore implements SessionStore {
 			this.redis.opsForHash().putAll(key, fields);
 			this.redis.expire(key, this.idleTimeout);
 		}
-		else {
-			List<String> args = new ArrayList<>();
-			args.add(Long.toString(ttl));
-			mutableFields(session).forEach((name, value) -> {
-				args.add(name);
-				args.add(value);
-			});
-			Long updated = this.redis.execute(TOUCH, List.of(key, this.keys.subscriptions(id)), args.toArray());
-			if (updated == null || updated == 0) {
-				this.local.remove(id);
-				return;
-			}
+		else if (!touch(session)) {
+			return;
 		}
-		long expiresAt = session.getLastAccessedAt().toEpochMilli() + ttl;
+		index(session);
+	}
+
+	/**
+	 * Saves a session that is still stored, and only then: one script checks and writes,
+	 * so a request that raced the session's end cannot bring it back.
+	 */
+	@Override
+	public boolean replace(McpSession session) {
+		return this.calls.call("save a session", () -> {
+			if (!touch(session)) {
+				return false;
+			}
+			index(session);
+			return true;
+		});
+	}
+
+	private boolean touch(McpSession session) {
+		String id = session.getId();
+		List<String> args = new ArrayList<>();
+		args.add(Long.toString(this.idleTimeout.toMillis()));
+		mutableFields(session).forEach((name, value) -> {
+			args.add(name);
+			args.add(value);
+		});
+		Long updated = this.redis.execute(TOUCH, List.of(this.keys.session(id), this.keys.subscriptions(id)),
+				args.toArray());
+		if (updated == null || updated == 0) {
+			this.local.remove(id);
+			return false;
+		}
+		return true;
+	}
+
+	/** Where the session is counted: for the cluster, and for its principal. */
+	private void index(McpSession session) {
+		String id = session.getId();
+		long expiresAt = session.getLastAccessedAt().toEpochMilli() + this.idleTimeout.toMillis();
 		this.redis.opsForZSet().add(this.keys.sessions(), id, expiresAt);
 		String principal = session.getPrincipalName();
 		if (principal != null) {
