@@ -1,0 +1,37 @@
+package io.github.mcpsubscriptions.cluster;
+
+import io.lettuce.core.cluster.SlotHash;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The keys one operation touches together are in one slot of a Redis Cluster (as Redis
+ * Cluster computes it), so that every multi-key command and script can run there.
+ */
+class ClusterKeysTests {
+
+	private final ClusterKeys keys = new ClusterKeys("mcp:");
+
+	@Test
+	void aSessionsKeysShareASlot() {
+		// TOUCH and the DEL that ends a session.
+		assertThat(SlotHash.getSlot(this.keys.subscriptions("s-1"))).isEqualTo(SlotHash.getSlot(this.keys.session("s-1")));
+	}
+
+	@Test
+	void theCountsShareTheSlotOfTheSessionsByExpiry() {
+		// FORGET and COUNT.
+		int slot = SlotHash.getSlot(this.keys.sessions());
+		assertThat(SlotHash.getSlot(this.keys.subscriptionCounts())).isEqualTo(slot);
+		assertThat(SlotHash.getSlot(this.keys.subscriptionTotal())).isEqualTo(slot);
+	}
+
+	@Test
+	void aPrincipalsKeyIsOneWellFormedKeyWhateverItsName() {
+		assertThat(this.keys.principalSessions("a}b{c:d")).startsWith("mcp:principal:{").endsWith("}")
+			.doesNotContain("a}b");
+		assertThat(this.keys.principalSessions("alice")).isNotEqualTo(this.keys.principalSessions("bob"));
+	}
+
+}
