@@ -66,6 +66,23 @@ class ThreadsStopOnCloseTests {
 		assertThat(output).doesNotContain("failed to stop it");
 	}
 
+	@Test
+	void aContextStoppedAndStartedAgainStillDelivers() throws Exception {
+		try (ConfigurableApplicationContext context = new SpringApplication(McpTestApplication.class, Resources.class)
+			.run("--server.port=0")) {
+			context.stop();
+			context.start();
+			McpTestClient client = new McpTestClient(
+					((WebServerApplicationContext) context).getWebServer().getPort());
+			String session = client.initialize();
+			client.call(session, "resources/subscribe", "{\"uri\":\"t://items/1\"}");
+			try (SseStream stream = client.openStream(session)) {
+				context.publishEvent(new ResourceChangedEvent("t://items/1"));
+				assertThat(stream.nextMessage(WAIT)).as("delivered after the context started again").isNotNull();
+			}
+		}
+	}
+
 	private static Set<Thread> started(Set<Thread> before) {
 		return Thread.getAllStackTraces()
 			.keySet()
