@@ -184,6 +184,14 @@ public class RedisSessionStore implements SessionStore {
 			this.redis.opsForZSet().add(principalKey, id, expiresAt);
 			this.redis.expire(principalKey, this.idleTimeout);
 		}
+		// The counts are in other slots than the session, so not in the script that saved
+		// it: an end that came in between would leave the session counted until its expiry.
+		if (!Boolean.TRUE.equals(this.redis.hasKey(this.keys.session(id)))) {
+			forget("0", id);
+			if (principal != null) {
+				this.redis.opsForZSet().remove(this.keys.principalSessions(principal), id);
+			}
+		}
 	}
 
 	private static Map<String, String> mutableFields(McpSession session) {

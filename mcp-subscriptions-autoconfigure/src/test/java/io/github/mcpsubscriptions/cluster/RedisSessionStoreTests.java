@@ -3,6 +3,11 @@ package io.github.mcpsubscriptions.cluster;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import io.github.mcpsubscriptions.session.McpSession;
 import org.jspecify.annotations.Nullable;
@@ -60,6 +65,45 @@ class RedisSessionStoreTests {
 		assertThat(store.remove("s2")).isNotNull();
 		assertThat(store.replace(session)).isFalse();
 		assertThat(this.redis.keys()).as("nothing of the session is left but the log").containsOnly(this.keys.log());
+		assertThat(store.countByPrincipal("alice")).isZero();
+	}
+
+	@Test
+	void replaceRacingTheEndNeverBringsTheSessionBackNorLeavesItCounted() throws Exception {
+		RedisSessionStore store = store();
+		ExecutorService pool = Executors.newFixedThreadPool(2);
+		try {
+			for (int round = 0; round < 400; round++) {
+				McpSession session = session("race-" + round);
+				store.save(session);
+				session.setLastAccessedAt(session.getCreatedAt().plusMillis(1));
+				CountDownLatch start = new CountDownLatch(1);
+				Future<Boolean> replaced = pool.submit(() -> {
+					start.await();
+					return store.replace(session);
+				});
+				Future<McpSession> removed = pool.submit(() -> {
+					start.await();
+					return store.remove(session.getId());
+				});
+				start.countDown();
+				replaced.get(10, TimeUnit.SECONDS);
+				assertThat(removed.get(10, TimeUnit.SECONDS)).as("round %d: the end", round).isNotNull();
+				String id = session.getId();
+				assertThat(this.redis.redis().hasKey(this.keys.session(id))).as("round %d: brought back", round)
+					.isFalse();
+				assertThat(this.redis.redis().opsForZSet().score(this.keys.sessions(), id))
+					.as("round %d: still counted", round)
+					.isNull();
+				assertThat(this.redis.redis().opsForZSet().score(this.keys.principalSessions("alice"), id))
+					.as("round %d: still counted for its principal", round)
+					.isNull();
+			}
+		}
+		finally {
+			pool.shutdownNow();
+		}
+		assertThat(store.count()).isZero();
 		assertThat(store.countByPrincipal("alice")).isZero();
 	}
 
