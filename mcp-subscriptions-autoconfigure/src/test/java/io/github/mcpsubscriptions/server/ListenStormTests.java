@@ -1,8 +1,6 @@
 package io.github.mcpsubscriptions.server;
 
-import java.io.IOException;
 import java.net.http.HttpResponse;
-import java.security.Principal;
 import java.time.Duration;
 import java.time.Instant;
 
@@ -13,12 +11,8 @@ import io.github.mcpsubscriptions.test.McpTestApplication;
 import io.github.mcpsubscriptions.test.McpTestClient;
 import io.github.mcpsubscriptions.test.MutableClock;
 import io.github.mcpsubscriptions.test.SseStream;
+import io.github.mcpsubscriptions.test.TestUsers;
 import io.micrometer.core.instrument.MeterRegistry;
-import jakarta.servlet.FilterChain;
-import jakarta.servlet.ServletException;
-import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletRequestWrapper;
-import jakarta.servlet.http.HttpServletResponse;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -28,7 +22,6 @@ import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.web.filter.OncePerRequestFilter;
 
 import static io.github.mcpsubscriptions.test.McpTestClient.json;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -60,7 +53,8 @@ class ListenStormTests {
 
 	private void start(ListenManager.RateLimit limit) {
 		rateLimit = limit;
-		this.context = new SpringApplication(McpTestApplication.class, ListenTests.Resources.class, Storms.class)
+		this.context = new SpringApplication(McpTestApplication.class, ListenTests.Resources.class, Storms.class,
+				TestUsers.class)
 			.run("--server.port=0");
 		this.client = new McpTestClient(((WebServerApplicationContext) this.context).getWebServer().getPort());
 	}
@@ -146,33 +140,6 @@ class ListenStormTests {
 				JsonRpcCodec codec) {
 			return new ListenManager(notifications, requests, codec, clock, new ListenManager.Settings(true, 1000,
 					Duration.ZERO, Duration.ofSeconds(30), 100, 10_000, ListenManager.Mode.STREAM, rateLimit));
-		}
-
-		/** Stands in for authentication: {@code X-Test-User} names the principal. */
-		@Bean
-		OncePerRequestFilter testUserFilter() {
-			return new OncePerRequestFilter() {
-
-				@Override
-				protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response,
-						FilterChain chain) throws ServletException, IOException {
-					String user = request.getHeader("X-Test-User");
-					if (user == null) {
-						chain.doFilter(request, response);
-						return;
-					}
-					Principal principal = () -> user;
-					chain.doFilter(new HttpServletRequestWrapper(request) {
-
-						@Override
-						public Principal getUserPrincipal() {
-							return principal;
-						}
-
-					}, response);
-				}
-
-			};
 		}
 
 	}
