@@ -27,6 +27,7 @@ import io.github.mcpsubscriptions.notification.ExecutorDeliveryScheduler;
 import io.github.mcpsubscriptions.notification.InMemoryResourceChangeFeed;
 import io.github.mcpsubscriptions.notification.MinIntervals;
 import io.github.mcpsubscriptions.notification.NotificationDispatcher;
+import io.github.mcpsubscriptions.notification.WriteBatch;
 import io.github.mcpsubscriptions.notification.NotificationEncoder;
 import io.github.mcpsubscriptions.notification.ResourceChange;
 import io.github.mcpsubscriptions.notification.ResourceChangeFeed;
@@ -155,6 +156,8 @@ public final class McpEndpointAutoConfiguration {
 				new NotificationEncoder(codec, properties.getSubscriptions().effectiveCorrelationMode()), scheduler,
 				Clock.systemUTC(), notifications.getOutboxCapacity(),
 				new MinIntervals(notifications.getMinInterval(), notifications.getMinIntervalByUri()));
+		dispatcher.setWriteBatch(new WriteBatch(notifications.getWriteBatchSize(),
+				(int) Math.min(Integer.MAX_VALUE, notifications.getWriteBatchBytes().toBytes())));
 		resourceRegistry.addListener(dispatcher::resourceListChanged);
 		return dispatcher;
 	}

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.github.mcpsubscriptions.notification.CorrelationMode;
+import io.github.mcpsubscriptions.notification.WriteBatch;
 import io.github.mcpsubscriptions.resource.CacheHints;
 import io.github.mcpsubscriptions.server.ListenManager;
 import org.jspecify.annotations.Nullable;
@@ -589,6 +590,18 @@ public class McpProperties {
 		private double deliveryCpuShare = 0.5;
 
 		/**
+		 * Maximum number of waiting notifications written to one stream with one flush;
+		 * 1 flushes after every notification.
+		 */
+		private int writeBatchSize = WriteBatch.DEFAULT.maxNotifications();
+
+		/**
+		 * Size at which a batch of notifications to one stream is flushed and other
+		 * streams' writers go first.
+		 */
+		private DataSize writeBatchBytes = DataSize.ofBytes(WriteBatch.DEFAULT.maxBytes());
+
+		/**
 		 * How long a client may leave a write untaken before it is taken to have stopped
 		 * reading: its stream is closed and it is told to resync when it returns. Also how
 		 * long a closing stream waits for its client to take the end.
@@ -633,6 +646,22 @@ public class McpProperties {
 
 		public void setDeliveryThreads(int deliveryThreads) {
 			this.deliveryThreads = deliveryThreads;
+		}
+
+		public int getWriteBatchSize() {
+			return this.writeBatchSize;
+		}
+
+		public void setWriteBatchSize(int writeBatchSize) {
+			this.writeBatchSize = writeBatchSize;
+		}
+
+		public DataSize getWriteBatchBytes() {
+			return this.writeBatchBytes;
+		}
+
+		public void setWriteBatchBytes(DataSize writeBatchBytes) {
+			this.writeBatchBytes = writeBatchBytes;
 		}
 
 		public double getDeliveryCpuShare() {

@@ -41,6 +41,37 @@ public interface MessageStream {
 	void sendComment(String comment) throws IOException;
 
 	/**
+	 * Writes the messages of one batch, one at a time.
+	 */
+	@FunctionalInterface
+	interface BatchWriter {
+
+		/**
+		 * Write the next message of the batch, if there is one.
+		 * @param stream the stream to write it to
+		 * @return {@code false} when the batch has nothing more
+		 * @throws IOException when the client is gone
+		 */
+		boolean writeNext(MessageStream stream) throws IOException;
+
+	}
+
+	/**
+	 * Write several messages with one flush rather than one each: {@code writer} is called
+	 * until it has nothing more or what it wrote reaches {@code maxBytes}, then everything
+	 * is handed to the network together. A stream that writes through on every message
+	 * calls the writer until it has nothing more.
+	 * @param maxBytes the size after which the batch ends, at least one message
+	 * @param writer writes the messages
+	 * @throws IOException when the client is gone; the stream is closed then
+	 */
+	default void sendBatch(int maxBytes, BatchWriter writer) throws IOException {
+		while (writer.writeNext(this)) {
+			// Every message went out on its own.
+		}
+	}
+
+	/**
 	 * Whether everything written so far has been handed to the network. If not, the
 	 * callback runs once it has (on a container thread: it must only hand work over), and
 	 * nothing should be written until then. A stream that blocks in its writes is always

@@ -60,6 +60,8 @@ public class NotificationDispatcher implements AutoCloseable {
 
 	private volatile DispatchObserver observer = DispatchObserver.NONE;
 
+	private volatile WriteBatch writeBatch = WriteBatch.DEFAULT;
+
 	private final ExecutorService executor = Executors.newSingleThreadExecutor((task) -> {
 		Thread thread = new Thread(task, "mcp-dispatch");
 		thread.setDaemon(true);
@@ -122,7 +124,7 @@ public class NotificationDispatcher implements AutoCloseable {
 			Function<Subscriber, Outbox.Writer> writer) {
 		Subscriber subscriber = new Subscriber(id, principal, listChanges, meta);
 		subscriber.setOutbox(new Outbox(this.outboxCapacity, this.minInterval, this.clock, this.scheduler,
-				writer.apply(subscriber), this.stats, () -> this.index.subscriptionsOf(subscriber)));
+				writer.apply(subscriber), this.stats, () -> this.index.subscriptionsOf(subscriber), this.writeBatch));
 		this.subscribers.add(subscriber);
 		return subscriber;
 	}
@@ -254,6 +256,15 @@ public class NotificationDispatcher implements AutoCloseable {
 		catch (RejectedExecutionException ex) {
 			this.backlog.decrementAndGet();
 		}
+	}
+
+	/**
+	 * Set how much a subscriber's writer hands to its stream with one flush, for the
+	 * subscribers registered from now on.
+	 * @param writeBatch the bounds of a batch
+	 */
+	public void setWriteBatch(WriteBatch writeBatch) {
+		this.writeBatch = writeBatch;
 	}
 
 	/**

@@ -35,6 +35,8 @@ import org.jspecify.annotations.Nullable;
  * so the client learns it must re-read. A gap is never silent.</li>
  * <li><b>One writer:</b> at most one drain runs at a time, so writes to a stream are
  * serialized and in order.</li>
+ * <li><b>Batched:</b> what is due is written with one flush, up to a {@link WriteBatch}
+ * budget; a drain with more to write then goes behind the other subscribers'.</li>
  * <li><b>No thread waits for a client:</b> when a non-blocking stream still holds what
  * the client has not taken, the drain ends and resumes on the stream's callback; what
  * arrives meanwhile waits here (coalesced, bounded), and the write timeout counts from
@@ -83,6 +85,10 @@ public final class Outbox {
 
 	private final Supplier<Collection<String>> activeSubscriptions;
 
+	private final int batchSize;
+
+	private final int batchBytes;
+
 	private @Nullable MessageStream stream;
 
 	private @Nullable AttachAction attachAction;
@@ -101,9 +107,17 @@ public final class Outbox {
 
 	Outbox(int capacity, Function<String, Duration> minInterval, Clock clock, DeliveryScheduler scheduler,
 			Writer writer, NotificationStats stats, Supplier<Collection<String>> activeSubscriptions) {
+		this(capacity, minInterval, clock, scheduler, writer, stats, activeSubscriptions, WriteBatch.DEFAULT);
+	}
+
+	Outbox(int capacity, Function<String, Duration> minInterval, Clock clock, DeliveryScheduler scheduler,
+			Writer writer, NotificationStats stats, Supplier<Collection<String>> activeSubscriptions,
+			WriteBatch batch) {
 		if (capacity < 1) {
 			throw new IllegalArgumentException("The outbox capacity must be at least 1, was " + capacity);
 		}
+		this.batchSize = batch.maxNotifications();
+		this.batchBytes = batch.maxBytes();
 		this.capacity = capacity;
 		this.minInterval = minInterval;
 		this.clock = clock;
@@ -370,9 +384,7 @@ public final class Outbox {
 	private void drainAll() {
 		while (true) {
 			MessageStream target;
-			OutboundNotification next;
-			AttachAction action;
-			boolean keepAlive;
+			Batch batch;
 			synchronized (this.lock) {
 				target = this.stream;
 				if (target != null) {
@@ -388,38 +400,32 @@ public final class Outbox {
 					}
 					this.writeStartedAt = null;
 				}
-				action = this.attachAction;
-				keepAlive = this.keepAliveRequested;
+				AttachAction action = this.attachAction;
+				boolean keepAlive = this.keepAliveRequested;
 				this.attachAction = null;
 				this.keepAliveRequested = false;
-				next = (target != null && action == null && !keepAlive) ? pollDue(this.clock.instant()) : null;
-				if (target == null || (next == null && action == null && !keepAlive)) {
+				OutboundNotification first = (target != null && action == null && !keepAlive)
+						? pollDue(this.clock.instant()) : null;
+				if (target == null || (first == null && action == null && !keepAlive)) {
 					this.draining = false;
 					if (target != null) {
 						scheduleWakeUp();
 					}
 					return;
 				}
+				batch = new Batch(target, action, keepAlive, first);
 			}
 			try {
 				this.writeStartedAt = this.clock.instant();
-				if (action != null) {
-					action.attached(target, this);
-				}
-				else if (keepAlive) {
-					target.sendComment("keep-alive");
-				}
-				else {
-					this.writer.write(target, next);
-					this.stats.sent(next.publishedAt(), this.clock.instant());
-				}
+				target.sendBatch(this.batchBytes, batch);
 			}
 			catch (IOException ex) {
 				this.writeStartedAt = null;
 				synchronized (this.lock) {
-					if (next != null) {
-						// Keep it for the next stream, unless something newer took its place.
-						putFirst(next);
+					OutboundNotification unwritten = batch.next;
+					if (unwritten != null) {
+						// The stream was gone before the batch began.
+						putFirst(unwritten);
 					}
 					if (this.stream == target) {
 						this.stream = null;
@@ -429,11 +435,95 @@ public final class Outbox {
 				return;
 			}
 			catch (RuntimeException ex) {
-				// A bug in a writer must not wedge the outbox: this one notification is lost.
-				logger.error("Writing an MCP notification failed", ex);
+				// A bug in an attach action must not wedge the outbox.
+				logger.error("Writing to an MCP stream failed", ex);
+			}
+			if (!batch.exhausted) {
+				// The batch's budget is spent: other streams' drains go first, then this one
+				// goes on (once the stream has taken this batch).
+				this.scheduler.execute(this::drain);
+				return;
 			}
 			// The next round clears the write's start once the stream has taken it.
 		}
+	}
+
+	/**
+	 * One step of the drain, written with one flush: the attach action or a keep-alive,
+	 * then the notifications that are due, up to the batch's size (the stream ends it at
+	 * its byte budget).
+	 */
+	private final class Batch implements MessageStream.BatchWriter {
+
+		private final MessageStream target;
+
+		private @Nullable AttachAction action;
+
+		private boolean keepAlive;
+
+		private @Nullable OutboundNotification next;
+
+		private int written;
+
+		/** Whether the batch ended because nothing more was due (not for its budget). */
+		boolean exhausted;
+
+		Batch(MessageStream target, @Nullable AttachAction action, boolean keepAlive,
+				@Nullable OutboundNotification first) {
+			this.target = target;
+			this.action = action;
+			this.keepAlive = keepAlive;
+			this.next = first;
+		}
+
+		@Override
+		public boolean writeNext(MessageStream stream) throws IOException {
+			AttachAction attach = this.action;
+			if (attach != null) {
+				this.action = null;
+				attach.attached(stream, Outbox.this);
+				return true;
+			}
+			if (this.keepAlive) {
+				this.keepAlive = false;
+				stream.sendComment("keep-alive");
+				return true;
+			}
+			OutboundNotification notification = this.next;
+			this.next = null;
+			if (notification == null) {
+				if (this.written >= Outbox.this.batchSize) {
+					return false;
+				}
+				synchronized (Outbox.this.lock) {
+					if (Outbox.this.stream == this.target) {
+						notification = pollDue(Outbox.this.clock.instant());
+					}
+				}
+				if (notification == null) {
+					this.exhausted = true;
+					return false;
+				}
+			}
+			this.written++;
+			try {
+				Outbox.this.writer.write(stream, notification);
+				Outbox.this.stats.sent(notification.publishedAt(), Outbox.this.clock.instant());
+			}
+			catch (IOException ex) {
+				synchronized (Outbox.this.lock) {
+					// Keep it for the next stream, unless something newer took its place.
+					putFirst(notification);
+				}
+				throw ex;
+			}
+			catch (RuntimeException ex) {
+				// A bug in a writer must not wedge the outbox: this one notification is lost.
+				logger.error("Writing an MCP notification failed", ex);
+			}
+			return true;
+		}
+
 	}
 
 	/** A non-blocking stream has handed everything to the network: write on. */

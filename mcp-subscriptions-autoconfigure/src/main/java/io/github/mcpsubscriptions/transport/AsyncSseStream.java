@@ -29,9 +29,10 @@ import org.springframework.http.MediaType;
  * rest wait here, and the container calls back when the client has taken what it was
  * given. A client that stops reading therefore holds no thread, only its bytes.
  * <p>
- * What waits here stays small: the outbox writes its next notification only when the
- * stream is writable again ({@link #whenWritable}), so at most one step of the writer (one
- * notification, or a priming event with a bounded replay) and the closing frame wait.
+ * What waits here stays small: the outbox writes its next batch only when the stream is
+ * writable again ({@link #whenWritable}), so at most one step of the writer (one batch of
+ * notifications, bounded in count and bytes, or a priming event with a bounded replay)
+ * and the closing frame wait.
  * <p>
  * The server's {@link #close()} hands over what waits, then completes the response; if
  * the client does not take it within the close timeout the response is completed anyway,
@@ -74,6 +75,11 @@ final class AsyncSseStream implements MessageStream {
 	private State state = State.OPEN;
 
 	private boolean needsFlush;
+
+	/** Inside {@link #sendBatch}: frames wait here until the batch ends. */
+	private boolean batching;
+
+	private int batchedBytes;
 
 	private volatile boolean closedByServer;
 
@@ -154,6 +160,48 @@ final class AsyncSseStream implements MessageStream {
 		frame.append("data:").append(data.replace("\n", "\ndata:")).append("\n\n");
 	}
 
+	/**
+	 * Hold the batch's frames until it ends, then hand them to the container together:
+	 * one flush, which on a socket the client keeps up with is one system call.
+	 */
+	@Override
+	public void sendBatch(int maxBytes, BatchWriter writer) throws IOException {
+		synchronized (this.lock) {
+			if (this.state != State.OPEN) {
+				throw new IOException("The stream is closed");
+			}
+			this.batching = true;
+			this.batchedBytes = 0;
+		}
+		try {
+			while (writer.writeNext(this)) {
+				synchronized (this.lock) {
+					if (this.batchedBytes >= maxBytes) {
+						break;
+					}
+				}
+			}
+		}
+		finally {
+			handOverBatch();
+		}
+	}
+
+	private void handOverBatch() throws IOException {
+		IOException failure = null;
+		synchronized (this.lock) {
+			this.batching = false;
+			if (this.state != State.DONE) {
+				failure = pumpOrFail();
+			}
+		}
+		if (failure != null) {
+			ended();
+			complete();
+			throw failure;
+		}
+	}
+
 	private void write(CharSequence frame) throws IOException {
 		byte[] bytes = frame.toString().getBytes(StandardCharsets.UTF_8);
 		IOException failure;
@@ -162,6 +210,10 @@ final class AsyncSseStream implements MessageStream {
 				throw new IOException("The stream is closed");
 			}
 			this.waiting.add(bytes);
+			if (this.batching) {
+				this.batchedBytes += bytes.length;
+				return;
+			}
 			failure = pumpOrFail();
 		}
 		if (failure != null) {

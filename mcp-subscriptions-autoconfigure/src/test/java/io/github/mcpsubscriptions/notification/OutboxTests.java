@@ -36,12 +36,127 @@ class OutboxTests {
 	private final List<String> written = new ArrayList<>();
 
 	private Outbox outbox(int capacity, Duration minInterval) {
-		return new Outbox(capacity, (uri) -> minInterval, this.clock, this.scheduler, (stream, notification) -> {
+		return outbox(capacity, minInterval, this.scheduler, WriteBatch.DEFAULT, "");
+	}
+
+	private Outbox outbox(int capacity, Duration minInterval, DeliveryScheduler scheduler, WriteBatch batch,
+			String name) {
+		return new Outbox(capacity, (uri) -> minInterval, this.clock, scheduler, (stream, notification) -> {
 			stream.send(null, notification.uri() + (notification.resync() ? " resync" : "") + " "
 					+ notification.attributes());
-			this.written.add(notification.uri() + (notification.resync() ? " resync" : "") + " "
+			this.written.add(name + notification.uri() + (notification.resync() ? " resync" : "") + " "
 					+ notification.attributes().getOrDefault("v", ""));
-		}, this.stats, () -> this.subscriptions);
+		}, this.stats, () -> this.subscriptions, batch);
+	}
+
+	@Test
+	void whatWaitsIsWrittenAsOneBatch() {
+		Outbox outbox = outbox(10, Duration.ZERO);
+		RecordingStream stream = new RecordingStream();
+		stream.holdWrites();
+		outbox.attach(stream);
+		for (int i = 1; i <= 5; i++) {
+			outbox.offer(change("a://items/" + i, 1));
+		}
+		assertThat(this.written).isEmpty();
+		stream.taken();
+		assertThat(this.written).containsExactly("a://items/1 1", "a://items/2 1", "a://items/3 1", "a://items/4 1",
+				"a://items/5 1");
+		assertThat(stream.batches()).as("one flush for everything that waited").containsExactly(5);
+		assertThat(this.stats.getSent()).isEqualTo(5);
+	}
+
+	@Test
+	void aFullBatchGoesBehindTheOtherSubscribersDrains() {
+		List<Runnable> queue = new ArrayList<>();
+		DeliveryScheduler queued = new DeliveryScheduler() {
+
+			@Override
+			public void execute(Runnable task) {
+				queue.add(task);
+			}
+
+			@Override
+			public void schedule(Runnable task, Duration delay) {
+			}
+
+		};
+		WriteBatch twoAtATime = new WriteBatch(2, 1 << 20);
+		Outbox a = outbox(10, Duration.ZERO, queued, twoAtATime, "A ");
+		Outbox b = outbox(10, Duration.ZERO, queued, twoAtATime, "B ");
+		RecordingStream streamA = new RecordingStream();
+		RecordingStream streamB = new RecordingStream();
+		a.attach(streamA);
+		b.attach(streamB);
+		for (int i = 1; i <= 3; i++) {
+			a.offer(change("a://items/" + i, 1));
+		}
+		for (int i = 1; i <= 3; i++) {
+			b.offer(change("a://items/" + i, 1));
+		}
+		while (!queue.isEmpty()) {
+			queue.remove(0).run();
+		}
+		assertThat(this.written).containsExactly("A a://items/1 1", "A a://items/2 1", "B a://items/1 1",
+				"B a://items/2 1", "A a://items/3 1", "B a://items/3 1");
+		assertThat(streamA.batches()).containsExactly(2, 1);
+		assertThat(streamB.batches()).containsExactly(2, 1);
+	}
+
+	@Test
+	void aBatchEndsAtItsByteBudget() {
+		Outbox outbox = outbox(10, Duration.ZERO, this.scheduler, new WriteBatch(64, 1), "");
+		RecordingStream stream = new RecordingStream();
+		stream.holdWrites();
+		outbox.attach(stream);
+		for (int i = 1; i <= 3; i++) {
+			outbox.offer(change("a://items/" + i, 1));
+		}
+		stream.taken();
+		assertThat(this.written).containsExactly("a://items/1 1", "a://items/2 1", "a://items/3 1");
+		assertThat(stream.batches()).as("every notification is past a budget of one byte").containsExactly(1, 1, 1);
+	}
+
+	@Test
+	void aClientLeavingInTheMiddleOfABatchLosesNothingThatWasNotWritten() {
+		Outbox outbox = outbox(10, Duration.ZERO);
+		RecordingStream first = new RecordingStream();
+		first.holdWrites();
+		outbox.attach(first);
+		for (int i = 1; i <= 4; i++) {
+			outbox.offer(change("a://items/" + i, 1));
+		}
+		first.failAfter(2);
+		first.taken();
+		assertThat(this.written).containsExactly("a://items/1 1", "a://items/2 1");
+		assertThat(first.isOpen()).isFalse();
+		assertThat(outbox.size()).as("the one that failed and the one after it wait").isEqualTo(2);
+		RecordingStream second = new RecordingStream();
+		outbox.attach(second);
+		assertThat(this.written).containsExactly("a://items/1 1", "a://items/2 1", "a://items/3 1", "a://items/4 1");
+		assertThat(second.batches()).containsExactly(2);
+	}
+
+	@Test
+	void aNotificationForAStreamThatClosedBeforeItsBatchBeganWaitsForTheNext() {
+		Outbox outbox = outbox(10, Duration.ZERO);
+		RecordingStream first = new RecordingStream();
+		outbox.attach(first);
+		first.close();
+		outbox.offer(change("a://items/1", 1));
+		assertThat(outbox.size()).isOne();
+		RecordingStream second = new RecordingStream();
+		outbox.attach(second);
+		assertThat(this.written).containsExactly("a://items/1 1");
+		assertThat(second.written()).hasSize(1);
+	}
+
+	@Test
+	void aWriteBatchHoldsAtLeastOneNotificationAndOneByte() {
+		assertThatExceptionOfType(IllegalArgumentException.class).isThrownBy(() -> new WriteBatch(0, 1))
+			.withMessageContaining("at least one notification");
+		assertThatExceptionOfType(IllegalArgumentException.class).isThrownBy(() -> new WriteBatch(1, 0))
+			.withMessageContaining("at least 1 byte");
 	}
 
 	@Test

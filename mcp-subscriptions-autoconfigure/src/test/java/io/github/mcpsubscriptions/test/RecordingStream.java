@@ -26,6 +26,10 @@ public final class RecordingStream implements MessageStream {
 
 	private final List<Runnable> whenWritable = new CopyOnWriteArrayList<>();
 
+	private final List<Integer> batches = new CopyOnWriteArrayList<>();
+
+	private volatile int failAfter = -1;
+
 	/**
 	 * Act like a non-blocking stream whose client has not taken what was written: not
 	 * writable until {@link #taken()}.
@@ -65,6 +69,41 @@ public final class RecordingStream implements MessageStream {
 		this.failing = true;
 	}
 
+	/**
+	 * Fail like a client that goes away after taking a number of further writes.
+	 * @param writes how many writes still succeed
+	 */
+	public void failAfter(int writes) {
+		this.failAfter = writes;
+	}
+
+	/**
+	 * How many messages each {@link #sendBatch batch} held, in order.
+	 * @return the sizes
+	 */
+	public List<Integer> batches() {
+		return this.batches;
+	}
+
+	@Override
+	public void sendBatch(int maxBytes, BatchWriter writer) throws IOException {
+		if (!this.open) {
+			throw new IOException("gone");
+		}
+		int before = this.written.size();
+		try {
+			while (writer.writeNext(this)) {
+				int bytes = this.written.subList(before, this.written.size()).stream().mapToInt(String::length).sum();
+				if (bytes >= maxBytes) {
+					break;
+				}
+			}
+		}
+		finally {
+			this.batches.add(this.written.size() - before);
+		}
+	}
+
 	public List<String> written() {
 		return this.written;
 	}
@@ -85,6 +124,12 @@ public final class RecordingStream implements MessageStream {
 	}
 
 	private void write(String line) throws IOException {
+		if (this.failAfter == 0) {
+			this.failing = true;
+		}
+		if (this.failAfter > 0) {
+			this.failAfter--;
+		}
 		if (!this.open || this.failing) {
 			close();
 			throw new IOException("gone");

@@ -1,0 +1,166 @@
+package io.github.mcpsubscriptions.transport;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.github.mcpsubscriptions.test.ManualDeliveryScheduler;
+import io.github.mcpsubscriptions.test.MutableClock;
+import jakarta.servlet.ServletOutputStream;
+import jakarta.servlet.WriteListener;
+import jakarta.servlet.http.HttpServletResponseWrapper;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.mock.web.MockHttpServletRequest;
+import org.springframework.mock.web.MockHttpServletResponse;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Batched writes on the non-blocking SSE stream, against a servlet output stream that
+ * counts what the container is asked to do.
+ */
+class AsyncSseStreamBatchTests {
+
+	private final CountingOutputStream out = new CountingOutputStream();
+
+	private AsyncSseStream stream;
+
+	@BeforeEach
+	void open() throws IOException {
+		MockHttpServletRequest request = new MockHttpServletRequest("GET", "/mcp");
+		request.setAsyncSupported(true);
+		HttpServletResponseWrapper response = new HttpServletResponseWrapper(new MockHttpServletResponse()) {
+
+			@Override
+			public ServletOutputStream getOutputStream() {
+				return AsyncSseStreamBatchTests.this.out;
+			}
+
+		};
+		this.stream = AsyncSseStream.open(request, response, (closed) -> {
+		}, (done) -> {
+		}, null, new ManualDeliveryScheduler(new MutableClock(Instant.EPOCH)), java.time.Duration.ofSeconds(1));
+	}
+
+	@Test
+	void aBatchIsHandedOverWithOneFlush() throws IOException {
+		AtomicInteger left = new AtomicInteger(5);
+		this.stream.sendBatch(1 << 20, (target) -> {
+			int n = left.getAndDecrement();
+			if (n == 0) {
+				return false;
+			}
+			target.send(null, "{\"n\":" + n + "}");
+			return true;
+		});
+		assertThat(this.out.flushes).isOne();
+		assertThat(this.out.text()).isEqualTo(frames(5, 4, 3, 2, 1));
+	}
+
+	@Test
+	void withoutABatchEveryMessageIsFlushed() throws IOException {
+		this.stream.send(null, "{\"n\":1}");
+		this.stream.send(null, "{\"n\":2}");
+		assertThat(this.out.flushes).isEqualTo(2);
+		assertThat(this.out.text()).isEqualTo(frames(1, 2));
+	}
+
+	@Test
+	void aBatchEndsOnceItReachesItsSize() throws IOException {
+		AtomicInteger calls = new AtomicInteger();
+		int frame = frames(1).getBytes(StandardCharsets.UTF_8).length;
+		this.stream.sendBatch(2 * frame + 1, (target) -> {
+			calls.incrementAndGet();
+			target.send(null, "{\"n\":1}");
+			return true;
+		});
+		assertThat(calls).as("two frames are under the size, the third reaches it").hasValue(3);
+		assertThat(this.out.flushes).isOne();
+	}
+
+	@Test
+	void aBatchTheClientCannotTakeYetWaitsAndIsFlushedOnceWhenItCan() throws IOException {
+		this.out.ready = false;
+		AtomicInteger left = new AtomicInteger(3);
+		this.stream.sendBatch(1 << 20, (target) -> {
+			int n = left.getAndDecrement();
+			if (n == 0) {
+				return false;
+			}
+			target.send(null, "{\"n\":" + n + "}");
+			return true;
+		});
+		assertThat(this.out.text()).isEmpty();
+		AtomicInteger writable = new AtomicInteger();
+		assertThat(this.stream.whenWritable(writable::incrementAndGet)).isFalse();
+		this.out.ready = true;
+		this.out.listener.onWritePossible();
+		assertThat(this.out.text()).isEqualTo(frames(3, 2, 1));
+		assertThat(this.out.flushes).isOne();
+		assertThat(writable).hasValue(1);
+	}
+
+	@Test
+	void aClosedStreamFailsTheBatch() {
+		this.stream.close();
+		AtomicInteger calls = new AtomicInteger();
+		org.assertj.core.api.Assertions.assertThatIOException()
+			.isThrownBy(() -> this.stream.sendBatch(100, (target) -> calls.incrementAndGet() > 0));
+		assertThat(calls).hasValue(0);
+	}
+
+	private static String frames(int... numbers) {
+		StringBuilder text = new StringBuilder();
+		for (int n : numbers) {
+			text.append("event:").append(AsyncSseStream.MESSAGE_EVENT).append("\ndata:{\"n\":").append(n).append("}\n\n");
+		}
+		return text.toString();
+	}
+
+	private static final class CountingOutputStream extends ServletOutputStream {
+
+		private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+
+		volatile boolean ready = true;
+
+		int flushes;
+
+		@Nullable WriteListener listener;
+
+		@Override
+		public boolean isReady() {
+			return this.ready;
+		}
+
+		@Override
+		public void setWriteListener(WriteListener writeListener) {
+			this.listener = writeListener;
+		}
+
+		@Override
+		public void write(int b) {
+			this.bytes.write(b);
+		}
+
+		@Override
+		public void write(byte[] b, int off, int len) {
+			this.bytes.write(b, off, len);
+		}
+
+		@Override
+		public void flush() {
+			this.flushes++;
+		}
+
+		String text() {
+			return this.bytes.toString(StandardCharsets.UTF_8);
+		}
+
+	}
+
+}
