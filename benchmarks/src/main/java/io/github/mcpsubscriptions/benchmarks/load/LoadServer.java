@@ -2,13 +2,20 @@ package io.github.mcpsubscriptions.benchmarks.load;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongConsumer;
+import java.util.stream.IntStream;
 
 import io.github.mcpsubscriptions.notification.ResourceChangedEvent;
 import io.github.mcpsubscriptions.resource.McpResource;
@@ -26,6 +33,7 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.servlet.mvc.method.annotation.ResponseBodyEmitter;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
 /**
@@ -243,20 +251,41 @@ public final class LoadServer implements AutoCloseable {
 
 	/**
 	 * Holds plain {@code SseEmitter}s and writes the MCP server's notification bytes
-	 * ({@code id}, {@code event: message}, the same JSON) to each of them. Like the MCP
-	 * server's delivery on JDK 17 (a pool of 16 writers), 16 writer threads each own a
-	 * sixteenth of the emitters, so events reach one emitter in order.
+	 * ({@code id}, {@code event: message}, the same JSON) to each of them, the way the MCP
+	 * server delivers: 16 writers each own a sixteenth of the emitters (so events reach one
+	 * emitter in order), at most half the cores' worth of them run at once, and what waits
+	 * for a writer is sent to each of its emitters with one flush, up to the MCP server's
+	 * default batch (64 events or 32 KiB).
 	 */
 	@RestController
 	static class RawBroadcaster {
 
 		private static final int WRITERS = 16;
 
-		private final List<Map<SseEmitter, Boolean>> slices = java.util.stream.IntStream.range(0, WRITERS)
+		private static final int BATCH_EVENTS = 64;
+
+		private static final int BATCH_BYTES = 32 * 1024;
+
+		private static final MediaType UTF8_TEXT = new MediaType(MediaType.TEXT_PLAIN,
+				StandardCharsets.UTF_8);
+
+		private final List<Map<SseEmitter, Boolean>> slices = IntStream.range(0, WRITERS)
 			.mapToObj((i) -> (Map<SseEmitter, Boolean>) new ConcurrentHashMap<SseEmitter, Boolean>())
 			.toList();
 
-		private final ExecutorService[] writers = java.util.stream.IntStream.range(0, WRITERS)
+		private final List<Queue<String>> pending = IntStream.range(0, WRITERS)
+			.mapToObj((i) -> (Queue<String>) new ConcurrentLinkedQueue<String>())
+			.toList();
+
+		private final AtomicBoolean[] scheduled = IntStream
+			.range(0, WRITERS)
+			.mapToObj((i) -> new AtomicBoolean())
+			.toArray(AtomicBoolean[]::new);
+
+		private final Semaphore running = new Semaphore(
+				Math.max(1, Runtime.getRuntime().availableProcessors() / 2));
+
+		private final ExecutorService[] writers = IntStream.range(0, WRITERS)
 			.mapToObj((i) -> Executors.newSingleThreadExecutor((task) -> {
 				Thread thread = new Thread(task, "raw-writer-" + i);
 				thread.setDaemon(true);
@@ -286,20 +315,51 @@ public final class LoadServer implements AutoCloseable {
 		}
 
 		void broadcast(long n) {
-			String json = notificationJson(n);
-			String id = "raw-" + this.sequence.incrementAndGet();
+			String frame = "id:raw-" + this.sequence.incrementAndGet() + "\nevent:message\ndata:"
+					+ notificationJson(n) + "\n\n";
 			for (int i = 0; i < WRITERS; i++) {
-				Map<SseEmitter, Boolean> slice = this.slices.get(i);
-				this.writers[i].execute(() -> {
+				this.pending.get(i).add(frame);
+				schedule(i);
+			}
+		}
+
+		private void schedule(int writer) {
+			if (this.scheduled[writer].compareAndSet(false, true)) {
+				this.writers[writer].execute(() -> drain(writer));
+			}
+		}
+
+		private void drain(int writer) {
+			Queue<String> queue = this.pending.get(writer);
+			StringBuilder batch = new StringBuilder();
+			int events = 0;
+			String frame;
+			while (events < BATCH_EVENTS && batch.length() < BATCH_BYTES && (frame = queue.poll()) != null) {
+				batch.append(frame);
+				events++;
+			}
+			if (events > 0) {
+				Set<ResponseBodyEmitter.DataWithMediaType> items = Set
+					.of(new ResponseBodyEmitter.DataWithMediaType(batch.toString(), UTF8_TEXT));
+				Map<SseEmitter, Boolean> slice = this.slices.get(writer);
+				this.running.acquireUninterruptibly();
+				try {
 					for (SseEmitter emitter : slice.keySet()) {
 						try {
-							emitter.send(SseEmitter.event().id(id).name("message").data(json));
+							emitter.send(items);
 						}
 						catch (IOException | IllegalStateException ex) {
 							slice.remove(emitter);
 						}
 					}
-				});
+				}
+				finally {
+					this.running.release();
+				}
+			}
+			this.scheduled[writer].set(false);
+			if (!queue.isEmpty()) {
+				schedule(writer);
 			}
 		}
 
