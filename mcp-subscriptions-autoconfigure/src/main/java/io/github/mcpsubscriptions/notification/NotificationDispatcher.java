@@ -283,17 +283,41 @@ public class NotificationDispatcher implements AutoCloseable {
 		// One notification per subscription URI, shared by all its subscribers: it is
 		// encoded once, however many subscribers it goes to.
 		Map<String, OutboundNotification> shared = new HashMap<>();
+		// The access policy's answer for one change depends only on the subscription and the
+		// principal, which thousands of subscribers share: asked once per pair. The index
+		// yields a subscription's subscribers together, so the last answer is kept at hand.
+		Map<Access, Boolean> decided = new HashMap<>();
+		Access last = null;
+		boolean lastAllowed = false;
 		for (SubscriptionMatch<Subscriber> match : matches) {
 			Subscriber subscriber = match.subscriber();
-			if (!permitted(change, match.subscribedUri(), subscriber.getPrincipal())) {
+			String subscribedUri = match.subscribedUri();
+			Principal principal = subscriber.getPrincipal();
+			boolean allowed;
+			if (last != null && last.principal() == principal && last.subscribedUri().equals(subscribedUri)) {
+				allowed = lastAllowed;
+			}
+			else {
+				last = new Access(subscribedUri, principal);
+				allowed = decided.computeIfAbsent(last,
+						(access) -> canReceive(change, access.subscribedUri(), access.principal()));
+				lastAllowed = allowed;
+			}
+			if (!allowed) {
+				this.stats.denied.increment();
+				continue;
+			}
+			if (!this.filters.isEmpty() && !accepted(
+					new SubscriptionFilter.Candidate(change.uri(), subscribedUri, change.attributes(), principal))) {
+				this.stats.filtered.increment();
 				continue;
 			}
 			if (this.encoder.correlates(subscriber)) {
-				subscriber.getOutbox().offer(notification(shared, change, match.subscribedUri()));
+				subscriber.getOutbox().offer(notification(shared, change, subscribedUri));
 			}
 			else {
-				merged = (merged != null) ? merged : new LinkedHashMap<>();
-				merged.merge(subscriber, match.subscribedUri(),
+				merged = (merged != null) ? merged : new LinkedHashMap<>(matches.size() * 4 / 3 + 1);
+				merged.merge(subscriber, subscribedUri,
 						(current, candidate) -> CoverageRules.moreSpecific(change.uri(), current, candidate));
 			}
 		}
@@ -306,7 +330,12 @@ public class NotificationDispatcher implements AutoCloseable {
 
 	private static OutboundNotification notification(Map<String, OutboundNotification> shared, ResourceChange change,
 			String subscribedUri) {
-		return shared.computeIfAbsent(subscribedUri, (uri) -> OutboundNotification.updated(change, uri));
+		OutboundNotification notification = shared.get(subscribedUri);
+		if (notification == null) {
+			notification = OutboundNotification.updated(change, subscribedUri);
+			shared.put(subscribedUri, notification);
+		}
+		return notification;
 	}
 
 	/**
@@ -343,8 +372,32 @@ public class NotificationDispatcher implements AutoCloseable {
 		return notifications;
 	}
 
+	private boolean canReceive(ResourceChange change, String subscribedUri, @Nullable Principal principal) {
+		return this.accessPolicy.canReceive(principal, change.uri(), subscribedUri);
+	}
+
+	/**
+	 * A subscription URI and the principal of a subscriber of it, the principal by
+	 * identity: equal principals that are distinct objects are merely asked again (an
+	 * authentication's own equality is too costly to compute per subscriber).
+	 */
+	private record Access(String subscribedUri, @Nullable Principal principal) {
+
+		@Override
+		public boolean equals(@Nullable Object other) {
+			return other instanceof Access that && this.principal == that.principal
+					&& this.subscribedUri.equals(that.subscribedUri);
+		}
+
+		@Override
+		public int hashCode() {
+			return 31 * this.subscribedUri.hashCode() + System.identityHashCode(this.principal);
+		}
+
+	}
+
 	private boolean permitted(ResourceChange change, String subscribedUri, @Nullable Principal principal) {
-		if (!this.accessPolicy.canReceive(principal, change.uri(), subscribedUri)) {
+		if (!canReceive(change, subscribedUri, principal)) {
 			this.stats.denied.increment();
 			return false;
 		}

@@ -36,6 +36,9 @@ public final class OutboundNotification {
 
 	private final @Nullable String position;
 
+	/** Built once: a notification shared by thousands of outboxes is keyed by each. */
+	private final Key key;
+
 	/** Written by the encoder; a race only builds the same value twice. */
 	private volatile NotificationEncoder.@Nullable Encoded encoded;
 
@@ -59,6 +62,7 @@ public final class OutboundNotification {
 		this.resync = resync;
 		this.publishedAt = Objects.requireNonNull(publishedAt, "publishedAt");
 		this.position = position;
+		this.key = new Key(method, uri, subscribedUri);
 	}
 
 	public OutboundNotification(String method, @Nullable String uri, @Nullable String subscribedUri,
@@ -149,7 +153,7 @@ public final class OutboundNotification {
 	}
 
 	Key key() {
-		return new Key(this.method, this.uri, this.subscribedUri);
+		return this.key;
 	}
 
 	NotificationEncoder.@Nullable Encoded encoded() {

@@ -138,8 +138,7 @@ public final class Outbox {
 				return;
 			}
 			OutboundNotification.Key key = notification.key();
-			if (this.pending.containsKey(key)) {
-				this.pending.put(key, notification);
+			if (this.pending.replace(key, notification) != null) {
 				this.stats.coalesced.increment();
 				return;
 			}
@@ -148,13 +147,16 @@ public final class Outbox {
 			}
 			else {
 				this.pending.put(key, notification);
+				if (!startDrain()) {
+					return;
+				}
 			}
 		}
 		if (toClose != null) {
 			toClose.close();
 			return;
 		}
-		requestDrain();
+		this.scheduler.execute(this::drain);
 	}
 
 	/** Called with the lock held. */
@@ -358,13 +360,24 @@ public final class Outbox {
 
 	private void requestDrain() {
 		synchronized (this.lock) {
-			boolean work = !this.pending.isEmpty() || this.attachAction != null || this.keepAliveRequested;
-			if (this.draining || this.stream == null || this.awaiting == this.stream || !work) {
+			if (!startDrain()) {
 				return;
 			}
-			this.draining = true;
 		}
 		this.scheduler.execute(this::drain);
+	}
+
+	/**
+	 * Called with the lock held: whether a drain is to start now (the caller then
+	 * submits it).
+	 */
+	private boolean startDrain() {
+		boolean work = !this.pending.isEmpty() || this.attachAction != null || this.keepAliveRequested;
+		if (this.draining || this.stream == null || this.awaiting == this.stream || !work) {
+			return false;
+		}
+		this.draining = true;
+		return true;
 	}
 
 	private void drain() {

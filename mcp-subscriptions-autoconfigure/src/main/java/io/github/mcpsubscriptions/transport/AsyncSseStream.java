@@ -42,6 +42,12 @@ final class AsyncSseStream implements MessageStream {
 
 	static final String MESSAGE_EVENT = "message";
 
+	private static final byte[] ID = "id:".getBytes(StandardCharsets.UTF_8);
+
+	private static final byte[] MESSAGE_EVENT_LINE = ("event:" + MESSAGE_EVENT + "\n").getBytes(StandardCharsets.UTF_8);
+
+	private static final byte[] DATA = "data:".getBytes(StandardCharsets.UTF_8);
+
 	private enum State {
 
 		OPEN, CLOSING, DONE
@@ -128,17 +134,35 @@ final class AsyncSseStream implements MessageStream {
 
 	@Override
 	public void send(@Nullable String eventId, String data) throws IOException {
-		StringBuilder frame = new StringBuilder(data.length() + 48);
-		if (eventId != null) {
-			frame.append("id:").append(eventId).append('\n');
+		// Built as bytes in one array: this runs once per subscriber and notification.
+		byte[] id = (eventId != null) ? eventId.getBytes(StandardCharsets.UTF_8) : null;
+		byte[] payload = ((data.indexOf('\n') < 0) ? data : data.replace("\n", "\ndata:"))
+			.getBytes(StandardCharsets.UTF_8);
+		boolean message = !data.isEmpty();
+		int length = ((id != null) ? ID.length + id.length + 1 : 0) + (message ? MESSAGE_EVENT_LINE.length : 0)
+				+ DATA.length + payload.length + 2;
+		byte[] frame = new byte[length];
+		int at = 0;
+		if (id != null) {
+			at = put(ID, frame, at);
+			at = put(id, frame, at);
+			frame[at++] = '\n';
 		}
-		if (!data.isEmpty()) {
+		if (message) {
 			// SSE's default type is "message", but clients such as the MCP Java SDK
 			// dispatch only events that name it.
-			frame.append("event:").append(MESSAGE_EVENT).append('\n');
+			at = put(MESSAGE_EVENT_LINE, frame, at);
 		}
-		appendData(frame, data);
+		at = put(DATA, frame, at);
+		at = put(payload, frame, at);
+		frame[at++] = '\n';
+		frame[at] = '\n';
 		write(frame);
+	}
+
+	private static int put(byte[] part, byte[] frame, int at) {
+		System.arraycopy(part, 0, frame, at, part.length);
+		return at + part.length;
 	}
 
 	@Override
@@ -203,7 +227,10 @@ final class AsyncSseStream implements MessageStream {
 	}
 
 	private void write(CharSequence frame) throws IOException {
-		byte[] bytes = frame.toString().getBytes(StandardCharsets.UTF_8);
+		write(frame.toString().getBytes(StandardCharsets.UTF_8));
+	}
+
+	private void write(byte[] bytes) throws IOException {
 		IOException failure;
 		synchronized (this.lock) {
 			if (this.state != State.OPEN) {

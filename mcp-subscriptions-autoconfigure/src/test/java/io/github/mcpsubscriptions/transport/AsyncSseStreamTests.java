@@ -21,10 +21,10 @@ import org.springframework.mock.web.MockHttpServletResponse;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Batched writes on the non-blocking SSE stream, against a servlet output stream that
- * counts what the container is asked to do.
+ * The non-blocking SSE stream's frames and batched writes, against a servlet output
+ * stream that counts what the container is asked to do.
  */
-class AsyncSseStreamBatchTests {
+class AsyncSseStreamTests {
 
 	private final CountingOutputStream out = new CountingOutputStream();
 
@@ -38,13 +38,25 @@ class AsyncSseStreamBatchTests {
 
 			@Override
 			public ServletOutputStream getOutputStream() {
-				return AsyncSseStreamBatchTests.this.out;
+				return AsyncSseStreamTests.this.out;
 			}
 
 		};
 		this.stream = AsyncSseStream.open(request, response, (closed) -> {
 		}, (done) -> {
 		}, null, new ManualDeliveryScheduler(new MutableClock(Instant.EPOCH)), java.time.Duration.ofSeconds(1));
+	}
+
+	@Test
+	void framesAreServerSentEvents() throws IOException {
+		this.stream.send("s-1", "{\"a\":1}");
+		this.stream.send(null, "line one\nline two");
+		this.stream.send("s-2", "");
+		this.stream.send("s-3", "é€😀");
+		this.stream.sendComment("keep-alive");
+		assertThat(this.out.text()).isEqualTo("id:s-1\nevent:message\ndata:{\"a\":1}\n\n"
+				+ "event:message\ndata:line one\ndata:line two\n\n" + "id:s-2\ndata:\n\n"
+				+ "id:s-3\nevent:message\ndata:é€😀\n\n" + ":keep-alive\n\n");
 	}
 
 	@Test
