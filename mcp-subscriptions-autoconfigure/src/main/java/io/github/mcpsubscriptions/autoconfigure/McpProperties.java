@@ -591,7 +591,7 @@ public class McpProperties {
 
 		/**
 		 * Maximum number of waiting notifications written to one stream with one flush;
-		 * 1 flushes after every notification.
+		 * 1 flushes after every notification (several times slower at saturation).
 		 */
 		private int writeBatchSize = WriteBatch.DEFAULT.maxNotifications();
 
