@@ -1,10 +1,14 @@
 package io.github.mcpsubscriptions.autoconfigure;
 
+import java.time.Clock;
+
 import io.github.mcpsubscriptions.metrics.McpDispatchObservation;
 import io.github.mcpsubscriptions.metrics.McpHealthIndicator;
 import io.github.mcpsubscriptions.metrics.McpMetrics;
-import io.github.mcpsubscriptions.metrics.McpToolMetrics;
+import io.github.mcpsubscriptions.metrics.McpOperationMetrics;
+import io.github.mcpsubscriptions.metrics.McpSessionMetrics;
 import io.github.mcpsubscriptions.metrics.McpSubscriptionsEndpoint;
+import io.github.mcpsubscriptions.metrics.McpToolMetrics;
 import io.github.mcpsubscriptions.notification.NotificationDispatcher;
 import io.github.mcpsubscriptions.notification.ResourceChangeFeed;
 import io.github.mcpsubscriptions.server.ListenManager;
@@ -52,6 +56,21 @@ public final class McpMetricsAutoConfiguration {
 			McpToolMetrics metrics = new McpToolMetrics();
 			requests.ifAvailable((dispatcher) -> dispatcher.setToolCallObserver(metrics));
 			return metrics;
+		}
+
+		@Bean
+		@ConditionalOnMissingBean
+		McpOperationMetrics mcpOperationMetrics(ObjectProvider<McpRequestDispatcher> requests) {
+			McpOperationMetrics metrics = new McpOperationMetrics();
+			requests.ifAvailable((dispatcher) -> dispatcher.setRequestObserver(metrics));
+			return metrics;
+		}
+
+		@Bean
+		@ConditionalOnMissingBean
+		McpSessionMetrics mcpSessionMetrics() {
+			// A session listener: the session manager collects it when it is created.
+			return new McpSessionMetrics(Clock.systemUTC());
 		}
 
 	}

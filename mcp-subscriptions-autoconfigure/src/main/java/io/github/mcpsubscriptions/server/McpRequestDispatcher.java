@@ -1,6 +1,7 @@
 package io.github.mcpsubscriptions.server;
 
 import java.security.Principal;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -32,6 +33,7 @@ import io.github.mcpsubscriptions.tool.ToolRegistry;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 import org.springframework.context.ApplicationEventPublisher;
@@ -86,6 +88,8 @@ public class McpRequestDispatcher {
 	private final boolean listenEnabled;
 
 	private final LimitStats limitStats = new LimitStats();
+
+	private volatile McpRequestObserver requestObserver = McpRequestObserver.NONE;
 
 	private static final String SERVER_INFO_META = "io.modelcontextprotocol/serverInfo";
 
@@ -154,6 +158,24 @@ public class McpRequestDispatcher {
 	 * @return the response; a {@code -32601} error for methods this era does not have
 	 */
 	public JsonRpcResponse dispatchStateless(JsonRpcRequest request, McpExchange exchange) {
+		long started = System.nanoTime();
+		JsonRpcResponse response = null;
+		Class<? extends Throwable> failure = null;
+		try {
+			response = answerStateless(request, exchange);
+			return response;
+		}
+		catch (RuntimeException ex) {
+			failure = ex.getClass();
+			throw ex;
+		}
+		finally {
+			observe(request, this.statelessMethods.containsKey(request.method()) || INITIALIZE.equals(request.method()),
+					ProtocolVersions.V2026_07_28, response, failure, started);
+		}
+	}
+
+	private JsonRpcResponse answerStateless(JsonRpcRequest request, McpExchange exchange) {
 		McpMethodHandler handler = this.statelessMethods.get(request.method());
 		if (handler == null && INITIALIZE.equals(request.method())) {
 			// Tell a client that mixed the eras which versions it can have.
@@ -197,6 +219,37 @@ public class McpRequestDispatcher {
 	 */
 	public void setToolCallObserver(ToolCallObserver observer) {
 		this.toolMethods.setObserver(observer);
+	}
+
+	/**
+	 * Observe every answered request (metrics).
+	 * @param observer the observer
+	 */
+	public void setRequestObserver(McpRequestObserver observer) {
+		this.requestObserver = observer;
+	}
+
+	private void observe(JsonRpcRequest request, boolean known, @Nullable String protocolVersion,
+			@Nullable JsonRpcResponse response, @Nullable Class<? extends Throwable> failure, long started) {
+		McpRequestObserver observer = this.requestObserver;
+		if (observer == McpRequestObserver.NONE) {
+			return;
+		}
+		String tool = null;
+		JsonNode name = (known && "tools/call".equals(request.method()) && request.params() != null)
+				? request.params().get("name") : null;
+		if (name != null && name.isString() && this.toolMethods.isRegistered(name.stringValue())) {
+			tool = name.stringValue();
+		}
+		Integer errorCode = (response != null && response.error() != null) ? response.error().code() : null;
+		boolean toolError = tool != null && response != null && ToolMethods.isToolError(response.result());
+		try {
+			observer.answered(new McpRequestObserver.Answered(known ? request.method() : null, protocolVersion, tool,
+					errorCode, toolError, failure, Duration.ofNanos(System.nanoTime() - started)));
+		}
+		catch (RuntimeException ex) {
+			logger.warn("MCP request observer " + observer + " failed", ex);
+		}
 	}
 
 	/**
@@ -249,7 +302,22 @@ public class McpRequestDispatcher {
 	 */
 	public @Nullable JsonRpcResponse dispatch(JsonRpcMessage message, McpExchange exchange) {
 		if (message instanceof JsonRpcRequest request) {
-			return handleRequest(request, exchange);
+			long started = System.nanoTime();
+			JsonRpcResponse response = null;
+			Class<? extends Throwable> failure = null;
+			try {
+				response = handleRequest(request, exchange);
+				return response;
+			}
+			catch (RuntimeException ex) {
+				failure = ex.getClass();
+				throw ex;
+			}
+			finally {
+				McpSession session = exchange.getSession();
+				observe(request, this.methods.containsKey(request.method()),
+						(session != null) ? session.getProtocolVersion() : null, response, failure, started);
+			}
 		}
 		if (message instanceof JsonRpcNotification notification) {
 			handleNotification(notification, exchange);

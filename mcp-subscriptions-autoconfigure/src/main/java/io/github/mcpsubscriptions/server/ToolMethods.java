@@ -67,6 +67,19 @@ class ToolMethods {
 		this.observer = observer;
 	}
 
+	boolean isRegistered(String name) {
+		return this.registry.get(name) != null;
+	}
+
+	/** Whether a {@code tools/call} result (as handled, or as sent in the 2026 era) reports a tool error. */
+	static boolean isToolError(@Nullable Object result) {
+		if (result instanceof CallToolResult call) {
+			return Boolean.TRUE.equals(call.isError());
+		}
+		JsonNode error = (result instanceof ObjectNode node) ? node.get("isError") : null;
+		return error != null && error.isBoolean() && error.booleanValue();
+	}
+
 	boolean hasTools() {
 		return !this.registry.isEmpty();
 	}
