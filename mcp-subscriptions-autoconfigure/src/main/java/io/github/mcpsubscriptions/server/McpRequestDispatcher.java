@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcCodec;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcErrorCodes;
@@ -158,21 +159,9 @@ public class McpRequestDispatcher {
 	 * @return the response; a {@code -32601} error for methods this era does not have
 	 */
 	public JsonRpcResponse dispatchStateless(JsonRpcRequest request, McpExchange exchange) {
-		long started = System.nanoTime();
-		JsonRpcResponse response = null;
-		Class<? extends Throwable> failure = null;
-		try {
-			response = answerStateless(request, exchange);
-			return response;
-		}
-		catch (RuntimeException ex) {
-			failure = ex.getClass();
-			throw ex;
-		}
-		finally {
-			observe(request, this.statelessMethods.containsKey(request.method()) || INITIALIZE.equals(request.method()),
-					ProtocolVersions.V2026_07_28, response, failure, started);
-		}
+		return observed(request,
+				this.statelessMethods.containsKey(request.method()) || INITIALIZE.equals(request.method()),
+				() -> ProtocolVersions.V2026_07_28, () -> answerStateless(request, exchange));
 	}
 
 	private JsonRpcResponse answerStateless(JsonRpcRequest request, McpExchange exchange) {
@@ -227,6 +216,24 @@ public class McpRequestDispatcher {
 	 */
 	public void setRequestObserver(McpRequestObserver observer) {
 		this.requestObserver = observer;
+	}
+
+	private JsonRpcResponse observed(JsonRpcRequest request, boolean known,
+			Supplier<@Nullable String> protocolVersion, Supplier<JsonRpcResponse> answer) {
+		long started = System.nanoTime();
+		JsonRpcResponse response = null;
+		Class<? extends Throwable> failure = null;
+		try {
+			response = answer.get();
+			return response;
+		}
+		catch (RuntimeException ex) {
+			failure = ex.getClass();
+			throw ex;
+		}
+		finally {
+			observe(request, known, protocolVersion.get(), response, failure, started);
+		}
 	}
 
 	private void observe(JsonRpcRequest request, boolean known, @Nullable String protocolVersion,
@@ -302,22 +309,11 @@ public class McpRequestDispatcher {
 	 */
 	public @Nullable JsonRpcResponse dispatch(JsonRpcMessage message, McpExchange exchange) {
 		if (message instanceof JsonRpcRequest request) {
-			long started = System.nanoTime();
-			JsonRpcResponse response = null;
-			Class<? extends Throwable> failure = null;
-			try {
-				response = handleRequest(request, exchange);
-				return response;
-			}
-			catch (RuntimeException ex) {
-				failure = ex.getClass();
-				throw ex;
-			}
-			finally {
+			// The session's version is read afterwards: initialize creates the session.
+			return observed(request, this.methods.containsKey(request.method()), () -> {
 				McpSession session = exchange.getSession();
-				observe(request, this.methods.containsKey(request.method()),
-						(session != null) ? session.getProtocolVersion() : null, response, failure, started);
-			}
+				return (session != null) ? session.getProtocolVersion() : null;
+			}, () -> handleRequest(request, exchange));
 		}
 		if (message instanceof JsonRpcNotification notification) {
 			handleNotification(notification, exchange);

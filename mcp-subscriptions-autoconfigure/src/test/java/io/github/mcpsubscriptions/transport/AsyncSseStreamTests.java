@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.github.mcpsubscriptions.notification.MessageStream;
 import io.github.mcpsubscriptions.test.ManualDeliveryScheduler;
 import io.github.mcpsubscriptions.test.MutableClock;
 import jakarta.servlet.ServletOutputStream;
@@ -61,15 +62,7 @@ class AsyncSseStreamTests {
 
 	@Test
 	void aBatchIsHandedOverWithOneFlush() throws IOException {
-		AtomicInteger left = new AtomicInteger(5);
-		this.stream.sendBatch(1 << 20, (target) -> {
-			int n = left.getAndDecrement();
-			if (n == 0) {
-				return false;
-			}
-			target.send(null, "{\"n\":" + n + "}");
-			return true;
-		});
+		this.stream.sendBatch(1 << 20, countdown(5));
 		assertThat(this.out.flushes).isOne();
 		assertThat(this.out.text()).isEqualTo(frames(5, 4, 3, 2, 1));
 	}
@@ -98,15 +91,7 @@ class AsyncSseStreamTests {
 	@Test
 	void aBatchTheClientCannotTakeYetWaitsAndIsFlushedOnceWhenItCan() throws IOException {
 		this.out.ready = false;
-		AtomicInteger left = new AtomicInteger(3);
-		this.stream.sendBatch(1 << 20, (target) -> {
-			int n = left.getAndDecrement();
-			if (n == 0) {
-				return false;
-			}
-			target.send(null, "{\"n\":" + n + "}");
-			return true;
-		});
+		this.stream.sendBatch(1 << 20, countdown(3));
 		assertThat(this.out.text()).isEmpty();
 		AtomicInteger writable = new AtomicInteger();
 		assertThat(this.stream.whenWritable(writable::incrementAndGet)).isFalse();
@@ -124,6 +109,19 @@ class AsyncSseStreamTests {
 		org.assertj.core.api.Assertions.assertThatIOException()
 			.isThrownBy(() -> this.stream.sendBatch(100, (target) -> calls.incrementAndGet() > 0));
 		assertThat(calls).hasValue(0);
+	}
+
+	/** Writes {@code {"n":count}} down to {@code {"n":1}}, one message a call. */
+	private static MessageStream.BatchWriter countdown(int count) {
+		AtomicInteger left = new AtomicInteger(count);
+		return (target) -> {
+			int n = left.getAndDecrement();
+			if (n <= 0) {
+				return false;
+			}
+			target.send(null, "{\"n\":" + n + "}");
+			return true;
+		};
 	}
 
 	private static String frames(int... numbers) {
