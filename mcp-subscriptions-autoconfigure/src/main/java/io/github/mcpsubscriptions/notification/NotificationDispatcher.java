@@ -283,33 +283,11 @@ public class NotificationDispatcher implements AutoCloseable {
 		// One notification per subscription URI, shared by all its subscribers: it is
 		// encoded once, however many subscribers it goes to.
 		Map<String, OutboundNotification> shared = new HashMap<>();
-		// The access policy's answer for one change depends only on the subscription and the
-		// principal, which thousands of subscribers share: asked once per pair. The index
-		// yields a subscription's subscribers together, so the last answer is kept at hand.
-		Map<Access, Boolean> decided = new HashMap<>();
-		Access last = null;
-		boolean lastAllowed = false;
+		Decisions decisions = new Decisions(change);
 		for (SubscriptionMatch<Subscriber> match : matches) {
 			Subscriber subscriber = match.subscriber();
 			String subscribedUri = match.subscribedUri();
-			Principal principal = subscriber.getPrincipal();
-			boolean allowed;
-			if (last != null && last.principal() == principal && last.subscribedUri().equals(subscribedUri)) {
-				allowed = lastAllowed;
-			}
-			else {
-				last = new Access(subscribedUri, principal);
-				allowed = decided.computeIfAbsent(last,
-						(access) -> canReceive(change, access.subscribedUri(), access.principal()));
-				lastAllowed = allowed;
-			}
-			if (!allowed) {
-				this.stats.denied.increment();
-				continue;
-			}
-			if (!this.filters.isEmpty() && !accepted(
-					new SubscriptionFilter.Candidate(change.uri(), subscribedUri, change.attributes(), principal))) {
-				this.stats.filtered.increment();
+			if (!permitted(change, subscribedUri, subscriber.getPrincipal(), decisions)) {
 				continue;
 			}
 			if (this.encoder.correlates(subscriber)) {
@@ -353,8 +331,9 @@ public class NotificationDispatcher implements AutoCloseable {
 		List<OutboundNotification> notifications = new java.util.ArrayList<>();
 		boolean correlates = this.encoder.correlates(subscriber);
 		@Nullable String mostSpecific = null;
+		Decisions decisions = new Decisions(change);
 		for (SubscriptionMatch<Subscriber> match : subscriptions.match(change.uri())) {
-			if (!permitted(change, match.subscribedUri(), subscriber.getPrincipal())) {
+			if (!permitted(change, match.subscribedUri(), subscriber.getPrincipal(), decisions)) {
 				continue;
 			}
 			if (correlates) {
@@ -372,8 +351,53 @@ public class NotificationDispatcher implements AutoCloseable {
 		return notifications;
 	}
 
-	private boolean canReceive(ResourceChange change, String subscribedUri, @Nullable Principal principal) {
-		return this.accessPolicy.canReceive(principal, change.uri(), subscribedUri);
+	private boolean permitted(ResourceChange change, String subscribedUri, @Nullable Principal principal,
+			Decisions decisions) {
+		if (!decisions.canReceive(subscribedUri, principal)) {
+			this.stats.denied.increment();
+			return false;
+		}
+		if (!this.filters.isEmpty() && !accepted(
+				new SubscriptionFilter.Candidate(change.uri(), subscribedUri, change.attributes(), principal))) {
+			this.stats.filtered.increment();
+			return false;
+		}
+		return true;
+	}
+
+	/**
+	 * The access policy's answers for one change. They depend only on the subscription
+	 * and the principal, which thousands of subscribers share, so each pair is asked once;
+	 * the index yields a subscription's subscribers together, so the last answer is kept
+	 * at hand.
+	 */
+	private final class Decisions {
+
+		private final ResourceChange change;
+
+		private final Map<Access, Boolean> decided = new HashMap<>();
+
+		private @Nullable Access last;
+
+		private boolean lastAllowed;
+
+		Decisions(ResourceChange change) {
+			this.change = change;
+		}
+
+		boolean canReceive(String subscribedUri, @Nullable Principal principal) {
+			Access previous = this.last;
+			if (previous != null && previous.principal() == principal
+					&& previous.subscribedUri().equals(subscribedUri)) {
+				return this.lastAllowed;
+			}
+			Access access = new Access(subscribedUri, principal);
+			this.last = access;
+			this.lastAllowed = this.decided.computeIfAbsent(access, (key) -> NotificationDispatcher.this.accessPolicy
+				.canReceive(key.principal(), this.change.uri(), key.subscribedUri()));
+			return this.lastAllowed;
+		}
+
 	}
 
 	/**
@@ -394,18 +418,6 @@ public class NotificationDispatcher implements AutoCloseable {
 			return 31 * this.subscribedUri.hashCode() + System.identityHashCode(this.principal);
 		}
 
-	}
-
-	private boolean permitted(ResourceChange change, String subscribedUri, @Nullable Principal principal) {
-		if (!canReceive(change, subscribedUri, principal)) {
-			this.stats.denied.increment();
-			return false;
-		}
-		if (!accepted(new SubscriptionFilter.Candidate(change.uri(), subscribedUri, change.attributes(), principal))) {
-			this.stats.filtered.increment();
-			return false;
-		}
-		return true;
 	}
 
 	/**

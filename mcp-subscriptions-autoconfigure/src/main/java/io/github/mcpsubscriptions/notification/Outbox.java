@@ -426,7 +426,7 @@ public final class Outbox {
 					}
 					return;
 				}
-				batch = new Batch(target, action, keepAlive, first);
+				batch = new Batch(action, keepAlive, first);
 			}
 			try {
 				this.writeStartedAt = this.clock.instant();
@@ -468,8 +468,6 @@ public final class Outbox {
 	 */
 	private final class Batch implements MessageStream.BatchWriter {
 
-		private final MessageStream target;
-
 		private @Nullable AttachAction action;
 
 		private boolean keepAlive;
@@ -481,9 +479,7 @@ public final class Outbox {
 		/** Whether the batch ended because nothing more was due (not for its budget). */
 		boolean exhausted;
 
-		Batch(MessageStream target, @Nullable AttachAction action, boolean keepAlive,
-				@Nullable OutboundNotification first) {
-			this.target = target;
+		Batch(@Nullable AttachAction action, boolean keepAlive, @Nullable OutboundNotification first) {
 			this.action = action;
 			this.keepAlive = keepAlive;
 			this.next = first;
@@ -509,7 +505,7 @@ public final class Outbox {
 					return false;
 				}
 				synchronized (Outbox.this.lock) {
-					if (Outbox.this.stream == this.target) {
+					if (Outbox.this.stream == stream) {
 						notification = pollDue(Outbox.this.clock.instant());
 					}
 				}
