@@ -301,7 +301,7 @@ public class McpProperties {
 
 		/**
 		 * Maximum number of listen streams open at once on this node; as many as sessions by
-		 * default, each one an open connection (see the README on sizing a node).
+		 * default, each one an open connection (see docs/sizing.md).
 		 */
 		private int maxStreams = 10000;
 

@@ -52,7 +52,7 @@ final class StatelessRequestValidator {
 	 * Whether a request without a session belongs to the stateless era: it names a
 	 * 2026-era version in its {@code MCP-Protocol-Version} header or its {@code _meta}, or
 	 * a version header that is not a 2025-era one, or (without a version header) carries
-	 * a version in {@code _meta}. The README's routing table lists every case.
+	 * a version in {@code _meta}. The routing table of docs/protocol-2026.md lists every case.
 	 */
 	static boolean isStateless(HttpServletRequest request, @Nullable JsonNode params) {
 		if (namesStatelessVersion(request, params)) {

@@ -18,10 +18,10 @@ import tools.jackson.databind.json.JsonMapper;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The README's configuration table and the generated configuration metadata describe the
+ * The configuration reference (docs/configuration.md) and the generated configuration metadata describe the
  * same properties with the same defaults.
  */
-class ReadmeConfigurationTableTests {
+class ConfigurationReferenceTests {
 
 	private static final Pattern ROW = Pattern.compile("^\\| `(mcp\\.[a-z0-9.-]+)` \\|([^|]*)\\|.*$",
 			Pattern.MULTILINE);
@@ -34,10 +34,10 @@ class ReadmeConfigurationTableTests {
 			if (!name.startsWith("mcp.")) {
 				continue;
 			}
-			assertThat(documented).as("README documents %s", name).containsKey(name);
+			assertThat(documented).as("docs/configuration.md documents %s", name).containsKey(name);
 			JsonNode defaultValue = property.get("defaultValue");
 			if (defaultValue != null && !defaultValue.isNull()) {
-				assertThat(documented.get(name)).as("README's default of %s", name)
+				assertThat(documented.get(name)).as("docs/configuration.md's default of %s", name)
 					.isEqualTo("`" + defaultValue.asString() + "`");
 			}
 		}
@@ -52,22 +52,18 @@ class ReadmeConfigurationTableTests {
 	}
 
 	private static Map<String, String> documented() throws IOException {
-		String readme = Files.readString(Path.of("..", "README.md"), StandardCharsets.UTF_8);
-		int start = readme.indexOf("\n## Configuration\n");
-		assertThat(start).as("the README has a Configuration section").isNotNegative();
-		int end = readme.indexOf("\n## ", start + 1);
-		String section = readme.substring(start, (end > 0) ? end : readme.length());
+		String section = Files.readString(Path.of("..", "docs", "configuration.md"), StandardCharsets.UTF_8);
 		Map<String, String> rows = new LinkedHashMap<>();
 		Matcher matcher = ROW.matcher(section);
 		while (matcher.find()) {
 			rows.put(matcher.group(1), matcher.group(2).strip());
 		}
-		assertThat(rows).as("the README has a configuration table").hasSizeGreaterThan(10);
+		assertThat(rows).as("docs/configuration.md has a configuration table").hasSizeGreaterThan(10);
 		return rows;
 	}
 
 	private static JsonNode metadata() throws IOException {
-		try (InputStream in = ReadmeConfigurationTableTests.class
+		try (InputStream in = ConfigurationReferenceTests.class
 			.getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
 			assertThat(in).as("generated configuration metadata").isNotNull();
 			return JsonMapper.builder().build().readTree(in);
