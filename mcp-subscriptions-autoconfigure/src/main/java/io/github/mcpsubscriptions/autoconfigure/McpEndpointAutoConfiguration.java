@@ -186,7 +186,10 @@ public final class McpEndpointAutoConfiguration {
 		String version = server.getVersion();
 		if (version == null) {
 			BuildProperties build = buildProperties.getIfAvailable();
-			version = (build != null && build.getVersion() != null) ? build.getVersion() : "0.0.0";
+			// Boot sets spring.application.version from the main class's jar manifest, so a
+			// packaged application reports its own version without the build-info goal.
+			version = (build != null && build.getVersion() != null) ? build.getVersion()
+					: environment.getProperty("spring.application.version", "0.0.0");
 		}
 		return new McpServerInfo(name, version, server.getTitle(), server.getInstructions());
 	}

@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 
 import io.github.mcpsubscriptions.notification.CorrelationMode;
-import io.github.mcpsubscriptions.notification.WriteBatch;
 import io.github.mcpsubscriptions.resource.CacheHints;
 import io.github.mcpsubscriptions.server.ListenManager;
 import org.jspecify.annotations.Nullable;
@@ -593,13 +592,13 @@ public class McpProperties {
 		 * Maximum number of waiting notifications written to one stream with one flush;
 		 * 1 flushes after every notification (several times slower at saturation).
 		 */
-		private int writeBatchSize = WriteBatch.DEFAULT.maxNotifications();
+		private int writeBatchSize = 64;
 
 		/**
 		 * Size at which a batch of notifications to one stream is flushed and other
 		 * streams' writers go first.
 		 */
-		private DataSize writeBatchBytes = DataSize.ofBytes(WriteBatch.DEFAULT.maxBytes());
+		private DataSize writeBatchBytes = DataSize.ofKilobytes(32);
 
 		/**
 		 * How long a client may leave a write untaken before it is taken to have stopped

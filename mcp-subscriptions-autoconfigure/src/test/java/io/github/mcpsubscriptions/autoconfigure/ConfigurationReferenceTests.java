@@ -5,11 +5,13 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
+import java.util.TreeMap;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -18,48 +20,97 @@ import tools.jackson.databind.json.JsonMapper;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The configuration reference (docs/configuration.md) and the generated configuration metadata describe the
- * same properties with the same defaults.
+ * The configuration reference, {@code docs/configuration.md}, is generated from the
+ * configuration metadata the build produces: below its marker line the page must be exactly
+ * what the metadata says, so that the page cannot drift from the properties. The generated
+ * page is written to {@code target/generated-docs/configuration.md} on every run.
  */
 class ConfigurationReferenceTests {
 
-	private static final Pattern ROW = Pattern.compile("^\\| `(mcp\\.[a-z0-9.-]+)` \\|([^|]*)\\|.*$",
-			Pattern.MULTILINE);
+	static final String MARKER = "<!-- Generated from the configuration metadata by ConfigurationReferenceTests; edit the properties' Javadoc, not this page. -->";
+
+	private static final Path PAGE = Path.of("..", "docs", "configuration.md");
+
+	private static final Pattern QUOTED = Pattern.compile("'([^'\\s]+)'");
 
 	@Test
-	void everyPropertyIsDocumentedWithItsDefault() throws IOException {
-		Map<String, String> documented = documented();
-		for (JsonNode property : metadata().get("properties")) {
-			String name = property.get("name").stringValue();
-			if (!name.startsWith("mcp.")) {
-				continue;
-			}
-			assertThat(documented).as("docs/configuration.md documents %s", name).containsKey(name);
-			JsonNode defaultValue = property.get("defaultValue");
-			if (defaultValue != null && !defaultValue.isNull()) {
-				assertThat(documented.get(name)).as("docs/configuration.md's default of %s", name)
-					.isEqualTo("`" + defaultValue.asString() + "`");
-			}
-		}
+	void pageIsGeneratedFromTheMetadata() throws IOException {
+		String page = Files.readString(PAGE, StandardCharsets.UTF_8);
+		int marker = page.indexOf(MARKER);
+		assertThat(marker).as("docs/configuration.md has the marker line").isNotNegative();
+		String expected = page.substring(0, marker) + MARKER + "\n" + generate(metadata());
+		Path generated = Path.of("target", "generated-docs", "configuration.md");
+		Files.createDirectories(generated.getParent());
+		Files.writeString(generated, expected, StandardCharsets.UTF_8);
+		assertThat(page)
+			.as("docs/configuration.md differs from the configuration metadata; "
+					+ "cp mcp-subscriptions-autoconfigure/%s docs/configuration.md", generated)
+			.isEqualTo(expected);
 	}
 
 	@Test
-	void everyDocumentedPropertyExists() throws IOException {
-		List<String> names = metadata().get("properties").valueStream()
-			.map((property) -> property.get("name").stringValue())
-			.toList();
-		assertThat(names).containsAll(documented().keySet());
+	void everyPropertyHasADescriptionAndADefault() throws IOException {
+		List<String> undescribed = new ArrayList<>();
+		for (JsonNode property : properties(metadata())) {
+			if (!property.hasNonNull("description") || property.get("description").asString().isBlank()) {
+				undescribed.add(property.get("name").asString());
+			}
+		}
+		assertThat(undescribed).as("properties without a description").isEmpty();
+		assertThat(properties(metadata()))
+			.filteredOn((property) -> property.get("name").asString().startsWith("mcp.notifications.write-batch"))
+			.allSatisfy((property) -> assertThat(property.hasNonNull("defaultValue")).isTrue());
 	}
 
-	private static Map<String, String> documented() throws IOException {
-		String section = Files.readString(Path.of("..", "docs", "configuration.md"), StandardCharsets.UTF_8);
-		Map<String, String> rows = new LinkedHashMap<>();
-		Matcher matcher = ROW.matcher(section);
-		while (matcher.find()) {
-			rows.put(matcher.group(1), matcher.group(2).strip());
+	static String generate(JsonNode metadata) {
+		Map<String, List<JsonNode>> groups = new TreeMap<>();
+		for (JsonNode property : properties(metadata)) {
+			String[] parts = property.get("name").asString().split("\\.");
+			String group = (parts.length > 2) ? "mcp." + parts[1] + ".*" : "mcp.*";
+			groups.computeIfAbsent(group, (key) -> new ArrayList<>()).add(property);
 		}
-		assertThat(rows).as("docs/configuration.md has a configuration table").hasSizeGreaterThan(10);
-		return rows;
+		StringBuilder out = new StringBuilder();
+		groups.forEach((group, members) -> {
+			out.append("\n## `").append(group).append("`\n\n");
+			out.append("| property | default | description |\n|---|---|---|\n");
+			members.sort(Comparator.comparing((JsonNode property) -> property.get("name").asString()));
+			for (JsonNode property : members) {
+				out.append("| `").append(property.get("name").asString()).append("` | ")
+					.append(defaultValue(property.get("defaultValue"))).append(" | ")
+					.append(description(property)).append(" |\n");
+			}
+		});
+		return out.toString();
+	}
+
+	private static String defaultValue(JsonNode value) {
+		if (value == null || value.isNull()) {
+			return "";
+		}
+		String text = value.isArray()
+				? value.valueStream().map(JsonNode::asString).collect(Collectors.joining(","))
+				: value.asString();
+		return text.isEmpty() ? "" : "`" + text + "`";
+	}
+
+	private static String description(JsonNode property) {
+		String text = property.hasNonNull("description") ? property.get("description").asString() : "";
+		JsonNode deprecation = property.get("deprecation");
+		if (deprecation != null && !deprecation.isNull()) {
+			text = "**Deprecated**" + (deprecation.hasNonNull("replacement")
+					? ": use `" + deprecation.get("replacement").asString() + "`" : "") + ". " + text;
+		}
+		return QUOTED.matcher(text.replace("|", "\\|").replace("\n", " ")).replaceAll("`$1`");
+	}
+
+	private static List<JsonNode> properties(JsonNode metadata) {
+		List<JsonNode> properties = new ArrayList<>();
+		for (JsonNode property : metadata.get("properties")) {
+			if (property.get("name").asString().startsWith("mcp.")) {
+				properties.add(property);
+			}
+		}
+		return properties;
 	}
 
 	private static JsonNode metadata() throws IOException {

@@ -247,6 +247,21 @@ class McpEndpointAutoConfigurationTests {
 	}
 
 	@Test
+	void serverVersionWithoutBuildInfoIsTheApplicationsVersion() {
+		// What Spring Boot derives from the main class's jar manifest (Implementation-Version).
+		this.runner.withPropertyValues("spring.application.version=2.3.4")
+			.run((context) -> assertThat(context.getBean(McpServerInfo.class).version()).isEqualTo("2.3.4"));
+	}
+
+	@Test
+	void writeBatchDefaultsAreTheDispatchersDefaults() {
+		McpProperties.Notifications notifications = new McpProperties().getNotifications();
+		assertThat(new io.github.mcpsubscriptions.notification.WriteBatch(notifications.getWriteBatchSize(),
+				(int) notifications.getWriteBatchBytes().toBytes()))
+			.isEqualTo(io.github.mcpsubscriptions.notification.WriteBatch.DEFAULT);
+	}
+
+	@Test
 	void invalidSessionSettingsFailStartup() {
 		this.runner.withPropertyValues("mcp.sessions.max=0")
 			.run((context) -> assertThat(context).hasFailed()

@@ -20,7 +20,8 @@ import org.springframework.data.redis.core.ScanOptions;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
- * A real Redis for cluster tests: a Testcontainers container where Docker works, else the
+ * A real Redis for cluster tests: the one the system property {@code mcp.test.redis}
+ * ({@code host:port}) names, else a Testcontainers container where Docker works, else the
  * machine's Redis at 127.0.0.1:6379. A probe decides once; when neither is there the
  * tests fail, they never skip. Each test gets its own key prefix in one of the databases
  * 1 to 7 and removes its keys afterwards.
@@ -75,6 +76,16 @@ public final class RedisTestSupport implements AutoCloseable {
 
 	@SuppressWarnings("resource")
 	private static String[] probe() {
+		String given = System.getProperty("mcp.test.redis");
+		if (given != null && !given.isBlank()) {
+			int colon = given.lastIndexOf(':');
+			String host = (colon > 0) ? given.substring(0, colon) : given;
+			String port = (colon > 0) ? given.substring(colon + 1) : Integer.toString(LOCAL_PORT);
+			if (!ping(host, Integer.parseInt(port))) {
+				throw new IllegalStateException("No Redis answers at mcp.test.redis=" + given);
+			}
+			return new String[] { host, port };
+		}
 		boolean docker;
 		try {
 			docker = DockerClientFactory.instance().isDockerAvailable();
