@@ -6,7 +6,8 @@
 //   <!-- doc-test: background name=N -->         start it in the background, its output kept as N
 //   <!-- doc-test: run -->                       run it to the end; it must exit 0
 //   <!-- doc-test: expect [of=N] -->             the text block's lines must appear, in order, in
-//                                                the output of the last run block (or of N)
+//                                                the output of the last run block (or of N; see
+//                                                expect.mjs for what counts as the same line)
 // All blocks of a page run in one bash, so variables carry from block to block as they do
 // in a reader's terminal. Usage: node run.mjs PAGE.md [RESULTS_DIR]
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
