@@ -1,8 +1,8 @@
 // Runs the shell blocks of a Markdown page the way a reader pastes them, and checks that
 // what they print is what the page shows. A block is run only when an HTML comment right
 // above it says how:
-//   <!-- doc-test: server ready=URL[,URL…] -->   start it in the background and wait until
-//                                                every URL answers; stopped when the page ends
+//   <!-- doc-test: server ready=URL[,URL…] -->   stop whatever earlier blocks started, start it in
+//                                                the background and wait until every URL answers
 //   <!-- doc-test: background name=N -->         start it in the background, its output kept as N
 //   <!-- doc-test: run -->                       run it to the end; it must exit 0
 //   <!-- doc-test: expect [of=N] -->             the text block's lines must appear, in order, in
@@ -67,6 +67,11 @@ found.forEach((block, n) => {
   script.push(`echo "== ${where} (${block.kind})"`);
   switch (block.kind) {
     case 'server': {
+      // A page tells the reader to stop what runs before it starts another server.
+      script.push('stop_all; pids=()');
+      for (const url of (block.options.ready ?? '').split(',').filter(Boolean)) {
+        script.push(`! curl -s -o /dev/null ${q(url)} || fail "${where}: something already answers at ${url}"`);
+      }
       script.push(`{ source ${q(file)}; } > ${q(out)} 2>&1 < /dev/null & pids+=($!)`);
       for (const url of (block.options.ready ?? '').split(',').filter(Boolean)) {
         script.push(`for i in $(seq 1 ${Number(block.options.timeout ?? 300)}); do curl -sf -o /dev/null ${q(url)} && break;`

@@ -59,6 +59,8 @@ public class WatchedDirectory implements SmartLifecycle {
 
 	private final int maxListed;
 
+	private final boolean watch;
+
 	private final ResourceRegistry registry;
 
 	private final ApplicationEventPublisher events;
@@ -67,11 +69,14 @@ public class WatchedDirectory implements SmartLifecycle {
 
 	private volatile Thread thread;
 
+	private volatile boolean running;
+
 	public WatchedDirectory(SampleFilesProperties properties, ResourceRegistry registry,
 			ApplicationEventPublisher events) throws IOException {
 		this.root = Files.createDirectories(properties.root()).toRealPath();
 		this.rootUri = this.root.toUri().toString();
 		this.maxListed = properties.maxListed();
+		this.watch = properties.watch();
 		this.registry = registry;
 		this.events = events;
 	}
@@ -105,6 +110,11 @@ public class WatchedDirectory implements SmartLifecycle {
 			.instanceLister(this::files)
 			.accessRule(ACCESS_RULE)
 			.build());
+		this.running = true;
+		if (!this.watch) {
+			logger.info("Serving " + this.root + " as " + this.rootUri + " (its changes are published by another node)");
+			return;
+		}
 		try {
 			this.watcher = FileSystems.getDefault().newWatchService();
 			registerTree(this.root);
@@ -292,11 +302,12 @@ public class WatchedDirectory implements SmartLifecycle {
 		this.registry.unregister(this.rootUri);
 		this.registry.unregister(this.rootUri + "{+path}");
 		this.thread = null;
+		this.running = false;
 	}
 
 	@Override
 	public boolean isRunning() {
-		return this.thread != null;
+		return this.running;
 	}
 
 }
