@@ -156,7 +156,9 @@ public class ResourceRuleAccessPolicy implements ResourceAccessPolicy {
 	public boolean canReceive(@Nullable Principal principal, String changedUri, String subscribedUri) {
 		ResolvedResource resource = this.registry.resolve(changedUri);
 		if (resource == null) {
-			return true;
+			// Nothing serves the URI (its resource was unregistered, and its rule with it):
+			// only a subscription to that very URI, judged when it was made, hears of it.
+			return changedUri.equals(subscribedUri);
 		}
 		Rule rule = ruleOf(resource.definition());
 		if (rule == Rule.NONE) {
