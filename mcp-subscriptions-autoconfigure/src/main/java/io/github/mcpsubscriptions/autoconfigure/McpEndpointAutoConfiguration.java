@@ -34,6 +34,7 @@ import io.github.mcpsubscriptions.notification.ResourceChangeFeed;
 import io.github.mcpsubscriptions.notification.ResourceChangedEvent;
 import io.github.mcpsubscriptions.notification.ResourceEventForwarder;
 import io.github.mcpsubscriptions.notification.ResourceListChangedEvent;
+import io.github.mcpsubscriptions.notification.ResyncTargets;
 import io.github.mcpsubscriptions.resource.ResourceCompleter;
 import io.github.mcpsubscriptions.resource.ResourceContentMapper;
 import io.github.mcpsubscriptions.resource.ResourceRegistry;
@@ -158,6 +159,7 @@ public final class McpEndpointAutoConfiguration {
 				new MinIntervals(notifications.getMinInterval(), notifications.getMinIntervalByUri()));
 		dispatcher.setWriteBatch(new WriteBatch(notifications.getWriteBatchSize(),
 				(int) Math.min(Integer.MAX_VALUE, notifications.getWriteBatchBytes().toBytes())));
+		dispatcher.setResyncTargets(new ResyncTargets(resourceRegistry, accessPolicy));
 		resourceRegistry.addListener(dispatcher::resourceListChanged);
 		return dispatcher;
 	}

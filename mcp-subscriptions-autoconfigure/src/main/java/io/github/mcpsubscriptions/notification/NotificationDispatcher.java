@@ -1,5 +1,6 @@
 package io.github.mcpsubscriptions.notification;
 
+import java.io.IOException;
 import java.security.Principal;
 import java.time.Clock;
 import java.time.Duration;
@@ -62,6 +63,8 @@ public class NotificationDispatcher implements AutoCloseable {
 
 	private volatile WriteBatch writeBatch = WriteBatch.DEFAULT;
 
+	private volatile @Nullable ResyncTargets resyncTargets;
+
 	private final ExecutorService executor = Executors.newSingleThreadExecutor((task) -> {
 		Thread thread = new Thread(task, "mcp-dispatch");
 		thread.setDaemon(true);
@@ -123,10 +126,41 @@ public class NotificationDispatcher implements AutoCloseable {
 	public Subscriber register(String id, @Nullable Principal principal, boolean listChanges, Map<String, Object> meta,
 			Function<Subscriber, Outbox.Writer> writer) {
 		Subscriber subscriber = new Subscriber(id, principal, listChanges, meta);
+		Outbox.Writer own = writer.apply(subscriber);
 		subscriber.setOutbox(new Outbox(this.outboxCapacity, this.minInterval, this.clock, this.scheduler,
-				writer.apply(subscriber), this.stats, () -> this.index.subscriptionsOf(subscriber), this.writeBatch));
+				(stream, notification) -> write(subscriber, own, stream, notification), this.stats,
+				() -> this.index.subscriptionsOf(subscriber), this.writeBatch));
 		this.subscribers.add(subscriber);
 		return subscriber;
+	}
+
+	/**
+	 * Write a notification; a resync's marker becomes the resyncs that name what the
+	 * subscriber may re-read. They are chosen as they are written, on a delivery thread,
+	 * because choosing them may list a template's instances (the application's code):
+	 * never under the outbox's lock or on the dispatcher's thread.
+	 */
+	private void write(Subscriber subscriber, Outbox.Writer own, MessageStream stream,
+			OutboundNotification notification) throws IOException {
+		ResyncTargets targets = this.resyncTargets;
+		String subscribedUri = notification.subscribedUri();
+		if (!notification.resync() || targets == null || subscribedUri == null) {
+			own.write(stream, notification);
+			return;
+		}
+		for (OutboundNotification resync : OutboundNotification.resyncs(notification,
+				targets.of(subscribedUri, subscriber.getPrincipal()))) {
+			own.write(stream, resync);
+		}
+	}
+
+	/**
+	 * Set what a resync names for each subscription. Without it, a resync names the
+	 * subscribed URI itself, which may be a template or a glob that cannot be read.
+	 * @param resyncTargets the concrete resources that stand for a subscription
+	 */
+	public void setResyncTargets(ResyncTargets resyncTargets) {
+		this.resyncTargets = resyncTargets;
 	}
 
 	/**

@@ -1,6 +1,8 @@
 package io.github.mcpsubscriptions.notification;
 
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -84,8 +86,35 @@ public final class OutboundNotification {
 				change.publishedAt(), change.position());
 	}
 
+	/**
+	 * What an outbox queues after a gap: a marker for one subscription, which the
+	 * subscriber's writer turns into the resyncs of {@link #resyncs}.
+	 */
 	static OutboundNotification resync(String subscribedUri, Instant now) {
 		return new OutboundNotification(RESOURCE_UPDATED, subscribedUri, subscribedUri, Map.of(), true, now);
+	}
+
+	/**
+	 * The resyncs written for a subscription's marker: one {@code updated} per concrete
+	 * resource that stands for the subscription, or, when none does, one
+	 * {@code list_changed}, so that the gap is never silent and no {@code uri} is a
+	 * template or a glob.
+	 * @param marker the marker, from {@link #resync(String, Instant)}
+	 * @param uris the concrete resources, from {@link ResyncTargets}
+	 * @return the notifications to write
+	 */
+	static List<OutboundNotification> resyncs(OutboundNotification marker, List<String> uris) {
+		String subscribedUri = marker.subscribedUri;
+		if (uris.isEmpty()) {
+			return List.of(new OutboundNotification(LIST_CHANGED, null, subscribedUri, Map.of(), true,
+					marker.publishedAt));
+		}
+		List<OutboundNotification> resyncs = new ArrayList<>(uris.size());
+		for (String uri : uris) {
+			resyncs.add(new OutboundNotification(RESOURCE_UPDATED, uri, subscribedUri, Map.of(), true,
+					marker.publishedAt));
+		}
+		return resyncs;
 	}
 
 	static OutboundNotification listChanged(Instant now) {

@@ -8,7 +8,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * Suggests values for a resource template's variable ({@code completion/complete} with a
  * {@code ref/resource} reference). Completers are asked in order; the first that answers
- * wins. Without one, values come from the template's instance lister.
+ * wins. Without one, values come from the template's instance lister. Either way, a value
+ * is offered only if the resource access policy lets the caller read the URI it makes.
  */
 @FunctionalInterface
 public interface ResourceCompleter {

@@ -53,8 +53,10 @@ import org.springframework.util.ConcurrentReferenceHashMap;
  * template or pattern subscription is accepted (if it covers something) and every
  * delivery is judged by the changed resource's rule with the subscriber's authentication
  * (the one of the request that opened its stream or made its latest subscription), so it
- * never announces a child the subscriber may not read. A resource without a rule is open
- * to whoever passed the endpoint's own security.
+ * never announces a child the subscriber may not read. A change of a URI nothing serves
+ * (a resource unregistered at run time, whose rule went with it) reaches only a
+ * subscription to that very URI. A resource without a rule is open to whoever passed the
+ * endpoint's own security.
  * <p>
  * Decisions at delivery are kept for a bounded time per (authentication, rule, URI
  * variables); reads, listings and subscriptions are always evaluated afresh.
@@ -156,7 +158,9 @@ public class ResourceRuleAccessPolicy implements ResourceAccessPolicy {
 	public boolean canReceive(@Nullable Principal principal, String changedUri, String subscribedUri) {
 		ResolvedResource resource = this.registry.resolve(changedUri);
 		if (resource == null) {
-			return true;
+			// Nothing serves the URI (its resource was unregistered, and its rule with it):
+			// only a subscription to that very URI, judged when it was made, hears of it.
+			return changedUri.equals(subscribedUri);
 		}
 		Rule rule = ruleOf(resource.definition());
 		if (rule == Rule.NONE) {

@@ -136,6 +136,7 @@ class ResourceMethods {
 		for (ResourceCompleter completer : this.completers) {
 			values = completer.complete(uriTemplate, variable, prefix, context);
 			if (values != null) {
+				values = readable(uriTemplate, variable, values, context, principal);
 				break;
 			}
 		}
@@ -144,6 +145,38 @@ class ResourceMethods {
 		}
 		List<String> limited = (values.size() > MAX_COMPLETIONS) ? values.subList(0, MAX_COMPLETIONS) : values;
 		return new Completion(List.copyOf(limited), values.size(), values.size() > MAX_COMPLETIONS);
+	}
+
+	/**
+	 * A completer's values that make a URI the caller may read. With the context, a value
+	 * that fills every variable the URI needs makes a concrete URI, judged as a read; one
+	 * that leaves a variable open is offered if the caller may see the template at all.
+	 */
+	private List<String> readable(String uriTemplate, String variable, List<String> values,
+			Map<String, String> context, @Nullable Principal principal) {
+		ResourceDefinition template = this.registry.get(uriTemplate);
+		if (template == null || !template.isTemplate()
+				|| !this.accessPolicy.canListTemplate(principal, template.getUri())) {
+			// Nothing the caller may read is made from these values.
+			return List.of();
+		}
+		Map<String, String> variables = new LinkedHashMap<>(context);
+		List<String> readable = new ArrayList<>(values.size());
+		for (String value : values) {
+			variables.put(variable, value);
+			String uri;
+			try {
+				uri = template.getTemplate().expand(variables);
+			}
+			catch (IllegalArgumentException ex) {
+				readable.add(value);
+				continue;
+			}
+			if (this.accessPolicy.canRead(principal, uri)) {
+				readable.add(value);
+			}
+		}
+		return readable;
 	}
 
 	private List<String> fromInstances(String uriTemplate, String variable, String prefix,

@@ -122,6 +122,30 @@ public final class CoverageRules {
 	}
 
 	/**
+	 * The literal text every URI a subscription covers starts with: a template's literal
+	 * prefix up to its last {@code /}, a pattern's base (with a trailing {@code /}), or a
+	 * plain subscription before any query.
+	 * @param subscribedUri the URI the client subscribed to
+	 * @return the base
+	 * @throws IllegalArgumentException if the URI is not valid, as checked by
+	 * {@link #validate(String)}
+	 */
+	public static String base(String subscribedUri) {
+		Rule rule = compile(subscribedUri);
+		UriTemplate template = rule.template;
+		if (template != null) {
+			String prefix = template.getLiteralPrefix();
+			return prefix.substring(0, prefix.lastIndexOf('/') + 1);
+		}
+		String groupKey = rule.groupKey;
+		if (groupKey != null) {
+			return groupKey;
+		}
+		int query = subscribedUri.indexOf('?');
+		return (query >= 0) ? subscribedUri.substring(0, query) : subscribedUri;
+	}
+
+	/**
 	 * Checks that a subscription URI can be used with the default rules, to refuse a
 	 * subscription with a clear message.
 	 * @param subscribedUri the URI the client subscribed to

@@ -11,6 +11,7 @@ import java.util.stream.IntStream;
 import io.github.mcpsubscriptions.notification.ResourceChangedEvent;
 import io.github.mcpsubscriptions.resource.McpResource;
 import io.github.mcpsubscriptions.resource.McpResourceInstances;
+import io.github.mcpsubscriptions.resource.ResourceCompleter;
 import io.github.mcpsubscriptions.resource.ResourceDefinition;
 import io.github.mcpsubscriptions.resource.ResourceInstance;
 import io.github.mcpsubscriptions.resource.ResourceRegistry;
@@ -62,6 +63,9 @@ class ResourceRuleAccessPolicyTests {
 	@Autowired
 	private ApplicationEventPublisher events;
 
+	@Autowired
+	private ResourceRegistry registry;
+
 	@Test
 	void readsFollowTheMethodsRuleWithTheUriVariablesByName() throws Exception {
 		McpTestClient limited = client("limited");
@@ -105,6 +109,78 @@ class ResourceRuleAccessPolicyTests {
 						+ "\"argument\":{\"name\":\"id\",\"value\":\"\"}}")
 			.body()).get("result").get("completion").get("values");
 		assertThat(values.valueStream().map(JsonNode::stringValue).toList()).containsExactly("1", "2", "3");
+	}
+
+	/**
+	 * A completer's values are filtered as listed instances are: a value that would make a
+	 * URI the caller may not read is not offered.
+	 */
+	@Test
+	void completersOfferOnlyValuesThatMakeReadableUris() throws Exception {
+		assertThat(complete(client("full"), "vault://secrets/{name}", "name", "")).containsExactly("alpha", "beta");
+		assertThat(complete(client("limited"), "vault://secrets/{name}", "name", "")).isEmpty();
+		assertThat(complete(client("full"), "reports://{team}", "team", "")).containsExactly("full");
+		assertThat(complete(client("limited"), "reports://{team}", "team", "")).containsExactly("limited");
+	}
+
+	/**
+	 * A resource unregistered at run time keeps no rule: its changes published afterwards
+	 * (its deletion) reach only a subscription to that very URI, never the prefix or
+	 * pattern subscribers who could not read it.
+	 */
+	@Test
+	void aResourceUnregisteredAtRunTimeIsNotAnnouncedToThoseWhoCouldNotReadIt() throws Exception {
+		this.registry.register(ResourceDefinition.builder("shared://files/secret.txt", (request) -> "secret")
+			.accessRule("hasAuthority('SCOPE_catalog:restricted')")
+			.build());
+		this.registry.register(ResourceDefinition.builder("shared://files/open.txt", (request) -> "open").build());
+		try {
+			McpTestClient limited = client("limited");
+			String session = limited.initialize();
+			for (String uri : List.of("shared://files", "shared://files/?pattern=*.txt")) {
+				assertThat(json(limited.call(session, "resources/subscribe", "{\"uri\":\"" + uri + "\"}").body())
+					.get("result")).as(uri).isNotNull();
+			}
+			McpTestClient full = client("full");
+			String owner = full.initialize();
+			assertThat(json(full.call(owner, "resources/subscribe", "{\"uri\":\"shared://files/secret.txt\"}")
+				.body()).get("result")).isNotNull();
+			try (SseStream stream = limited.openStream(session); SseStream owned = full.openStream(owner)) {
+				this.registry.unregister("shared://files/secret.txt");
+				this.events.publishEvent(new ResourceChangedEvent("shared://files/secret.txt"));
+				this.events.publishEvent(new ResourceChangedEvent("shared://files/open.txt"));
+				// Order is kept: the open file's notifications come after any for the secret.
+				assertThat(updatedUntil(stream, "shared://files/open.txt")).containsOnly("shared://files/open.txt");
+				assertThat(updatedUntil(owned, "shared://files/secret.txt")).containsExactly("shared://files/secret.txt");
+			}
+		}
+		finally {
+			this.registry.unregister("shared://files/secret.txt");
+			this.registry.unregister("shared://files/open.txt");
+		}
+	}
+
+	/** The URIs of {@code updated} notifications, up to one for the given URI. */
+	private static List<String> updatedUntil(SseStream stream, String last) throws Exception {
+		List<String> updated = new ArrayList<>();
+		while (!updated.contains(last)) {
+			SseEvent event = stream.nextMessage(WAIT);
+			assertThat(event).as("a notification after " + updated).isNotNull();
+			JsonNode message = json(event.data());
+			if (message.get("method").stringValue().equals("notifications/resources/updated")) {
+				updated.add(message.get("params").get("uri").stringValue());
+			}
+		}
+		return updated;
+	}
+
+	private static List<String> complete(McpTestClient client, String template, String variable, String value)
+			throws Exception {
+		JsonNode values = json(client.call(client.initialize(), "completion/complete",
+				"{\"ref\":{\"type\":\"ref/resource\",\"uri\":\"" + template + "\"},\"argument\":{\"name\":\""
+						+ variable + "\",\"value\":\"" + value + "\"}}")
+			.body()).get("result").get("completion").get("values");
+		return values.valueStream().map(JsonNode::stringValue).toList();
 	}
 
 	@Test
@@ -281,6 +357,15 @@ class ResourceRuleAccessPolicyTests {
 		@PreAuthorize("hasAuthority('SCOPE_catalog:restricted')")
 		String secret(String name) {
 			return "secret " + name;
+		}
+
+		@Bean
+		ResourceCompleter names() {
+			return (uriTemplate, variable, prefix, context) -> switch (uriTemplate) {
+				case "vault://secrets/{name}" -> List.of("alpha", "beta");
+				case "reports://{team}" -> List.of("full", "limited", "nobody");
+				default -> null;
+			};
 		}
 
 		@McpResourceInstances("catalog://products/{id}")

@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.mcpsubscriptions.notification.NotificationDispatcher;
+import io.github.mcpsubscriptions.sample.files.WatchedDirectory;
 import io.github.mcpsubscriptions.session.McpSessionManager;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
@@ -44,6 +45,9 @@ class JavaSdkClientInteropTests {
 
 	@Autowired
 	private NotificationDispatcher dispatcher;
+
+	@Autowired
+	private WatchedDirectory directory;
 
 	private McpSyncClient client() {
 		HttpClientStreamableHttpTransport transport = HttpClientStreamableHttpTransport
@@ -184,6 +188,64 @@ class JavaSdkClientInteropTests {
 			// The other tests share the catalogue.
 			put(3, "{\"name\":\"Fountain pen\",\"price\":42.00}");
 			put(4, "{\"name\":\"Desk chair\",\"price\":189.00}");
+		}
+	}
+
+	/**
+	 * The SDK client re-reads every notified {@code uri}: after a gap, the resync of each
+	 * subscription (a template, a collection, a product, a pattern of files) names a
+	 * resource it can read, so every re-read answers and none is a template or a glob.
+	 */
+	@Test
+	void afterAGapEveryResyncNamesAResourceTheClientReadsBack() throws Exception {
+		List<String> reads = new java.util.concurrent.CopyOnWriteArrayList<>();
+		BlockingQueue<String> updated = new LinkedBlockingQueue<>();
+		java.util.regex.Pattern readUri = java.util.regex.Pattern.compile("\"uri\":\"([^\"]*)\"");
+		HttpClientStreamableHttpTransport transport = HttpClientStreamableHttpTransport
+			.builder("http://localhost:" + this.port)
+			.endpoint("/mcp")
+			.httpRequestCustomizer((builder, method, uri, body, context) -> {
+				if (body != null && body.contains("\"resources/read\"")) {
+					java.util.regex.Matcher matcher = readUri.matcher(body);
+					if (matcher.find()) {
+						reads.add(matcher.group(1));
+					}
+				}
+			})
+			.build();
+		McpSyncClient client = McpClient.sync(transport)
+			.requestTimeout(Duration.ofSeconds(10))
+			.resourcesUpdateConsumer((contents) -> contents.forEach((content) -> updated.add(content.uri())))
+			.build();
+		String files = this.directory.getRootUri();
+		List<String> subscriptions = List.of("catalog://products/{id}", "catalog://products", "catalog://products/2",
+				files + "?pattern=*.txt");
+		try {
+			client.initialize();
+			for (String uri : subscriptions) {
+				client.subscribeResource(new McpSchema.SubscribeRequest(uri));
+			}
+			await().atMost(Duration.ofSeconds(10)).until(() -> this.sessions.getOpenStreamCount() >= 1);
+			io.github.mcpsubscriptions.notification.Subscriber subscriber = this.dispatcher.getSubscribers()
+				.stream()
+				.filter((candidate) -> this.dispatcher.getIndex().subscriptionsOf(candidate).containsAll(subscriptions))
+				.findFirst()
+				.orElseThrow();
+			subscriber.getOutbox().resync();
+
+			// One resync per subscription, each re-read by the client; a read answered with
+			// -32002 would never reach the consumer.
+			List<String> reread = new java.util.ArrayList<>();
+			await().atMost(Duration.ofSeconds(10)).until(() -> {
+				updated.drainTo(reread);
+				return reread.size() >= subscriptions.size();
+			});
+			assertThat(reads).containsExactlyInAnyOrder("catalog://products", "catalog://products",
+					"catalog://products/2", files);
+			assertThat(reread).containsExactlyInAnyOrderElementsOf(reads);
+		}
+		finally {
+			client.closeGracefully();
 		}
 	}
 
