@@ -87,7 +87,7 @@ public class NotificationDeliveryBenchmark {
 		}
 
 		@Override
-		public void prime(String eventId, Duration retry) {
+		public void prime(String eventId) {
 		}
 
 		@Override

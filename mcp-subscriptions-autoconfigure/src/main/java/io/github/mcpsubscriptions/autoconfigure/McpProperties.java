@@ -941,9 +941,9 @@ public class McpProperties {
 		private int replayLogSize = 256;
 
 		/**
-		 * Reconnection delay sent as an SSE 'retry' field in the priming event of clients
-		 * of 2025-11-25 and later; 0 leaves it out (needed for MCP Java SDK clients before
-		 * 2.0, which reject streams that carry one).
+		 * Reconnection delay sent as an SSE 'retry' field just before the server ends the
+		 * stream of a client of 2025-11-25 or later (shutdown, slow consumer), never in the
+		 * priming event; 0 leaves it out.
 		 */
 		private Duration retry = Duration.ofSeconds(1);
 

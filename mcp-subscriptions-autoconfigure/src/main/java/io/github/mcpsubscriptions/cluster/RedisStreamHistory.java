@@ -1,6 +1,5 @@
 package io.github.mcpsubscriptions.cluster;
 
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -127,10 +126,9 @@ public class RedisStreamHistory implements SessionStreamHistory, RedisChangeLog.
 	}
 
 	@Override
-	public Outbox.AttachAction attach(McpSession session, Subscriber subscriber, @Nullable String lastEventId,
-			@Nullable Duration retry) {
+	public Outbox.AttachAction attach(McpSession session, Subscriber subscriber, @Nullable String lastEventId) {
 		try {
-			return this.calls.call("open a stream", () -> doAttach(session, subscriber, lastEventId, retry));
+			return this.calls.call("open a stream", () -> doAttach(session, subscriber, lastEventId));
 		}
 		catch (RuntimeException ex) {
 			this.streams.remove(session.getId());
@@ -138,8 +136,7 @@ public class RedisStreamHistory implements SessionStreamHistory, RedisChangeLog.
 		}
 	}
 
-	private Outbox.AttachAction doAttach(McpSession session, Subscriber subscriber, @Nullable String lastEventId,
-			@Nullable Duration retry) {
+	private Outbox.AttachAction doAttach(McpSession session, Subscriber subscriber, @Nullable String lastEventId) {
 		String id = session.getId();
 		String sessionKey = this.keys.session(id);
 		List<Object> stored = this.redis.opsForHash().multiGet(sessionKey, List.of("tag", "p", "h"));
@@ -189,7 +186,7 @@ public class RedisStreamHistory implements SessionStreamHistory, RedisChangeLog.
 		boolean resumed = lastEventId != null && !gap;
 		return (target, outbox) -> {
 			if (ProtocolVersions.supportsPriming(session.getProtocolVersion())) {
-				target.prime(resumed ? lastEventId : primeId, retry);
+				target.prime(resumed ? lastEventId : primeId);
 			}
 			if (resync) {
 				outbox.queueResync();

@@ -1,7 +1,6 @@
 package io.github.mcpsubscriptions.notification;
 
 import java.io.IOException;
-import java.time.Duration;
 
 import org.jspecify.annotations.Nullable;
 
@@ -24,13 +23,14 @@ public interface MessageStream {
 	/**
 	 * Write a priming event: an event id with empty data, so that a client which loses the
 	 * connection reconnects with that id as {@code Last-Event-ID}. Only clients of protocol
-	 * 2025-11-25 or later understand it.
+	 * 2025-11-25 or later understand it. It never carries an SSE {@code retry} field: the
+	 * specification asks for one only before the server ends a stream ({@link #close()}),
+	 * and the MCP Java SDK 2.0.x client (which Spring AI 2.0.1 brings) drops a stream whose
+	 * first event has one.
 	 * @param eventId the event id
-	 * @param retry how long the client waits before reconnecting (an SSE {@code retry:}
-	 * field), or {@code null} to leave it to the client
 	 * @throws IOException when the client is gone; the stream is closed then
 	 */
-	void prime(String eventId, @Nullable Duration retry) throws IOException;
+	void prime(String eventId) throws IOException;
 
 	/**
 	 * Write a comment line, which clients ignore; used to keep idle connections open and

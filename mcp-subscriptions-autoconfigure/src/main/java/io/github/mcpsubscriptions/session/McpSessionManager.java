@@ -128,8 +128,8 @@ public class McpSessionManager implements SmartLifecycle {
 	 * @param keepAlive how often open streams get a keep-alive comment; zero for never
 	 * @param replayLogSize how many messages of a stream are kept for replay
 	 * @param writeTimeout how long a write may block before the stream is given up
-	 * @param retry the reconnection delay sent to clients in priming events, or
-	 * {@code null} to send none
+	 * @param retry the reconnection delay sent before the server ends a client's stream
+	 * (never in priming events), or {@code null} to send none
 	 * @param maxSessionsPerPrincipal the most sessions of one authenticated principal at
 	 * once; zero for no limit
 	 */
@@ -369,7 +369,7 @@ public class McpSessionManager implements SmartLifecycle {
 			Subscriber subscriber = getSubscriber(session);
 			Outbox.AttachAction action;
 			try {
-				action = this.history.attach(session, subscriber, lastEventId, this.retry);
+				action = this.history.attach(session, subscriber, lastEventId);
 			}
 			catch (RuntimeException ex) {
 				release(session.getId());
@@ -382,7 +382,7 @@ public class McpSessionManager implements SmartLifecycle {
 			SessionEventLog log = session.getEventLog();
 			List<SessionEventLog.Event> replay = (lastEventId != null) ? log.after(lastEventId) : List.of();
 			if (ProtocolVersions.supportsPriming(session.getProtocolVersion())) {
-				target.prime(log.primingId((replay != null) ? lastEventId : null), this.retry);
+				target.prime(log.primingId((replay != null) ? lastEventId : null));
 			}
 			if (replay == null) {
 				// A gap replay cannot fill: never silent.

@@ -1,7 +1,5 @@
 package io.github.mcpsubscriptions.session;
 
-import java.time.Duration;
-
 import io.github.mcpsubscriptions.notification.OutboundNotification;
 import io.github.mcpsubscriptions.notification.Outbox;
 import io.github.mcpsubscriptions.notification.Subscriber;
@@ -31,11 +29,9 @@ public interface SessionStreamHistory {
 	 * @param session the session
 	 * @param subscriber the session's subscriber on this node
 	 * @param lastEventId the client's {@code Last-Event-ID}, or {@code null}
-	 * @param retry the reconnection delay for priming events, or {@code null}
 	 * @return what to write first on the stream: a priming event, the replay
 	 */
-	Outbox.AttachAction attach(McpSession session, Subscriber subscriber, @Nullable String lastEventId,
-			@Nullable Duration retry);
+	Outbox.AttachAction attach(McpSession session, Subscriber subscriber, @Nullable String lastEventId);
 
 	/**
 	 * A session's stream on this node closed.

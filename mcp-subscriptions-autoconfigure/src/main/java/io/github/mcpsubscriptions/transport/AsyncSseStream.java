@@ -166,11 +166,8 @@ final class AsyncSseStream implements MessageStream {
 	}
 
 	@Override
-	public void prime(String eventId, @Nullable Duration retry) throws IOException {
+	public void prime(String eventId) throws IOException {
 		StringBuilder frame = new StringBuilder("id:").append(eventId).append('\n');
-		if (retry != null) {
-			frame.append("retry:").append(retry.toMillis()).append('\n');
-		}
 		appendData(frame, "");
 		write(frame);
 	}

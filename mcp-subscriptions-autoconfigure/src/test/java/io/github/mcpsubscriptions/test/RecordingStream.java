@@ -114,8 +114,8 @@ public final class RecordingStream implements MessageStream {
 	}
 
 	@Override
-	public void prime(String eventId, java.time.Duration retry) throws IOException {
-		write("prime id=" + eventId + " retry=" + ((retry != null) ? retry.toMillis() : null));
+	public void prime(String eventId) throws IOException {
+		write("prime id=" + eventId);
 	}
 
 	@Override

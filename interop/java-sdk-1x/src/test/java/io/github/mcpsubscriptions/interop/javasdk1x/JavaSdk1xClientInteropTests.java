@@ -27,12 +27,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The official MCP Java SDK 1.x client against the starter. 1.x clients reject the
- * priming event's {@code retry:} field, so the server leaves it out for them:
- * {@code mcp.sessions.retry=0}.
+ * The official MCP Java SDK 1.x client against the starter, with the default settings:
+ * 1.x clients reject an SSE {@code retry:} field, which the server never sends in the
+ * priming event.
  */
-@SpringBootTest(classes = InteropApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = "mcp.sessions.retry=0")
+@SpringBootTest(classes = InteropApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT)
 class JavaSdk1xClientInteropTests {
 
 	private static final Duration WAIT = Duration.ofSeconds(10);
