@@ -139,7 +139,8 @@ class SecureProfileTests {
 			assertThat(health.statusCode()).isEqualTo(200);
 			JsonNode body = json.readTree(health.body());
 			assertThat(body.get("status").stringValue()).isEqualTo("UP");
-			assertThat(body.propertyNames()).containsExactly("status");
+			// The names of the health groups may show; components and details may not.
+			assertThat(body.propertyNames()).contains("status").doesNotContain("components", "details");
 			assertThat(actuator("/actuator/health/mcp", token).statusCode()).isEqualTo(404);
 		}
 		String operator = token("mcp-operator", "mcp-operator-secret", "actuator:read", null);
