@@ -1,22 +1,23 @@
 #!/usr/bin/env bash
-# Interop with OAuth: the official MCP TypeScript SDK client (interop/typescript/secure.mjs,
-# @modelcontextprotocol/sdk pinned in interop/typescript/package.json, installed under
-# .tools/interop-ts-secure) against the sample application started with the Spring profile
-# "secure". The script finds the token endpoint from the 401's resource_metadata link, gets a
-# token for client mcp-full (client_credentials), connects with it, subscribes to the restricted
-# product catalog://products/4, changes it through the REST API and expects the notification;
-# then checks that client mcp-limited is refused that subscription as "not found".
+# Interop with OAuth: the official MCP TypeScript SDK clients against the sample application
+# started with the Spring profile "secure".
+# - 1.x (interop/typescript/secure.mjs, @modelcontextprotocol/sdk, .tools/interop-ts-secure): the
+#   script finds the token endpoint from the 401's resource_metadata link, gets a token for client
+#   mcp-full (client_credentials), connects with it, subscribes to the restricted product
+#   catalog://products/4, changes it through the REST API and expects the notification; then
+#   checks that client mcp-limited is refused that subscription as "not found".
+# - 2.x (interop/typescript-2x/secure.mjs, @modelcontextprotocol/client, .tools/interop-ts2-secure):
+#   the SDK's own OAuth support, given client credentials and no scope: it must find the scopes by
+#   the specification's scope selection from what the 401 and the metadata say, ask for exactly
+#   the 401's scope and reach the endpoint (mcp-limited in the 2025 era, mcp-full in the 2026 era).
 #
 # Builds nothing: run `./mvnw verify` (or package) first so that the sample jar exists.
-# Needs a JDK, npm and Node >= 18. The application's log and the check's output go to
-# interop-secure-results/. Exits with the check's exit code (2 for a set-up failure); stops by
-# itself within ~3 minutes. Environment: INTEROP_SECURE_PORT (default: a free port).
+# Needs a JDK, npm and Node >= 20. The application's log and the check's output go to
+# interop-secure-results/. Exits 0 when both checks pass, 1 when one fails, 2 for a set-up
+# failure; stops by itself within ~4 minutes. Environment: INTEROP_SECURE_PORT (default: a free port).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
-SRC="$ROOT/interop/typescript"
-DIR="$ROOT/.tools/interop-ts-secure"
-SDK="@modelcontextprotocol/sdk"
 JAR="$ROOT/sample-app/target/sample-app-0.1.0-SNAPSHOT.jar"
 RESULTS="$ROOT/interop-secure-results"
 
@@ -28,18 +29,27 @@ for tool in java node npm timeout; do
 	command -v "$tool" >/dev/null || die "$tool is not on the PATH."
 done
 
-wanted="$(node -e 'console.log(require(process.argv[1]).dependencies[process.argv[2]] || "")' "$SRC/package.json" "$SDK")"
-installed="$(node -e 'try { console.log(require(process.argv[1]).version) } catch (e) { console.log("") }' \
-	"$DIR/node_modules/$SDK/package.json")"
-if [[ "$installed" != "$wanted" ]] || ! cmp -s "$SRC/package.json" "$DIR/package.json"; then
-	log "installing $SDK@$wanted into ${DIR#"$ROOT"/}"
-	rm -rf "$DIR"
-	mkdir -p "$DIR"
-	cp "$SRC/package.json" "$SRC/package-lock.json" "$DIR/"
-	timeout 150 npm install --prefix "$DIR" --no-audit --no-fund --loglevel=error >&2 \
-		|| die "could not install interop/typescript's dependencies with npm"
-fi
-cp "$SRC/secure.mjs" "$DIR/secure.mjs"
+# install <source directory> <package> <install directory>: the pinned client, reinstalled only
+# when package.json changed, and the check script next to it.
+install() {
+	local src="$1" sdk="$2" dir="$3" wanted installed
+	wanted="$(node -e 'console.log(require(process.argv[1]).dependencies[process.argv[2]] || "")' "$src/package.json" "$sdk")"
+	installed="$(node -e 'try { console.log(require(process.argv[1]).version) } catch (e) { console.log("") }' \
+		"$dir/node_modules/$sdk/package.json")"
+	if [[ "$installed" != "$wanted" ]] || ! cmp -s "$src/package.json" "$dir/package.json"; then
+		log "installing $sdk@$wanted into ${dir#"$ROOT"/}"
+		rm -rf "$dir"
+		mkdir -p "$dir"
+		cp "$src/package.json" "$src/package-lock.json" "$dir/"
+		timeout 150 npm install --prefix "$dir" --no-audit --no-fund --loglevel=error >&2 \
+			|| die "could not install ${src#"$ROOT"/}'s dependencies with npm"
+	fi
+	cp "$src/secure.mjs" "$dir/secure.mjs"
+}
+DIR1="$ROOT/.tools/interop-ts-secure"
+DIR2="$ROOT/.tools/interop-ts2-secure"
+install "$ROOT/interop/typescript" "@modelcontextprotocol/sdk" "$DIR1"
+install "$ROOT/interop/typescript-2x" "@modelcontextprotocol/client" "$DIR2"
 
 if [[ -n "${INTEROP_SECURE_PORT:-}" ]]; then
 	PORT="$INTEROP_SECURE_PORT"
@@ -62,8 +72,16 @@ for _ in $(seq 1 120); do
 done
 [[ "$code" == "200" ]] || die "the sample application did not come up on $BASE"
 
-set +e
-timeout 90 node "$DIR/secure.mjs" "$BASE" 2>"$RESULTS/interop.log" | tee "$RESULTS/interop.out"
-status="${PIPESTATUS[0]}"
-set -e
-exit "$status"
+# run <name> <install directory>: one check, its output in $RESULTS/<name>.out and .log.
+run() {
+	local status
+	set +e
+	timeout 90 node "$2/secure.mjs" "$BASE" 2>"$RESULTS/$1.log" | tee "$RESULTS/$1.out"
+	status="${PIPESTATUS[0]}"
+	set -e
+	return "$status"
+}
+rc=0
+run interop "$DIR1" || rc=1
+run interop-ts2 "$DIR2" || rc=1
+exit "$rc"

@@ -170,7 +170,7 @@ public class McpProperties {
 
 			/**
 			 * The scopes the resource understands: listed in the metadata document, and the
-			 * order insufficient_scope errors name the needed scopes in.
+			 * order 401 and insufficient_scope challenges name and prefer the needed scopes in.
 			 */
 			private List<String> scopes = new ArrayList<>();
 

@@ -13,13 +13,17 @@ import java.util.regex.Pattern;
 
 import io.github.mcpsubscriptions.test.McpTestApplication;
 import io.github.mcpsubscriptions.test.McpTestClient;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.http.HttpMethod;
 import org.springframework.security.access.prepost.PreAuthorize;
 import org.springframework.security.config.Customizer;
 import org.springframework.security.config.annotation.method.configuration.EnableMethodSecurity;
@@ -30,6 +34,7 @@ import org.springframework.security.oauth2.jwt.BadJwtException;
 import org.springframework.security.oauth2.jwt.Jwt;
 import org.springframework.security.oauth2.jwt.JwtDecoder;
 import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RestController;
 
@@ -89,6 +94,46 @@ class McpResourceServerConfigurerTests {
 	}
 
 	@Test
+	void withoutATokenThe401NamesTheScopesTheRefusingRuleNeeds() throws Exception {
+		HttpResponse<String> refused = postToMcp(null);
+		assertThat(refused.statusCode()).isEqualTo(401);
+		String challenge = challenge(refused);
+		assertThat(challenge).doesNotContain("error=");
+		assertThat(parameter(challenge, "scope")).isEqualTo("mcp");
+		assertThat(parameter(challenge, "resource_metadata"))
+			.isEqualTo("http://localhost/.well-known/oauth-protected-resource/mcp");
+		// Either scope opens the reports: the smallest set that does is one of them, not both.
+		HttpResponse<String> reports = get("/reports", null);
+		assertThat(reports.statusCode()).isEqualTo(401);
+		assertThat(parameter(challenge(reports), "scope")).isEqualTo("reports:read");
+		assertThat(get("/reports", token(RESOURCE, "reports:read")).statusCode()).isEqualTo(200);
+	}
+
+	@Test
+	void a401ForARuleThatNamesNoScopeOrForABadTokenLeavesScopeOut() throws Exception {
+		HttpResponse<String> admin = put("/admin", null);
+		assertThat(admin.statusCode()).isEqualTo(401);
+		assertThat(challenge(admin)).contains("resource_metadata=").doesNotContain("scope=");
+		HttpResponse<String> badToken = postToMcp("~mcp");
+		assertThat(badToken.statusCode()).isEqualTo(401);
+		assertThat(challenge(badToken)).contains("invalid_token").doesNotContain("scope=");
+	}
+
+	@Test
+	void theMetadataClaimsOnlyWhatTheServerDoes() throws Exception {
+		HttpResponse<String> metadata = get("/.well-known/oauth-protected-resource/mcp", null);
+		assertThat(metadata.statusCode()).isEqualTo(200);
+		JsonNode document = JsonMapper.shared().readTree(metadata.body());
+		assertThat(document.propertyNames()).containsExactlyInAnyOrder("resource", "authorization_servers",
+				"scopes_supported", "bearer_methods_supported");
+		assertThat(document.get("resource").stringValue()).isEqualTo(RESOURCE);
+		assertThat(document.get("bearer_methods_supported").valueStream().map(JsonNode::stringValue))
+			.containsExactly("header");
+		assertThat(document.get("scopes_supported").valueStream().map(JsonNode::stringValue))
+			.containsExactly("mcp", "reports:read", "reports:write", "unused");
+	}
+
+	@Test
 	void aTokenForAnotherAudienceIsUnauthorized() throws Exception {
 		HttpResponse<String> refused = postToMcp(token("http://other/mcp", "mcp"));
 		assertThat(refused.statusCode()).isEqualTo(401);
@@ -101,19 +146,27 @@ class McpResourceServerConfigurerTests {
 		return audience.replace(':', '_').replace('/', '-') + "~" + String.join("~", scopes).replace(':', '_');
 	}
 
-	private HttpResponse<String> postToMcp(String token) throws Exception {
+	private HttpResponse<String> postToMcp(@Nullable String token) throws Exception {
 		McpTestClient client = new McpTestClient(URI.create("http://localhost:" + this.port + "/mcp"),
-				"Bearer " + token);
+				(token != null) ? "Bearer " + token : null);
 		return client.post(client.initializeBody("2025-11-25"));
 	}
 
-	private HttpResponse<String> put(String path, String token) throws Exception {
-		return this.http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + path))
-			.timeout(Duration.ofSeconds(10))
+	private HttpResponse<String> put(String path, @Nullable String token) throws Exception {
+		return send(HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + path))
 			.PUT(HttpRequest.BodyPublishers.ofString("{}"))
-			.header("Content-Type", "application/json")
-			.header("Authorization", "Bearer " + token)
-			.build(), HttpResponse.BodyHandlers.ofString());
+			.header("Content-Type", "application/json"), token);
+	}
+
+	private HttpResponse<String> get(String path, @Nullable String token) throws Exception {
+		return send(HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + path)).GET(), token);
+	}
+
+	private HttpResponse<String> send(HttpRequest.Builder request, @Nullable String token) throws Exception {
+		if (token != null) {
+			request.header("Authorization", "Bearer " + token);
+		}
+		return this.http.send(request.timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
 	}
 
 	private static String challenge(HttpResponse<String> response) {
@@ -136,6 +189,8 @@ class McpResourceServerConfigurerTests {
 			return http
 				.authorizeHttpRequests((requests) -> requests.requestMatchers("/mcp")
 					.hasAuthority("SCOPE_mcp")
+					.requestMatchers(HttpMethod.GET, "/reports")
+					.hasAnyAuthority("SCOPE_reports:read", "SCOPE_reports:write")
 					.requestMatchers("/admin")
 					.hasRole("ADMIN")
 					.anyRequest()
@@ -176,6 +231,11 @@ class McpResourceServerConfigurerTests {
 
 	@RestController
 	static class Reports {
+
+		@GetMapping("/reports")
+		String read() {
+			return "reports";
+		}
 
 		@PutMapping("/reports")
 		@PreAuthorize("hasAuthority('SCOPE_reports:write') and !hasAuthority('SCOPE_banned')")

@@ -1,5 +1,8 @@
 package io.github.mcpsubscriptions.security;
 
+import java.util.List;
+import java.util.Set;
+
 import org.junit.jupiter.api.Test;
 
 import org.springframework.expression.spel.standard.SpelExpressionParser;
@@ -13,17 +16,30 @@ import org.springframework.security.core.authority.AuthorityUtils;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The scopes an {@code insufficient_scope} challenge names are those the refusing rule
- * tests, never every scope of the resource.
+ * The scopes a challenge names are the fewest that satisfy the refusing rule, never every
+ * scope of the resource: all of a conjunction, one alternative of a disjunction.
  */
 class RequiredScopesTests {
 
 	@Test
-	void anAuthorityRuleNamesItsScopesAndNotItsRoles() {
+	void anAuthorityRuleNamesOneOfItsScopesAndNotItsRoles() {
 		AccessDeniedException refusal = new AuthorizationDeniedException("Access Denied",
 				new AuthorityAuthorizationDecision(false,
-						AuthorityUtils.createAuthorityList("SCOPE_catalog:read", "ROLE_ADMIN", "SCOPE_files:read")));
-		assertThat(RequiredScopes.of(refusal)).containsExactly("catalog:read", "files:read");
+						AuthorityUtils.createAuthorityList("ROLE_ADMIN", "SCOPE_catalog:read", "SCOPE_files:read")));
+		assertThat(RequiredScopes.of(refusal, Set.of(), List.of())).containsExactly("catalog:read");
+		// The decision's authorities come in no order: the resource's scopes give one.
+		assertThat(RequiredScopes.of(refusal, Set.of(), List.of("files:read", "catalog:read")))
+			.containsExactly("files:read");
+	}
+
+	@Test
+	void ofAlternativesTheOneThatNeedsFewestNewScopesIsNamed() {
+		AccessDeniedException refusal = refusedBy("(hasAuthority('SCOPE_a') and hasAuthority('SCOPE_b')) "
+				+ "or hasAllAuthorities('SCOPE_c', 'SCOPE_d', 'SCOPE_e') or hasRole('ADMIN')");
+		assertThat(RequiredScopes.of(refusal, Set.of(), List.of())).containsExactly("a", "b");
+		assertThat(RequiredScopes.of(refusal, Set.of("c", "d"), List.of())).containsExactly("c", "d", "e");
+		assertThat(RequiredScopes.of(refusedBy("hasAnyAuthority('ROLE_X', 'SCOPE_a', 'SCOPE_b')"), Set.of("b"), List.of()))
+			.containsExactly("b");
 	}
 
 	@Test
@@ -31,15 +47,17 @@ class RequiredScopesTests {
 		AccessDeniedException refusal = refusedBy("hasAuthority('SCOPE_catalog:read') and "
 				+ "(!hasAuthority('SCOPE_banned') or hasAnyAuthority('SCOPE_catalog:restricted', 'ROLE_X')) "
 				+ "and @tenants.member(authentication, #tenant)");
-		assertThat(RequiredScopes.of(refusal)).containsExactly("catalog:read", "catalog:restricted");
+		assertThat(RequiredScopes.of(refusal, Set.of(), List.of())).containsExactly("catalog:read", "catalog:restricted");
 	}
 
 	@Test
 	void nothingIsNamedWhenTheRefusalDoesNotSay() {
-		assertThat(RequiredScopes.of(new AccessDeniedException("Access Denied"))).isEmpty();
-		assertThat(RequiredScopes.of(new AuthorizationDeniedException("Access Denied", new AuthorizationDecision(false))))
+		assertThat(RequiredScopes.of(new AccessDeniedException("Access Denied"), Set.of(), List.of())).isEmpty();
+		assertThat(RequiredScopes.of(new AuthorizationDeniedException("Access Denied", new AuthorizationDecision(false)),
+				Set.of(), List.of()))
 			.isEmpty();
-		assertThat(RequiredScopes.of(refusedBy("hasRole('ADMIN') or #id == authentication.name"))).isEmpty();
+		assertThat(RequiredScopes.of(refusedBy("hasRole('ADMIN') or #id == authentication.name"), Set.of(), List.of()))
+			.isEmpty();
 	}
 
 	private static AccessDeniedException refusedBy(String expression) {

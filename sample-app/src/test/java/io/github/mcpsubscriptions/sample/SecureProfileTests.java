@@ -78,11 +78,75 @@ class SecureProfileTests {
 		assertThat(metadata.get("resource").stringValue()).isEqualTo(BASE + "/mcp");
 		assertThat(metadata.get("authorization_servers").get(0).stringValue()).isEqualTo(BASE);
 		assertThat(metadata.get("scopes_supported").valueStream().map(JsonNode::stringValue))
-			.contains("catalog:read", "catalog:restricted", "catalog:write", "files:read");
+			.containsExactly("catalog:read", "catalog:restricted", "catalog:write", "files:read");
 		assertThat(metadata.get("bearer_methods_supported").get(0).stringValue()).isEqualTo("header");
+		assertThat(metadata.propertyNames()).doesNotContain("tls_client_certificate_bound_access_tokens");
 		assertThat(getJson(BASE + "/.well-known/oauth-protected-resource").get("resource").stringValue())
 			.isEqualTo(BASE + "/mcp");
 		assertThat(tokenEndpoint()).isEqualTo(BASE + "/oauth2/token");
+	}
+
+	/**
+	 * The specification's scope selection: the 401's {@code scope} first, else every scope
+	 * of {@code scopes_supported}. The 401 names the fewest scopes the endpoint needs, so
+	 * even the limited client, asking for exactly those, reaches it.
+	 */
+	@Test
+	void aClientAskingForTheScopesThe401NamesReachesTheEndpoint() throws Exception {
+		HttpResponse<String> refused = post(null, initialize(), null);
+		assertThat(refused.statusCode()).isEqualTo(401);
+		String scope = parameter(refused.headers().firstValue("WWW-Authenticate").orElseThrow(), "scope");
+		assertThat(scope).isEqualTo("catalog:read");
+		for (String client : List.of("mcp-limited", "mcp-full")) {
+			String token = token(client, client + "-secret", scope, null);
+			assertThat(post(token, initialize(), null).statusCode()).as(client).isEqualTo(200);
+		}
+	}
+
+	@Test
+	void onlyTheOperatorReadsTheActuator() throws Exception {
+		String limited = token("mcp-limited", "mcp-limited-secret", LIMITED_SCOPES, null);
+		String full = token("mcp-full", "mcp-full-secret", FULL_SCOPES, null);
+		List<String> paths = List.of("/actuator/mcpsubscriptions", "/actuator/metrics",
+				"/actuator/metrics/mcp.sessions.active", "/actuator/info");
+		for (String path : paths) {
+			assertThat(actuator(path, null).statusCode()).as(path + " without a token").isEqualTo(401);
+			for (String token : List.of(limited, full)) {
+				HttpResponse<String> refused = actuator(path, token);
+				assertThat(refused.statusCode()).as(path + " with an MCP client's token").isEqualTo(403);
+				assertThat(refused.body()).doesNotContain("catalog://");
+			}
+		}
+		String operator = token("mcp-operator", "mcp-operator-secret", "actuator:read", null);
+		for (String path : paths) {
+			assertThat(actuator(path, operator).statusCode()).as(path + " with the operator's token").isEqualTo(200);
+		}
+		// The refusal names the scope that would do; the authorization server decides who gets it.
+		assertThat(parameter(actuator("/actuator/metrics", full).headers().firstValue("WWW-Authenticate").orElseThrow(),
+				"scope"))
+			.contains("actuator:read");
+		// MCP clients cannot even ask for it.
+		HttpResponse<String> asked = tokenResponse("mcp-full", "mcp-full-secret", "actuator:read");
+		assertThat(asked.statusCode()).isEqualTo(400);
+		assertThat(asked.body()).contains("invalid_scope");
+	}
+
+	@Test
+	void healthShowsItsStatusToEveryoneAndItsDetailsToTheOperatorAlone() throws Exception {
+		String limited = token("mcp-limited", "mcp-limited-secret", LIMITED_SCOPES, null);
+		for (String token : Stream.of(null, limited).toList()) {
+			HttpResponse<String> health = actuator("/actuator/health", token);
+			assertThat(health.statusCode()).isEqualTo(200);
+			JsonNode body = json.readTree(health.body());
+			assertThat(body.get("status").stringValue()).isEqualTo("UP");
+			// The names of the health groups may show; components and details may not.
+			assertThat(body.propertyNames()).contains("status").doesNotContain("components", "details");
+			assertThat(actuator("/actuator/health/mcp", token).statusCode()).isEqualTo(404);
+		}
+		String operator = token("mcp-operator", "mcp-operator-secret", "actuator:read", null);
+		JsonNode details = json.readTree(actuator("/actuator/health", operator).body());
+		assertThat(details.get("components").get("mcp").get("status").stringValue()).isEqualTo("UP");
+		assertThat(json.readTree(actuator("/actuator/health/mcp", operator).body()).get("details")).isNotNull();
 	}
 
 	@Test
@@ -202,9 +266,10 @@ class SecureProfileTests {
 		assertThat(send(HttpRequest.newBuilder(URI.create(BASE + "/live/../api/products"))).statusCode()).isIn(400, 401);
 		assertThat(post(null, initialize(), null).statusCode()).isEqualTo(401);
 		String full = token("mcp-full", "mcp-full-secret", FULL_SCOPES, null);
-		// What the page sends once a token is pasted into it.
-		assertThat(send(HttpRequest.newBuilder(URI.create(BASE + "/actuator/metrics/mcp.sessions.active"))
-			.header("Authorization", "Bearer " + full)).statusCode()).isEqualTo(200);
+		// What the page sends once a token is pasted into it: its counters are the operator's.
+		String operator = token("mcp-operator", "mcp-operator-secret", "actuator:read " + FULL_SCOPES, null);
+		assertThat(actuator("/actuator/metrics/mcp.sessions.active", operator).statusCode()).isEqualTo(200);
+		assertThat(actuator("/actuator/metrics/mcp.sessions.active", full).statusCode()).isEqualTo(403);
 		assertThat(send(HttpRequest.newBuilder(URI.create(BASE + "/api/products")).header("Authorization", "Bearer " + full))
 			.statusCode()).isEqualTo(200);
 	}
@@ -224,10 +289,10 @@ class SecureProfileTests {
 		assertThat(refused.statusCode()).isEqualTo(403);
 		String challenge = refused.headers().firstValue("WWW-Authenticate").orElseThrow();
 		assertThat(parameter(challenge, "error")).isEqualTo("insufficient_scope");
-		// What the endpoint needs (either of its scopes) with the scope the token has, so that
-		// a token asked for with exactly these loses nothing: never every scope of the resource.
-		assertThat(parameter(challenge, "scope")).isEqualTo("catalog:read catalog:write files:read");
-		assertThat(parameter(challenge, "error_description")).contains("catalog:read files:read");
+		// The fewest scopes the endpoint needs (one of its two) with the scope the token has, so
+		// that a token asked for with exactly these loses nothing: never every scope of the resource.
+		assertThat(parameter(challenge, "scope")).isEqualTo("catalog:read catalog:write");
+		assertThat(parameter(challenge, "error_description")).contains("(scope catalog:read)");
 		assertThat(parameter(challenge, "resource_metadata"))
 			.isEqualTo(BASE + "/.well-known/oauth-protected-resource/mcp");
 		String limited = token("mcp-limited", "mcp-limited-secret", LIMITED_SCOPES, null);
@@ -328,6 +393,23 @@ class SecureProfileTests {
 				parameter(refused.headers().firstValue("WWW-Authenticate").orElseThrow(), "resource_metadata"));
 		String issuer = metadata.get("authorization_servers").get(0).stringValue();
 		return getJson(issuer + "/.well-known/oauth-authorization-server").get("token_endpoint").stringValue();
+	}
+
+	private HttpResponse<String> actuator(String path, String token) throws Exception {
+		HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(BASE + path));
+		if (token != null) {
+			request.header("Authorization", "Bearer " + token);
+		}
+		return send(request);
+	}
+
+	private HttpResponse<String> tokenResponse(String client, String secret, String scope) throws Exception {
+		String basic = Base64.getEncoder().encodeToString((client + ":" + secret).getBytes(StandardCharsets.UTF_8));
+		return send(HttpRequest.newBuilder(URI.create(tokenEndpoint()))
+			.POST(HttpRequest.BodyPublishers.ofString(
+					"grant_type=client_credentials&scope=" + URLEncoder.encode(scope, StandardCharsets.UTF_8)))
+			.header("Content-Type", "application/x-www-form-urlencoded")
+			.header("Authorization", "Basic " + basic));
 	}
 
 	private String token(String client, String secret, String scope, String resource) throws Exception {

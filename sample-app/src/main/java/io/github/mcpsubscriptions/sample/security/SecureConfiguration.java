@@ -5,6 +5,7 @@ import java.util.List;
 import io.github.mcpsubscriptions.security.McpProtectedResource;
 import io.github.mcpsubscriptions.security.McpResourceServerConfigurer;
 
+import org.springframework.boot.security.autoconfigure.actuate.web.servlet.EndpointRequest;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Profile;
@@ -26,6 +27,11 @@ import org.springframework.security.web.SecurityFilterChain;
  * grant. Clients find it as MCP clients do: the 401's {@code resource_metadata} link,
  * its {@code authorization_servers}, that server's
  * {@code /.well-known/oauth-authorization-server}.
+ * <p>
+ * The Actuator is the operator's: who follows which resource, the server's paths, the
+ * meters. Only a token with scope {@code actuator:read} (client {@code mcp-operator})
+ * reads it; an MCP client's token gets 403, and health answers everyone with its status
+ * alone (the details are the operator's too, {@code management.endpoint.health.roles}).
  */
 @Configuration(proxyBeanMethods = false)
 @Profile("secure")
@@ -44,8 +50,10 @@ class SecureConfiguration {
 	@Order(2)
 	SecurityFilterChain resourceServerSecurity(HttpSecurity http) {
 		return http
-			.authorizeHttpRequests((requests) -> requests.requestMatchers("/actuator/health/**")
+			.authorizeHttpRequests((requests) -> requests.requestMatchers(EndpointRequest.to("health"))
 				.permitAll()
+				.requestMatchers(EndpointRequest.toAnyEndpoint())
+				.hasAuthority("SCOPE_actuator:read")
 				// The live page itself holds no data: it asks for a token and sends it with
 				// every request it makes.
 				.requestMatchers(HttpMethod.GET, "/", "/index.html", "/live/*")
