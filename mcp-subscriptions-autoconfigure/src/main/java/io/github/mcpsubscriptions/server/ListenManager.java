@@ -6,6 +6,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -326,15 +327,22 @@ public class ListenManager implements SmartLifecycle {
 		if (!requested.isArray()) {
 			throw JsonRpcException.invalidParams("Invalid params: \"resourceSubscriptions\" must be an array of URIs");
 		}
+		// Each URI is examined once, and none past the one that exceeds the limit (which
+		// reserve() then refuses): a filter of a hundred thousand URIs costs no more than
+		// one of a hundred and one.
+		Set<String> examined = new HashSet<>();
 		for (JsonNode uri : requested) {
 			if (!uri.isString()) {
 				throw JsonRpcException
 					.invalidParams("Invalid params: \"resourceSubscriptions\" must be an array of URIs");
 			}
 			// Not honoured, hence left out of the acknowledgement: the client can tell.
-			if (this.requests.isAcceptableSubscription(uri.stringValue(), principal)
-					&& !uris.contains(uri.stringValue())) {
+			if (examined.add(uri.stringValue())
+					&& this.requests.isAcceptableSubscription(uri.stringValue(), principal)) {
 				uris.add(uri.stringValue());
+				if (uris.size() > this.settings.maxSubscriptions()) {
+					break;
+				}
 			}
 		}
 		return uris;
