@@ -4,7 +4,6 @@ import java.net.http.HttpResponse;
 import java.security.Principal;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.github.mcpsubscriptions.resource.McpResource;
 import io.github.mcpsubscriptions.subscription.ResourceAccessPolicy;
 import io.github.mcpsubscriptions.test.McpTestApplication;
 import io.github.mcpsubscriptions.test.McpTestClient;
@@ -44,7 +43,8 @@ class ListenFilterSizeTests {
 
 	private McpTestClient start() {
 		// Room for the body of 200,000 URIs.
-		this.context = new SpringApplication(McpTestApplication.class, Resources.class).run("--server.port=0",
+		this.context = new SpringApplication(McpTestApplication.class, ListenTests.Resources.class, Counting.class)
+			.run("--server.port=0",
 				"--mcp.endpoint.max-request-size=8MB");
 		return new McpTestClient(((WebServerApplicationContext) this.context).getWebServer().getPort());
 	}
@@ -82,12 +82,7 @@ class ListenFilterSizeTests {
 	}
 
 	@Configuration(proxyBeanMethods = false)
-	static class Resources {
-
-		@Bean
-		Items items() {
-			return new Items();
-		}
+	static class Counting {
 
 		@Bean
 		CountingPolicy countingPolicy() {
@@ -114,20 +109,6 @@ class ListenFilterSizeTests {
 		@Override
 		public boolean canReceive(@Nullable Principal principal, String changedUri, String subscribedUri) {
 			return true;
-		}
-
-	}
-
-	static class Items {
-
-		@McpResource(uri = "l://items")
-		String all() {
-			return "[]";
-		}
-
-		@McpResource(uri = "l://items/{id}")
-		String item(String id) {
-			return id;
 		}
 
 	}
