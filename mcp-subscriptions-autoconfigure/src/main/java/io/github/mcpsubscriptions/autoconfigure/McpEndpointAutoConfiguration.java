@@ -241,7 +241,7 @@ public final class McpEndpointAutoConfiguration {
 		McpProperties.Endpoint endpoint = properties.getEndpoint();
 		return new McpEndpoint(dispatcher, sessionManager, codec,
 				new McpEndpointOptions(endpoint.getMaxRequestSize().toBytes(), endpoint.isDnsRebindingProtection(),
-						endpoint.getAllowedOrigins(), endpoint.getAllowedHosts()),
+						endpoint.getAllowedOrigins(), endpoint.getAllowedHosts(), endpoint.getProbeInterval()),
 				listenManager, scheduler, properties.getNotifications().getWriteTimeout());
 	}
 

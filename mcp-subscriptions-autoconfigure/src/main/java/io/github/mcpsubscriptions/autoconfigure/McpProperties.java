@@ -854,6 +854,12 @@ public class McpProperties {
 		private Duration keepAlive = Duration.ofSeconds(15);
 
 		/**
+		 * Interval between probes of idle streams (an empty comment), which notice a
+		 * client that closed its connection within two intervals. Zero turns them off.
+		 */
+		private Duration probeInterval = Duration.ofMillis(400);
+
+		/**
 		 * Largest request body accepted; larger requests are answered with 413.
 		 */
 		private DataSize maxRequestSize = DataSize.ofMegabytes(4);
@@ -904,6 +910,14 @@ public class McpProperties {
 
 		public void setKeepAlive(Duration keepAlive) {
 			this.keepAlive = keepAlive;
+		}
+
+		public Duration getProbeInterval() {
+			return this.probeInterval;
+		}
+
+		public void setProbeInterval(Duration probeInterval) {
+			this.probeInterval = probeInterval;
 		}
 
 		public DataSize getMaxRequestSize() {

@@ -6,6 +6,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -235,7 +236,7 @@ public class ListenManager implements SmartLifecycle {
 		}
 		if (this.settings.mode() == Mode.COMPLETE_IMMEDIATELY) {
 			// Nothing is honoured and nothing is held: no stream slot, no subscriptions.
-			return new Listen(request.id(), principal, false, List.of(), Map.of(), true);
+			return new Listen(request.id(), principal, clientAddress, false, List.of(), Map.of(), true);
 		}
 		try {
 			reserve(principal, uris);
@@ -245,7 +246,7 @@ public class ListenManager implements SmartLifecycle {
 			this.requests.subscriptions().countIfLimit(ex);
 			throw ex;
 		}
-		Listen listen = new Listen(request.id(), principal, wantsListChanges, uris, honoured, false);
+		Listen listen = new Listen(request.id(), principal, clientAddress, wantsListChanges, uris, honoured, false);
 		listen.toolListChanges = wantsToolListChanges;
 		listen.correlationDeclared = CorrelationMode.isDeclaredIn(clientCapabilities(request.params()));
 		return listen;
@@ -326,18 +327,56 @@ public class ListenManager implements SmartLifecycle {
 		if (!requested.isArray()) {
 			throw JsonRpcException.invalidParams("Invalid params: \"resourceSubscriptions\" must be an array of URIs");
 		}
+		// Each URI is examined once, and none past the one that exceeds the limit (which
+		// reserve() then refuses): a filter of a hundred thousand URIs costs no more than
+		// one of a hundred and one.
+		Set<String> examined = new HashSet<>();
 		for (JsonNode uri : requested) {
 			if (!uri.isString()) {
 				throw JsonRpcException
 					.invalidParams("Invalid params: \"resourceSubscriptions\" must be an array of URIs");
 			}
 			// Not honoured, hence left out of the acknowledgement: the client can tell.
-			if (this.requests.isAcceptableSubscription(uri.stringValue(), principal)
-					&& !uris.contains(uri.stringValue())) {
+			if (examined.add(uri.stringValue())
+					&& this.requests.isAcceptableSubscription(uri.stringValue(), principal)) {
 				uris.add(uri.stringValue());
+				if (uris.size() > this.settings.maxSubscriptions()) {
+					break;
+				}
 			}
 		}
 		return uris;
+	}
+
+	/**
+	 * End the listen stream whose client cancelled its listen request
+	 * ({@code notifications/cancelled}), without a response to it. Request ids are the
+	 * clients' own and repeat across clients, and a stateless request carries nothing else
+	 * that names its sender: only a stream of the same principal (anonymous: anonymous and
+	 * of the same address) is considered, and only when exactly one matches. Otherwise
+	 * nothing ends: the cancelling client closes its connection, which ends its stream
+	 * just as well.
+	 * @param params the notification's params, or {@code null}
+	 * @param principal the caller, or {@code null}
+	 * @param clientAddress the client's address
+	 * @return whether a stream ended
+	 */
+	public boolean cancel(@Nullable JsonNode params, @Nullable Principal principal, String clientAddress) {
+		JsonNode requestId = (params != null) ? params.get("requestId") : null;
+		if (requestId == null || !(requestId.isString() || requestId.isIntegralNumber())) {
+			// Malformed: ignored, as the specification asks.
+			return false;
+		}
+		Listen match = null;
+		for (Listen listen : this.active) {
+			if (listen.isNamedBy(requestId, principal, clientAddress)) {
+				if (match != null) {
+					return false;
+				}
+				match = listen;
+			}
+		}
+		return match != null && match.cancel();
 	}
 
 	/**
@@ -414,6 +453,8 @@ public class ListenManager implements SmartLifecycle {
 
 		private final @Nullable Principal principal;
 
+		private final String clientAddress;
+
 		private final boolean listChanges;
 
 		private boolean toolListChanges;
@@ -434,10 +475,11 @@ public class ListenManager implements SmartLifecycle {
 
 		private volatile ListenStats.@Nullable End endReason;
 
-		private Listen(JsonNode requestId, @Nullable Principal principal, boolean listChanges, List<String> uris,
-				Map<String, Object> honoured, boolean completeImmediately) {
+		private Listen(JsonNode requestId, @Nullable Principal principal, String clientAddress, boolean listChanges,
+				List<String> uris, Map<String, Object> honoured, boolean completeImmediately) {
 			this.requestId = requestId;
 			this.principal = principal;
+			this.clientAddress = clientAddress;
 			this.listChanges = listChanges;
 			this.uris = uris;
 			this.honoured = honoured;
@@ -552,6 +594,29 @@ public class ListenManager implements SmartLifecycle {
 					}
 				}
 			});
+		}
+
+		private boolean isNamedBy(JsonNode requestId, @Nullable Principal caller, String callerAddress) {
+			if (!this.requestId.equals(requestId)) {
+				return false;
+			}
+			if (this.principal == null) {
+				return caller == null && this.clientAddress.equals(callerAddress);
+			}
+			return caller != null && this.principal.getName().equals(caller.getName());
+		}
+
+		/**
+		 * End the stream at the client's request: no response follows a cancelled request.
+		 */
+		private boolean cancel() {
+			MessageStream current = this.stream;
+			if (current == null || !current.isOpen()) {
+				return false;
+			}
+			this.endReason = ListenStats.End.CLIENT;
+			current.close();
+			return true;
 		}
 
 		Subscriber subscriber() {

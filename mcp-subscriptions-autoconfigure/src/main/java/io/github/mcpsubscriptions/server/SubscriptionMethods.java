@@ -229,11 +229,11 @@ class SubscriptionMethods {
 	 * Add a subscription within the limits; adding one that exists changes nothing.
 	 */
 	synchronized void add(Subscriber subscriber, String uri, @Nullable Principal principal) {
-		int own = this.dispatcher.getIndex().subscriptionsOf(subscriber).size();
-		if (this.dispatcher.getIndex().subscriptionsOf(subscriber).contains(uri)) {
+		Set<String> own = this.dispatcher.getIndex().subscriptionsOf(subscriber);
+		if (own.contains(uri)) {
 			return;
 		}
-		if (own >= this.maxPerSubscriber) {
+		if (own.size() >= this.maxPerSubscriber) {
 			throw limit("at most " + this.maxPerSubscriber + " subscriptions per session",
 					"mcp.subscriptions.max-per-session", this.maxPerSubscriber);
 		}

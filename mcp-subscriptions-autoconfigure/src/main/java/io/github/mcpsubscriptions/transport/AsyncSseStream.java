@@ -36,7 +36,8 @@ import org.springframework.http.MediaType;
  * <p>
  * The server's {@link #close()} hands over what waits, then completes the response; if
  * the client does not take it within the close timeout the response is completed anyway,
- * by a task on the shared delivery timer, never a thread of its own.
+ * by a task on the shared delivery timer, never a thread of its own. A client that went
+ * away is found by {@link #probe()}.
  */
 final class AsyncSseStream implements MessageStream {
 
@@ -47,6 +48,8 @@ final class AsyncSseStream implements MessageStream {
 	private static final byte[] MESSAGE_EVENT_LINE = ("event:" + MESSAGE_EVENT + "\n").getBytes(StandardCharsets.UTF_8);
 
 	private static final byte[] DATA = "data:".getBytes(StandardCharsets.UTF_8);
+
+	private static final byte[] PROBE = ":\n\n".getBytes(StandardCharsets.UTF_8);
 
 	private enum State {
 
@@ -81,6 +84,9 @@ final class AsyncSseStream implements MessageStream {
 	private State state = State.OPEN;
 
 	private boolean needsFlush;
+
+	/** Whether anything went to the container since the last {@link #probe()}. */
+	private boolean wroteSinceProbe;
 
 	/** Inside {@link #sendBatch}: frames wait here until the batch ends. */
 	private boolean batching;
@@ -264,6 +270,7 @@ final class AsyncSseStream implements MessageStream {
 				}
 				this.out.write(next);
 				this.needsFlush = true;
+				this.wroteSinceProbe = true;
 			}
 			// Not ready: the container calls onWritePossible once the client has taken more.
 			return null;
@@ -358,6 +365,43 @@ final class AsyncSseStream implements MessageStream {
 		}
 		ended();
 		complete();
+	}
+
+	/**
+	 * Find out whether the client is still there, by writing an empty comment to a stream
+	 * that has had nothing written since the last probe. The container does not watch the
+	 * connection of an asynchronous response while nothing is being written, and the first
+	 * write to a connection its client closed still succeeds: the next probe fails, and
+	 * ends the stream. A stream with a write pending is left alone: the container watches
+	 * its connection until the client takes it.
+	 */
+	void probe() {
+		IOException failure;
+		synchronized (this.lock) {
+			if (this.state != State.OPEN || this.batching) {
+				return;
+			}
+			if (this.wroteSinceProbe) {
+				this.wroteSinceProbe = false;
+				return;
+			}
+			try {
+				if (!handedOver() || !this.out.isReady()) {
+					return;
+				}
+			}
+			catch (RuntimeException ex) {
+				// Completed under us: the container has told, or is telling, the listener.
+				return;
+			}
+			this.waiting.add(PROBE);
+			failure = pumpOrFail();
+			this.wroteSinceProbe = false;
+		}
+		if (failure != null) {
+			ended();
+			complete();
+		}
 	}
 
 	/**

@@ -10,6 +10,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 import io.github.mcpsubscriptions.jsonrpc.InvalidMessageException;
@@ -17,6 +18,7 @@ import io.github.mcpsubscriptions.jsonrpc.JsonRpcCodec;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcError;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcErrorCodes;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcMessage;
+import io.github.mcpsubscriptions.jsonrpc.JsonRpcNotification;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcRequest;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcResponse;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcException;
@@ -58,8 +60,9 @@ import org.springframework.web.bind.annotation.RequestMethod;
  * Every refusal is answered with a precise HTTP status and a JSON-RPC error body; the
  * handler methods write their responses themselves. A stream is written through the
  * container's non-blocking I/O ({@link AsyncSseStream}), so a client that stops reading
- * holds no thread; {@link #close()} completes the streams still open when the
- * application stops.
+ * holds no thread, and idle streams are probed so that a client that went away frees its
+ * stream within two probe intervals; {@link #close()} completes the streams still open
+ * when the application stops.
  */
 @Controller
 @RequestMapping("${mcp.endpoint.path:/mcp}")
@@ -70,6 +73,8 @@ public class McpEndpoint implements AutoCloseable {
 	private static final MediaType EVENT_STREAM = MediaType.TEXT_EVENT_STREAM;
 
 	private static final String LISTEN = "subscriptions/listen";
+
+	private static final String CANCELLED = "notifications/cancelled";
 
 	private final McpRequestDispatcher dispatcher;
 
@@ -88,6 +93,13 @@ public class McpEndpoint implements AutoCloseable {
 	private final Duration closeTimeout;
 
 	private final Set<AsyncSseStream> streams = ConcurrentHashMap.newKeySet();
+
+	private final Duration probeInterval;
+
+	/** Whether a round of probes is scheduled. */
+	private final AtomicBoolean probing = new AtomicBoolean();
+
+	private volatile boolean closed;
 
 	/**
 	 * Create the endpoint.
@@ -111,6 +123,7 @@ public class McpEndpoint implements AutoCloseable {
 		this.dnsRebindingProtection = new DnsRebindingProtection(options.dnsRebindingProtection(),
 				options.allowedOrigins(), options.allowedHosts());
 		this.maxRequestSize = options.maxRequestSize();
+		this.probeInterval = options.probeInterval();
 	}
 
 	@PostMapping
@@ -150,7 +163,9 @@ public class McpEndpoint implements AutoCloseable {
 			HttpServletResponse response) throws IOException {
 		boolean initialize = message instanceof JsonRpcRequest call && isInitialize(call);
 		String sessionId = request.getHeader(McpHeaders.SESSION_ID);
-		JsonNode params = (message instanceof JsonRpcRequest call) ? call.params() : null;
+		JsonNode params = (message instanceof JsonRpcRequest call) ? call.params()
+				: (message instanceof JsonRpcNotification notification && notification.params() instanceof JsonNode node)
+						? node : null;
 		// initialize starts a 2025-era session, unless it names 2026-07-28 (where it no longer exists).
 		boolean stateless = (initialize || sessionId != null)
 				? StatelessRequestValidator.namesStatelessVersion(request, params)
@@ -204,6 +219,11 @@ public class McpEndpoint implements AutoCloseable {
 					"Invalid request: clients do not send responses in protocol 2026-07-28");
 		}
 		if (!(message instanceof JsonRpcRequest call)) {
+			if (message instanceof JsonRpcNotification notification && CANCELLED.equals(notification.method())) {
+				// Over HTTP closing the stream is the cancellation; clients send this as well.
+				this.listenManager.cancel((notification.params() instanceof JsonNode params) ? params : null,
+						principal(request), request.getRemoteAddr());
+			}
 			writeAccepted(response);
 			return;
 		}
@@ -270,7 +290,36 @@ public class McpEndpoint implements AutoCloseable {
 		AsyncSseStream stream = AsyncSseStream.open(request, response, onClosed, this.streams::remove, retryOnClose,
 				this.timer, this.closeTimeout);
 		this.streams.add(stream);
+		startProbing();
 		return stream;
+	}
+
+	private void startProbing() {
+		if (!this.probeInterval.isZero() && !this.closed && this.probing.compareAndSet(false, true)) {
+			this.timer.schedule(this::probeStreams, this.probeInterval);
+		}
+	}
+
+	/**
+	 * Probe the open streams for clients that went away, and again after the interval
+	 * while any stream is open: the container tells of a closed connection only when a
+	 * write fails, and keep-alives are too far apart to free a stream's slot promptly.
+	 */
+	private void probeStreams() {
+		for (AsyncSseStream stream : this.streams) {
+			stream.probe();
+		}
+		if (this.closed) {
+			return;
+		}
+		if (this.streams.isEmpty()) {
+			this.probing.set(false);
+			// A stream opened since the check may have found the probes still scheduled.
+			if (this.streams.isEmpty() || !this.probing.compareAndSet(false, true)) {
+				return;
+			}
+		}
+		this.timer.schedule(this::probeStreams, this.probeInterval);
 	}
 
 	/**
@@ -280,6 +329,7 @@ public class McpEndpoint implements AutoCloseable {
 	 */
 	@Override
 	public void close() {
+		this.closed = true;
 		for (AsyncSseStream stream : List.copyOf(this.streams)) {
 			stream.abort();
 		}

@@ -1,5 +1,6 @@
 package io.github.mcpsubscriptions.transport;
 
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -9,8 +10,10 @@ import java.util.List;
  * @param dnsRebindingProtection whether {@code Origin} and {@code Host} are checked
  * @param allowedOrigins origin patterns accepted besides the loopback ones
  * @param allowedHosts host names accepted besides the loopback ones
+ * @param probeInterval how often idle streams are probed for clients that went away; zero
+ * for never
  */
 public record McpEndpointOptions(long maxRequestSize, boolean dnsRebindingProtection, List<String> allowedOrigins,
-		List<String> allowedHosts) {
+		List<String> allowedHosts, Duration probeInterval) {
 
 }

@@ -27,7 +27,7 @@ public final class SseStream implements AutoCloseable {
 
 	private final CountDownLatch ended = new CountDownLatch(1);
 
-	SseStream(HttpResponse<InputStream> response) {
+	public SseStream(HttpResponse<InputStream> response) {
 		this.response = response;
 		Thread reader = new Thread(this::read, "sse-test-reader");
 		reader.setDaemon(true);
