@@ -578,6 +578,12 @@ public class McpProperties {
 		private int outboxCapacity = 1000;
 
 		/**
+		 * Maximum number of notifications waiting for a session that has no open stream
+		 * (at most 'outbox-capacity'); past it they become one resync per subscription.
+		 */
+		private int detachedOutboxCapacity = 100;
+
+		/**
 		 * Size of the delivery thread pool on JDKs without virtual threads.
 		 */
 		private int deliveryThreads = 16;
@@ -637,6 +643,14 @@ public class McpProperties {
 
 		public void setOutboxCapacity(int outboxCapacity) {
 			this.outboxCapacity = outboxCapacity;
+		}
+
+		public int getDetachedOutboxCapacity() {
+			return this.detachedOutboxCapacity;
+		}
+
+		public void setDetachedOutboxCapacity(int detachedOutboxCapacity) {
+			this.detachedOutboxCapacity = detachedOutboxCapacity;
 		}
 
 		public int getDeliveryThreads() {
@@ -941,6 +955,13 @@ public class McpProperties {
 		private int replayLogSize = 256;
 
 		/**
+		 * Maximum number of notifications one stream opening replays (in cluster mode, by
+		 * re-matching the shared log); past it the client gets one resync per subscription
+		 * instead.
+		 */
+		private int maxReplay = 1000;
+
+		/**
 		 * Reconnection delay sent as an SSE 'retry' field in the priming event of clients
 		 * of 2025-11-25 and later; 0 leaves it out (needed for MCP Java SDK clients before
 		 * 2.0, which reject streams that carry one).
@@ -953,6 +974,14 @@ public class McpProperties {
 
 		public void setReplayLogSize(int replayLogSize) {
 			this.replayLogSize = replayLogSize;
+		}
+
+		public int getMaxReplay() {
+			return this.maxReplay;
+		}
+
+		public void setMaxReplay(int maxReplay) {
+			this.maxReplay = maxReplay;
 		}
 
 		public Duration getRetry() {
