@@ -955,9 +955,9 @@ public class McpProperties {
 		private int replayLogSize = 256;
 
 		/**
-		 * Maximum number of notifications one stream opening replays (in cluster mode, by
-		 * re-matching the shared log); past it the client gets one resync per subscription
-		 * instead.
+		 * Maximum number of notifications a stream opening replays from the shared change
+		 * log in cluster mode (one node replays at most 'replay-log-size'); past it the
+		 * client gets one resync per subscription instead.
 		 */
 		private int maxReplay = 1000;
 

@@ -22,6 +22,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 import static io.github.mcpsubscriptions.cluster.ClusterNodes.client;
 import static io.github.mcpsubscriptions.cluster.ClusterNodes.publish;
 import static io.github.mcpsubscriptions.cluster.ClusterNodes.publishInOrder;
+import static io.github.mcpsubscriptions.cluster.ClusterSessionTests.params;
 import static io.github.mcpsubscriptions.test.McpTestClient.json;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -55,13 +56,6 @@ class ClusterReplayTests {
 	private static void subscribe(McpTestClient client, String session, String uri) throws Exception {
 		HttpResponse<String> response = client.call(session, "resources/subscribe", "{\"uri\":\"" + uri + "\"}");
 		assertThat(json(response.body()).has("result")).as(response.body()).isTrue();
-	}
-
-	private static JsonNode params(SseEvent event) {
-		assertThat(event).as("a notification").isNotNull();
-		JsonNode message = json(event.data());
-		assertThat(message.get("method").stringValue()).isEqualTo("notifications/resources/updated");
-		return message.get("params");
 	}
 
 	private static boolean isResync(SseEvent event) {
