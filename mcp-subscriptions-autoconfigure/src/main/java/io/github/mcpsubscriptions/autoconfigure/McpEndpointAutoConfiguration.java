@@ -160,6 +160,7 @@ public final class McpEndpointAutoConfiguration {
 		dispatcher.setWriteBatch(new WriteBatch(notifications.getWriteBatchSize(),
 				(int) Math.min(Integer.MAX_VALUE, notifications.getWriteBatchBytes().toBytes())));
 		dispatcher.setResyncTargets(new ResyncTargets(resourceRegistry, accessPolicy));
+		dispatcher.setDetachedOutboxCapacity(notifications.getDetachedOutboxCapacity());
 		resourceRegistry.addListener(dispatcher::resourceListChanged);
 		return dispatcher;
 	}
@@ -354,9 +355,11 @@ public final class McpEndpointAutoConfiguration {
 		RedisStreamHistory mcpSessionStreamHistory(RedisConnectionFactory connectionFactory,
 				McpProperties properties, RedisChangeLog log, NotificationDispatcher dispatcher,
 				ObjectProvider<McpSessionManager> sessions, ClusterStats stats) {
-			return new RedisStreamHistory(new StringRedisTemplate(connectionFactory),
+			RedisStreamHistory history = new RedisStreamHistory(new StringRedisTemplate(connectionFactory),
 					new ClusterKeys(properties.getCluster().getKeyPrefix()), log, dispatcher, log.getNodeName(),
 					sessions::getObject, stats);
+			history.setMaxReplay(properties.getSessions().getMaxReplay());
+			return history;
 		}
 
 		@Configuration(proxyBeanMethods = false)

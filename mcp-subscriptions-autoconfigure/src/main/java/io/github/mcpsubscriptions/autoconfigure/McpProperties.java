@@ -578,6 +578,12 @@ public class McpProperties {
 		private int outboxCapacity = 1000;
 
 		/**
+		 * Maximum number of notifications waiting for a session that has no open stream
+		 * (at most 'outbox-capacity'); past it they become one resync per subscription.
+		 */
+		private int detachedOutboxCapacity = 100;
+
+		/**
 		 * Size of the delivery thread pool on JDKs without virtual threads.
 		 */
 		private int deliveryThreads = 16;
@@ -637,6 +643,14 @@ public class McpProperties {
 
 		public void setOutboxCapacity(int outboxCapacity) {
 			this.outboxCapacity = outboxCapacity;
+		}
+
+		public int getDetachedOutboxCapacity() {
+			return this.detachedOutboxCapacity;
+		}
+
+		public void setDetachedOutboxCapacity(int detachedOutboxCapacity) {
+			this.detachedOutboxCapacity = detachedOutboxCapacity;
 		}
 
 		public int getDeliveryThreads() {
@@ -955,6 +969,13 @@ public class McpProperties {
 		private int replayLogSize = 256;
 
 		/**
+		 * Maximum number of notifications a stream opening replays from the shared change
+		 * log in cluster mode (one node replays at most 'replay-log-size'); past it the
+		 * client gets one resync per subscription instead.
+		 */
+		private int maxReplay = 1000;
+
+		/**
 		 * Reconnection delay sent as an SSE 'retry' field just before the server ends the
 		 * stream of a client of 2025-11-25 or later (shutdown, slow consumer), never in the
 		 * priming event; 0 leaves it out.
@@ -967,6 +988,14 @@ public class McpProperties {
 
 		public void setReplayLogSize(int replayLogSize) {
 			this.replayLogSize = replayLogSize;
+		}
+
+		public int getMaxReplay() {
+			return this.maxReplay;
+		}
+
+		public void setMaxReplay(int maxReplay) {
+			this.maxReplay = maxReplay;
 		}
 
 		public Duration getRetry() {

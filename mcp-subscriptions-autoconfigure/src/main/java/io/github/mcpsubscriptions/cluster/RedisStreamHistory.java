@@ -1,5 +1,6 @@
 package io.github.mcpsubscriptions.cluster;
 
+import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -9,6 +10,7 @@ import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import io.github.mcpsubscriptions.notification.MessageStream;
 import io.github.mcpsubscriptions.notification.NotificationDispatcher;
 import io.github.mcpsubscriptions.notification.OutboundNotification;
 import io.github.mcpsubscriptions.notification.Outbox;
@@ -19,6 +21,8 @@ import io.github.mcpsubscriptions.session.McpSessionManager;
 import io.github.mcpsubscriptions.session.ProtocolVersions;
 import io.github.mcpsubscriptions.session.SessionStreamHistory;
 import io.github.mcpsubscriptions.subscription.SubscriptionIndex;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.domain.Range;
@@ -58,6 +62,11 @@ public class RedisStreamHistory implements SessionStreamHistory, RedisChangeLog.
 
 	static final String CLAIM = "g";
 
+	/** How many log entries a replay reads at once. */
+	static final int REPLAY_PAGE = 256;
+
+	private static final Log logger = LogFactory.getLog(RedisStreamHistory.class);
+
 	private final StringRedisTemplate redis;
 
 	private final ClusterKeys keys;
@@ -73,6 +82,8 @@ public class RedisStreamHistory implements SessionStreamHistory, RedisChangeLog.
 	private final ConcurrentMap<String, StreamState> streams = new ConcurrentHashMap<>();
 
 	private final Supplier<McpSessionManager> sessions;
+
+	private volatile int maxReplay = Integer.MAX_VALUE;
 
 	/**
 	 * Create a history.
@@ -106,6 +117,18 @@ public class RedisStreamHistory implements SessionStreamHistory, RedisChangeLog.
 		for (Subscriber subscriber : this.dispatcher.getSubscribers()) {
 			subscriber.getOutbox().resync();
 		}
+	}
+
+	/**
+	 * Set the most notifications one stream opening replays; past it the client is told
+	 * to resync instead.
+	 * @param maxReplay the bound
+	 */
+	public void setMaxReplay(int maxReplay) {
+		if (maxReplay < 0) {
+			throw new IllegalArgumentException("The replay bound must not be negative, was " + maxReplay);
+		}
+		this.maxReplay = maxReplay;
 	}
 
 	/**
@@ -150,18 +173,14 @@ public class RedisStreamHistory implements SessionStreamHistory, RedisChangeLog.
 		String from = served;
 		boolean gap = false;
 		if (lastEventId != null) {
-			Matcher matcher = EVENT_ID.matcher(lastEventId);
-			if (matcher.matches() && matcher.group(1).equals(tag)) {
-				from = matcher.group(3);
-			}
-			else {
-				from = null;
-				gap = true;
-			}
+			from = positionOf(lastEventId, tag);
+			gap = from == null;
 		}
 		if (from != null) {
+			// A position older than the log, or one the log never reached (forged): not a
+			// real past position that replay can resume from.
 			String oldest = oldestPosition();
-			gap = oldest == null || compare(from, oldest) < 0;
+			gap = oldest == null || compare(from, oldest) < 0 || compare(from, this.log.lastPosition()) > 0;
 		}
 		// Live delivery starts before the log is read, so that nothing falls between
 		// the replay and live delivery; what both would write, the replay writes.
@@ -176,14 +195,16 @@ public class RedisStreamHistory implements SessionStreamHistory, RedisChangeLog.
 			}
 		}
 		String primeId = state.currentId();
-		List<String[]> replay = new java.util.ArrayList<>();
+		LogReplay replay = null;
 		if (from != null && !gap) {
-			String upTo = replay(from, id, subscriber, (subscriptions != null) ? subscriptions : Set.of(), state,
-					replay);
+			String upTo = this.log.lastPosition();
+			replay = new LogReplay(from, upTo, id, subscriber,
+					(subscriptions != null) ? subscriptions : Set.of(), state);
 			state.replayedUpTo(upTo);
 		}
 		boolean resync = gap;
 		boolean resumed = lastEventId != null && !gap;
+		LogReplay owed = replay;
 		return (target, outbox) -> {
 			if (ProtocolVersions.supportsPriming(session.getProtocolVersion())) {
 				target.prime(resumed ? lastEventId : primeId);
@@ -195,57 +216,203 @@ public class RedisStreamHistory implements SessionStreamHistory, RedisChangeLog.
 			if (resumed) {
 				this.dispatcher.getStats().replayed();
 			}
-			for (String[] event : replay) {
-				target.send(event[0], event[1]);
+			if (owed != null) {
+				outbox.replay(target, owed);
 			}
 		};
 	}
 
 	/**
-	 * Re-match the log after a position against a session's subscriptions.
-	 * @return the position replayed up to: live delivery takes over after it
+	 * The log position an event id of this session names.
+	 * @return the position, or {@code null} when the id is another session's, forged, or
+	 * names a position no log has
 	 */
-	private String replay(String from, String sessionId, Subscriber subscriber, Set<String> subscriptions,
-			StreamState state, List<String[]> replay) {
-		List<MapRecord<String, Object, Object>> records = this.redis.opsForStream()
-			.range(this.keys.log(), Range.of(Range.Bound.exclusive(from), Range.Bound.unbounded()), Limit.unlimited());
-		if (records == null || records.isEmpty()) {
-			return from;
+	private static @Nullable String positionOf(String eventId, String tag) {
+		Matcher matcher = EVENT_ID.matcher(eventId);
+		if (!matcher.matches() || !matcher.group(1).equals(tag)) {
+			return null;
 		}
-		SubscriptionIndex<Subscriber> index = this.dispatcher.getIndex().emptyCopy();
-		for (String uri : subscriptions) {
-			index.add(subscriber, uri);
+		String position = matcher.group(3);
+		int dash = position.indexOf('-');
+		try {
+			Long.parseLong(position.substring(0, dash));
+			Long.parseLong(position.substring(dash + 1));
+			Long.parseLong(matcher.group(4));
+			return position;
 		}
-		// A subscription removed after the position was active before its removal.
-		for (MapRecord<String, Object, Object> record : records) {
-			Map<Object, Object> fields = record.getValue();
-			if (RedisSessionStore.UNSUBSCRIBE.equals(fields.get(RedisChangeLog.KIND))
-					&& sessionId.equals(fields.get("s"))) {
-				index.add(subscriber, String.valueOf(fields.get("u")));
+		catch (NumberFormatException ex) {
+			return null;
+		}
+	}
+
+	/**
+	 * A replay by re-matching the log after a position against a session's
+	 * subscriptions, read a page at a time and written a notification at a time as the
+	 * client takes them: what it holds is one page of the log and one change's
+	 * notifications, whatever the log and the subscriptions. Past the most a replay may
+	 * write, or when the log has been trimmed under it, the client is told to resync.
+	 */
+	private final class LogReplay implements Outbox.Replay {
+
+		private final String upTo;
+
+		private final String sessionId;
+
+		private final Subscriber subscriber;
+
+		private final StreamState state;
+
+		private final SubscriptionIndex<Subscriber> index;
+
+		/** The position of the last entry read. */
+		private String after;
+
+		private boolean lastPage;
+
+		private List<MapRecord<String, Object, Object>> page = List.of();
+
+		private int inPage;
+
+		private List<OutboundNotification> notifications = List.of();
+
+		private int inChange;
+
+		private String changePosition = "";
+
+		private int written;
+
+		LogReplay(String from, String upTo, String sessionId, Subscriber subscriber, Set<String> subscriptions,
+				StreamState state) {
+			this.after = from;
+			this.upTo = upTo;
+			this.sessionId = sessionId;
+			this.subscriber = subscriber;
+			this.state = state;
+			this.index = RedisStreamHistory.this.dispatcher.getIndex().emptyCopy();
+			for (String uri : subscriptions) {
+				this.index.add(subscriber, uri);
+			}
+			// A subscription removed after the position was active before its removal.
+			forEachEntry(from, (record) -> {
+				Map<Object, Object> fields = record.getValue();
+				if (RedisSessionStore.UNSUBSCRIBE.equals(fields.get(RedisChangeLog.KIND))
+						&& sessionId.equals(fields.get("s"))) {
+					this.index.add(subscriber, String.valueOf(fields.get("u")));
+				}
+			});
+		}
+
+		private void forEachEntry(String from, java.util.function.Consumer<MapRecord<String, Object, Object>> action) {
+			String position = from;
+			while (true) {
+				List<MapRecord<String, Object, Object>> records = page(position);
+				records.forEach(action);
+				if (records.size() < REPLAY_PAGE) {
+					return;
+				}
+				position = records.get(records.size() - 1).getId().getValue();
 			}
 		}
-		String last = from;
-		for (MapRecord<String, Object, Object> record : records) {
+
+		private List<MapRecord<String, Object, Object>> page(String position) {
+			List<MapRecord<String, Object, Object>> records = RedisStreamHistory.this.calls.call("replay",
+					() -> RedisStreamHistory.this.redis.opsForStream()
+						.range(RedisStreamHistory.this.keys.log(),
+								Range.of(Range.Bound.exclusive(position), Range.Bound.inclusive(this.upTo)),
+								Limit.limit().count(REPLAY_PAGE)));
+			return (records != null) ? records : List.of();
+		}
+
+		@Override
+		public boolean writeNext(MessageStream stream, Outbox outbox) throws IOException {
+			try {
+				while (this.inChange >= this.notifications.size()) {
+					if (!nextChange()) {
+						return false;
+					}
+				}
+			}
+			catch (LogTrimmed | RuntimeException ex) {
+				if (!(ex instanceof LogTrimmed)) {
+					logger.warn("Replaying the MCP change log failed; the client is told to resync", ex);
+				}
+				return stop(outbox);
+			}
+			if (this.written >= RedisStreamHistory.this.maxReplay) {
+				return stop(outbox);
+			}
+			OutboundNotification notification = this.notifications.get(this.inChange++);
+			this.written++;
+			stream.send(this.state.replayed(this.changePosition),
+					RedisStreamHistory.this.dispatcher.encode(notification, this.subscriber));
+			return true;
+		}
+
+		/**
+		 * Move to the next change with notifications for the subscriber, applying the
+		 * session's records on the way.
+		 * @return {@code false} at the end of the replay
+		 */
+		private boolean nextChange() throws LogTrimmed {
+			this.notifications = List.of();
+			this.inChange = 0;
+			if (this.inPage >= this.page.size()) {
+				if (this.lastPage) {
+					return false;
+				}
+				String before = this.after;
+				this.page = page(before);
+				this.inPage = 0;
+				this.lastPage = this.page.size() < REPLAY_PAGE;
+				String oldest = RedisStreamHistory.this.calls.call("replay", RedisStreamHistory.this::oldestPosition);
+				if (oldest == null || compare(oldest, before) > 0) {
+					// Entries after the position may have been trimmed while the client read.
+					throw new LogTrimmed();
+				}
+				if (this.page.isEmpty()) {
+					return false;
+				}
+				this.after = this.page.get(this.page.size() - 1).getId().getValue();
+			}
+			MapRecord<String, Object, Object> record = this.page.get(this.inPage++);
 			Map<Object, Object> fields = record.getValue();
 			String position = record.getId().getValue();
-			last = position;
 			Object kind = fields.get(RedisChangeLog.KIND);
 			if (RedisChangeLog.CHANGE.equals(kind)) {
 				ResourceChange change = RedisChangeLog.toChange(position, fields);
-				for (OutboundNotification notification : this.dispatcher.notificationsFor(change, subscriber, index)) {
-					replay.add(new String[] { state.next(position), this.dispatcher.encode(notification, subscriber) });
-				}
+				this.notifications = RedisStreamHistory.this.dispatcher.notificationsFor(change, this.subscriber,
+						this.index);
+				this.changePosition = position;
 			}
-			else if (sessionId.equals(fields.get("s"))) {
+			else if (this.sessionId.equals(fields.get("s"))) {
 				if (RedisSessionStore.SUBSCRIBE.equals(kind)) {
-					index.add(subscriber, String.valueOf(fields.get("u")));
+					this.index.add(this.subscriber, String.valueOf(fields.get("u")));
 				}
 				else if (RedisSessionStore.UNSUBSCRIBE.equals(kind)) {
-					index.remove(subscriber, String.valueOf(fields.get("u")));
+					this.index.remove(this.subscriber, String.valueOf(fields.get("u")));
 				}
 			}
+			return true;
 		}
-		return last;
+
+		/** Give up replaying: the client re-reads everything, and resumes after the replay's end. */
+		private boolean stop(Outbox outbox) {
+			this.page = List.of();
+			this.notifications = List.of();
+			this.state.skipTo(this.upTo);
+			outbox.queueResync();
+			return false;
+		}
+
+	}
+
+	/** The log lost entries a replay had not read yet. */
+	private static final class LogTrimmed extends Exception {
+
+		LogTrimmed() {
+			super(null, null, false, false);
+		}
+
 	}
 
 	private @Nullable String oldestPosition() {
@@ -355,6 +522,30 @@ public class RedisStreamHistory implements SessionStreamHistory, RedisChangeLog.
 			this.replayedUpTo = upTo;
 		}
 
+		/** The id of a replayed notification of the change at a position. */
+		synchronized String replayed(String changePosition) {
+			advance(changePosition);
+			return currentId();
+		}
+
+		/** A replay that stopped early: what follows stands after everything it covered. */
+		synchronized void skipTo(String upTo) {
+			if (compare(upTo, this.position) > 0) {
+				this.position = upTo;
+				this.sequence = 0;
+			}
+		}
+
+		private void advance(String changePosition) {
+			if (compare(changePosition, this.position) > 0) {
+				this.position = changePosition;
+				this.sequence = 0;
+			}
+			else {
+				this.sequence++;
+			}
+		}
+
 		/**
 		 * The id of the next event, or {@code null} for a live notification the replay
 		 * wrote.
@@ -364,9 +555,8 @@ public class RedisStreamHistory implements SessionStreamHistory, RedisChangeLog.
 					&& compare(changePosition, this.replayedUpTo) <= 0) {
 				return null;
 			}
-			if (changePosition != null && compare(changePosition, this.position) > 0) {
-				this.position = changePosition;
-				this.sequence = 0;
+			if (changePosition != null) {
+				advance(changePosition);
 			}
 			else {
 				this.sequence++;

@@ -65,6 +65,8 @@ public class NotificationDispatcher implements AutoCloseable {
 
 	private volatile @Nullable ResyncTargets resyncTargets;
 
+	private volatile int detachedOutboxCapacity = Integer.MAX_VALUE;
+
 	private final ExecutorService executor = Executors.newSingleThreadExecutor((task) -> {
 		Thread thread = new Thread(task, "mcp-dispatch");
 		thread.setDaemon(true);
@@ -127,9 +129,9 @@ public class NotificationDispatcher implements AutoCloseable {
 			Function<Subscriber, Outbox.Writer> writer) {
 		Subscriber subscriber = new Subscriber(id, principal, listChanges, meta);
 		Outbox.Writer own = writer.apply(subscriber);
-		subscriber.setOutbox(new Outbox(this.outboxCapacity, this.minInterval, this.clock, this.scheduler,
-				(stream, notification) -> write(subscriber, own, stream, notification), this.stats,
-				() -> this.index.subscriptionsOf(subscriber), this.writeBatch));
+		subscriber.setOutbox(new Outbox(this.outboxCapacity, this.detachedOutboxCapacity, this.minInterval,
+				this.clock, this.scheduler, (stream, notification) -> write(subscriber, own, stream, notification),
+				this.stats, () -> this.index.subscriptionsOf(subscriber), this.writeBatch));
 		this.subscribers.add(subscriber);
 		return subscriber;
 	}
@@ -299,6 +301,20 @@ public class NotificationDispatcher implements AutoCloseable {
 	 */
 	public void setWriteBatch(WriteBatch writeBatch) {
 		this.writeBatch = writeBatch;
+	}
+
+	/**
+	 * Set how many notifications wait for a subscriber without a stream before they are
+	 * replaced by resyncs, for the subscribers registered from now on; at most the outbox
+	 * capacity.
+	 * @param capacity the bound
+	 */
+	public void setDetachedOutboxCapacity(int capacity) {
+		if (capacity < 1) {
+			throw new IllegalArgumentException(
+					"The outbox capacity without a stream must be at least 1, was " + capacity);
+		}
+		this.detachedOutboxCapacity = capacity;
 	}
 
 	/**

@@ -28,8 +28,12 @@ import org.jspecify.annotations.Nullable;
  * <li><b>Rate limits delay, never drop:</b> after a notification for a subscription, the
  * next one for it waits out the minimum interval; a timer then sends what waits, so the
  * last change is always told (trailing edge).</li>
- * <li><b>No stream yet:</b> notifications wait (bounded) and go out when one
- * attaches.</li>
+ * <li><b>No stream yet:</b> notifications wait and go out when one attaches, up to
+ * a smaller bound than a reading stream's: past it what waits is replaced by a resync of
+ * every active subscription, which then stands for whatever follows (a session that
+ * never reconnects holds no more than that).</li>
+ * <li><b>A resync covers its subscription:</b> while one waits, later notifications of
+ * that subscription are merged into it: the client re-reads after it anyway.</li>
  * <li><b>Bounded:</b> past the capacity the outbox overflows: what waits is dropped, the
  * stream is closed, and for every active subscription a resync notification is queued,
  * so the client learns it must re-read. A gap is never silent.</li>
@@ -37,6 +41,9 @@ import org.jspecify.annotations.Nullable;
  * serialized and in order.</li>
  * <li><b>Batched:</b> what is due is written with one flush, up to a {@link WriteBatch}
  * budget; a drain with more to write then goes behind the other subscribers'.</li>
+ * <li><b>Replays are paced like live delivery:</b> a {@link Replay} handed over when a
+ * stream attaches is written a message at a time under the same budget, as the client
+ * takes it, before anything waiting; it is never materialised whole.</li>
  * <li><b>No thread waits for a client:</b> when a non-blocking stream still holds what
  * the client has not taken, the drain ends and resumes on the stream's callback; what
  * arrives meanwhile waits here (coalesced, bounded), and the write timeout counts from
@@ -73,6 +80,8 @@ public final class Outbox {
 
 	private final int capacity;
 
+	private final int detachedCapacity;
+
 	private final Function<String, Duration> minInterval;
 
 	private final Clock clock;
@@ -92,6 +101,11 @@ public final class Outbox {
 	private @Nullable MessageStream stream;
 
 	private @Nullable AttachAction attachAction;
+
+	private @Nullable Replay replay;
+
+	/** The stream the replay is for: a replay never continues on another stream. */
+	private @Nullable MessageStream replayStream;
 
 	private boolean keepAliveRequested;
 
@@ -113,9 +127,20 @@ public final class Outbox {
 	Outbox(int capacity, Function<String, Duration> minInterval, Clock clock, DeliveryScheduler scheduler,
 			Writer writer, NotificationStats stats, Supplier<Collection<String>> activeSubscriptions,
 			WriteBatch batch) {
+		this(capacity, capacity, minInterval, clock, scheduler, writer, stats, activeSubscriptions, batch);
+	}
+
+	Outbox(int capacity, int detachedCapacity, Function<String, Duration> minInterval, Clock clock,
+			DeliveryScheduler scheduler, Writer writer, NotificationStats stats,
+			Supplier<Collection<String>> activeSubscriptions, WriteBatch batch) {
 		if (capacity < 1) {
 			throw new IllegalArgumentException("The outbox capacity must be at least 1, was " + capacity);
 		}
+		if (detachedCapacity < 1) {
+			throw new IllegalArgumentException(
+					"The outbox capacity without a stream must be at least 1, was " + detachedCapacity);
+		}
+		this.detachedCapacity = Math.min(detachedCapacity, capacity);
 		this.batchSize = batch.maxNotifications();
 		this.batchBytes = batch.maxBytes();
 		this.capacity = capacity;
@@ -138,8 +163,18 @@ public final class Outbox {
 				return;
 			}
 			OutboundNotification.Key key = notification.key();
+			if (coveredByResync(notification)) {
+				this.stats.coalesced.increment();
+				return;
+			}
 			if (this.pending.replace(key, notification) != null) {
 				this.stats.coalesced.increment();
+				return;
+			}
+			if (this.stream == null && this.pending.size() >= this.detachedCapacity) {
+				// Nobody reads: what waits becomes a resync per subscription, which covers
+				// whatever else arrives until a stream attaches.
+				overflow();
 				return;
 			}
 			if (this.pending.size() >= this.capacity) {
@@ -159,6 +194,19 @@ public final class Outbox {
 		this.scheduler.execute(this::drain);
 	}
 
+	/**
+	 * Whether a resync of the notification's subscription waits: it tells the client to
+	 * re-read after this change too. Called with the lock held.
+	 */
+	private boolean coveredByResync(OutboundNotification notification) {
+		String subscribedUri = notification.subscribedUri();
+		if (subscribedUri == null || notification.resync()) {
+			return false;
+		}
+		OutboundNotification waiting = this.pending.get(OutboundNotification.resync(subscribedUri, Instant.EPOCH).key());
+		return waiting != null && waiting.resync();
+	}
+
 	/** Called with the lock held. */
 	private @Nullable MessageStream overflow() {
 		this.stats.overflows.increment();
@@ -168,6 +216,8 @@ public final class Outbox {
 		queueResyncs();
 		MessageStream current = this.stream;
 		this.stream = null;
+		this.replay = null;
+		this.replayStream = null;
 		return current;
 	}
 
@@ -231,6 +281,41 @@ public final class Outbox {
 	}
 
 	/**
+	 * Messages a new stream is owed before anything waiting (a replay), produced one at a
+	 * time so that only what the client is about to take is ever held. It runs as the
+	 * stream's only writer.
+	 */
+	@FunctionalInterface
+	public interface Replay {
+
+		/**
+		 * Write the next message, if there is one.
+		 * @param stream the stream
+		 * @param outbox this outbox, to queue resyncs when the replay cannot go on
+		 * @return {@code false} when the replay is over (nothing was written)
+		 * @throws IOException when the client is gone
+		 */
+		boolean writeNext(MessageStream stream, Outbox outbox) throws IOException;
+
+	}
+
+	/**
+	 * Write a replay to the stream being attached, after the attach action and before
+	 * anything waiting, in batches under the write budget as the client takes them.
+	 * Called from an {@link AttachAction}.
+	 * @param stream the stream the action is writing to
+	 * @param replay the replay
+	 */
+	public void replay(MessageStream stream, Replay replay) {
+		synchronized (this.lock) {
+			if (!this.closed && this.stream == stream) {
+				this.replay = replay;
+				this.replayStream = stream;
+			}
+		}
+	}
+
+	/**
 	 * Start writing to a stream.
 	 * @param stream the stream
 	 */
@@ -250,6 +335,8 @@ public final class Outbox {
 			}
 			this.stream = stream;
 			this.attachAction = action;
+			this.replay = null;
+			this.replayStream = null;
 			// A stream given up while the client had not taken a write does not count against
 			// the new one.
 			this.awaiting = null;
@@ -294,6 +381,8 @@ public final class Outbox {
 			this.stream = null;
 			this.awaiting = null;
 			this.writeStartedAt = null;
+			this.replay = null;
+			this.replayStream = null;
 			this.stats.stalls.increment();
 			if (!this.closed) {
 				queueResyncs();
@@ -323,6 +412,10 @@ public final class Outbox {
 			if (this.stream == stream) {
 				this.stream = null;
 			}
+			if (this.replayStream == stream) {
+				this.replay = null;
+				this.replayStream = null;
+			}
 			if (this.awaiting == stream) {
 				this.awaiting = null;
 				this.writeStartedAt = null;
@@ -338,6 +431,8 @@ public final class Outbox {
 			this.closed = true;
 			this.stream = null;
 			this.awaiting = null;
+			this.replay = null;
+			this.replayStream = null;
 			this.pending.clear();
 			this.delayed.clear();
 			this.lastSent.clear();
@@ -372,7 +467,8 @@ public final class Outbox {
 	 * submits it).
 	 */
 	private boolean startDrain() {
-		boolean work = !this.pending.isEmpty() || this.attachAction != null || this.keepAliveRequested;
+		boolean work = !this.pending.isEmpty() || this.attachAction != null || this.keepAliveRequested
+				|| (this.replay != null && this.replayStream == this.stream);
 		if (this.draining || this.stream == null || this.awaiting == this.stream || !work) {
 			return false;
 		}
@@ -417,9 +513,14 @@ public final class Outbox {
 				boolean keepAlive = this.keepAliveRequested;
 				this.attachAction = null;
 				this.keepAliveRequested = false;
-				OutboundNotification first = (target != null && action == null && !keepAlive)
+				if (this.replay != null && this.replayStream != target) {
+					this.replay = null;
+					this.replayStream = null;
+				}
+				boolean replaying = this.replay != null;
+				OutboundNotification first = (target != null && action == null && !keepAlive && !replaying)
 						? pollDue(this.clock.instant()) : null;
-				if (target == null || (first == null && action == null && !keepAlive)) {
+				if (target == null || (first == null && action == null && !keepAlive && !replaying)) {
 					this.draining = false;
 					if (target != null) {
 						scheduleWakeUp();
@@ -442,6 +543,10 @@ public final class Outbox {
 					}
 					if (this.stream == target) {
 						this.stream = null;
+					}
+					if (this.replayStream == target) {
+						this.replay = null;
+						this.replayStream = null;
 					}
 					this.draining = false;
 				}
@@ -498,6 +603,16 @@ public final class Outbox {
 				stream.sendComment("keep-alive");
 				return true;
 			}
+			Replay replaying = replayFor(stream);
+			if (replaying != null) {
+				if (this.written >= Outbox.this.batchSize) {
+					return false;
+				}
+				if (writeReplayed(replaying, stream)) {
+					this.written++;
+					return true;
+				}
+			}
 			OutboundNotification notification = this.next;
 			this.next = null;
 			if (notification == null) {
@@ -533,6 +648,38 @@ public final class Outbox {
 			return true;
 		}
 
+	}
+
+	private @Nullable Replay replayFor(MessageStream stream) {
+		synchronized (this.lock) {
+			return (this.replayStream == stream) ? this.replay : null;
+		}
+	}
+
+	/**
+	 * Write the replay's next message.
+	 * @return {@code false} when the replay is over
+	 */
+	private boolean writeReplayed(Replay replaying, MessageStream stream) throws IOException {
+		boolean more;
+		try {
+			more = replaying.writeNext(stream, this);
+		}
+		catch (RuntimeException ex) {
+			// What the replay could not write is a gap: never a silent one.
+			logger.warn("Replaying to an MCP stream failed; its subscriptions are told to resync", ex);
+			queueResync();
+			more = false;
+		}
+		if (!more) {
+			synchronized (this.lock) {
+				if (this.replay == replaying) {
+					this.replay = null;
+					this.replayStream = null;
+				}
+			}
+		}
+		return more;
 	}
 
 	/** A non-blocking stream has handed everything to the network: write on. */

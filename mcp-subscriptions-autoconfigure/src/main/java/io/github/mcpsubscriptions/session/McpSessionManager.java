@@ -6,6 +6,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -392,9 +393,16 @@ public class McpSessionManager implements SmartLifecycle {
 			if (lastEventId != null) {
 				this.dispatcher.getStats().replayed();
 			}
-			for (SessionEventLog.Event event : replay) {
-				target.send(event.id(), event.data());
-			}
+			// Written as the client takes it, under the same budget as live delivery.
+			Iterator<SessionEventLog.Event> events = replay.iterator();
+			outbox.replay(target, (replayTarget, self) -> {
+				if (!events.hasNext()) {
+					return false;
+				}
+				SessionEventLog.Event event = events.next();
+				replayTarget.send(event.id(), event.data());
+				return true;
+			});
 		});
 	}
 

@@ -63,7 +63,7 @@ class ClusterSessionTests {
 		assertThat(json(response.body()).has("result")).as(response.body()).isTrue();
 	}
 
-	private static JsonNode params(SseEvent event) {
+	static JsonNode params(SseEvent event) {
 		assertThat(event).as("a notification").isNotNull();
 		JsonNode message = json(event.data());
 		assertThat(message.get("method").stringValue()).isEqualTo("notifications/resources/updated");

@@ -424,6 +424,62 @@ class OutboxTests {
 		assertThat(this.written).containsExactly("a://items resync ", "b://other resync ");
 	}
 
+	@Test
+	void aReplayIsWrittenUnderTheBatchBudgetAsTheClientTakesItThenWhatWaits() {
+		Outbox outbox = outbox(10, Duration.ZERO, this.scheduler, new WriteBatch(3, 1 << 20), "");
+		outbox.offer(change("a://items/live", 1));
+		RecordingStream stream = new RecordingStream();
+		stream.holdWrites();
+		int[] produced = { 0 };
+		outbox.attach(stream, (target, self) -> self.replay(target, (replayTarget, replaying) -> {
+			if (produced[0] == 7) {
+				return false;
+			}
+			produced[0]++;
+			replayTarget.send("r" + produced[0], "old " + produced[0]);
+			return true;
+		}));
+		assertThat(produced[0]).as("nothing until the client has taken the last write").isZero();
+		stream.taken();
+		assertThat(stream.written()).containsExactly("id=r1 data=old 1", "id=r2 data=old 2", "id=r3 data=old 3",
+				"id=r4 data=old 4", "id=r5 data=old 5", "id=r6 data=old 6", "id=r7 data=old 7",
+				"id=null data=a://items/live {v=1}");
+		assertThat(stream.batches()).as("the write budget, replay and live delivery alike").containsExactly(3, 3, 2);
+	}
+
+	@Test
+	void aReplayThatFailsIsAResyncNeverASilentGap() {
+		Outbox outbox = outbox(10, Duration.ZERO);
+		RecordingStream stream = new RecordingStream();
+		outbox.attach(stream, (target, self) -> self.replay(target, (replayTarget, replaying) -> {
+			throw new IllegalStateException("the log went away");
+		}));
+		assertThat(this.written).containsExactly("a://items resync ");
+	}
+
+	@Test
+	void withoutAStreamAtMostTheDetachedCapacityWaitsThenOneResyncPerSubscriptionStandsForTheRest() {
+		this.subscriptions.add("b://other");
+		Outbox outbox = new Outbox(10, 3, (uri) -> Duration.ZERO, this.clock, this.scheduler,
+				(stream, notification) -> this.written.add(notification.uri() + (notification.resync() ? " resync" : "")),
+				this.stats, () -> this.subscriptions, WriteBatch.DEFAULT);
+		for (int i = 1; i <= 3; i++) {
+			outbox.offer(change("a://items/" + i, 1));
+		}
+		assertThat(outbox.size()).isEqualTo(3);
+		outbox.offer(change("a://items/4", 1));
+		assertThat(outbox.size()).as("one resync per subscription").isEqualTo(2);
+		for (int i = 5; i <= 50; i++) {
+			outbox.offer(change("a://items/" + i, 1));
+		}
+		assertThat(outbox.size()).as("the resync covers what follows").isEqualTo(2);
+		outbox.offer(change("b://other/1", "b://other", 1));
+		outbox.attach(new RecordingStream());
+		assertThat(this.written).containsExactly("a://items resync", "b://other resync");
+		outbox.offer(change("a://items/51", 1));
+		assertThat(this.written).as("with a stream, notifications flow again").endsWith("a://items/51");
+	}
+
 	private static OutboundNotification change(String uri, int version) {
 		return change(uri, "a://items", version);
 	}

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import io.github.mcpsubscriptions.notification.NotificationDispatcher;
 import io.github.mcpsubscriptions.notification.NotificationEncoder;
 import io.github.mcpsubscriptions.notification.ResourceChangedEvent;
 import io.github.mcpsubscriptions.resource.McpResource;
@@ -36,7 +37,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @SpringBootTest(classes = { McpTestApplication.class, McpResumptionTests.Resources.class },
 		webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = { "mcp.sessions.replay-log-size=4", "mcp.sessions.retry=1500ms", "mcp.endpoint.keep-alive=0" })
+		properties = { "mcp.sessions.replay-log-size=4", "mcp.sessions.retry=1500ms", "mcp.endpoint.keep-alive=0",
+				"mcp.notifications.detached-outbox-capacity=3" })
 class McpResumptionTests {
 
 	private static final Duration WAIT = Duration.ofSeconds(5);
@@ -50,6 +52,9 @@ class McpResumptionTests {
 
 	@Autowired
 	private ApplicationEventPublisher events;
+
+	@Autowired
+	private NotificationDispatcher dispatcher;
 
 	private McpTestClient client;
 
@@ -252,6 +257,50 @@ class McpResumptionTests {
 			assertThat(stream.response().statusCode()).isEqualTo(200);
 			assertThat(params(stream.nextMessage(WAIT)).get("_meta").has("io.github.mcpsubscriptions/resync"))
 				.isTrue();
+		}
+	}
+
+	@Test
+	void aForgedPositionBeyondALongOrInTheFutureIsAResyncAndLiveDeliveryGoesOn() throws Exception {
+		String session = subscribedSession("2025-11-25", "r://items/{id}");
+		String real;
+		try (SseStream stream = this.client.openStream(session)) {
+			publish("r://items/1");
+			real = stream.nextMessage(WAIT).id();
+		}
+		String streamPart = real.substring(0, real.lastIndexOf('-') + 1);
+		int item = 2;
+		for (String forged : List.of(streamPart + "99999999999999999999999", streamPart + "1000000",
+				streamPart + "1.99999999999999999999999")) {
+			try (SseStream resumed = this.client.openStream(session, "Last-Event-ID", forged)) {
+				assertThat(resumed.response().statusCode()).as(forged).isEqualTo(200);
+				assertThat(params(resumed.nextMessage(WAIT)).get("_meta").has(NotificationEncoder.RESYNC_META))
+					.as(forged)
+					.isTrue();
+				publish("r://items/" + item);
+				assertThat(uriOf(resumed.nextMessage(WAIT))).as(forged).isEqualTo("r://items/" + item);
+			}
+			item++;
+		}
+	}
+
+	@Test
+	void aSessionWithoutAStreamHoldsAtMostTheDetachedCapacityThenOneResyncPerSubscription() throws Exception {
+		String session = subscribedSession("2025-11-25", "r://items/{id}");
+		call(session, "resources/subscribe", "{\"uri\":\"r://items/7\"}");
+		for (int i = 1; i <= 10; i++) {
+			publish("r://items/" + i);
+		}
+		org.awaitility.Awaitility.await().atMost(WAIT).until(() -> this.dispatcher.getBacklog() == 0);
+		try (SseStream stream = this.client.openStream(session)) {
+			List<JsonNode> resyncs = List.of(params(stream.nextMessage(WAIT)), params(stream.nextMessage(WAIT)));
+			assertThat(resyncs).as("past 3 waiting notifications, a resync per subscription: never a silent gap")
+				.allSatisfy((params) -> assertThat(params.path("_meta").has(NotificationEncoder.RESYNC_META)).isTrue());
+			assertThat(resyncs).extracting((params) -> params.get("subscribedUri").stringValue())
+				.containsExactlyInAnyOrder("r://items/{id}", "r://items/7");
+			assertThat(stream.nextMessage(Duration.ofMillis(300))).as("the resyncs stand for the rest").isNull();
+			publish("r://items/11");
+			assertThat(uriOf(stream.nextMessage(WAIT))).isEqualTo("r://items/11");
 		}
 	}
 
