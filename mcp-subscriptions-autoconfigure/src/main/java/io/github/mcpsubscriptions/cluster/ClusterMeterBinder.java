@@ -31,6 +31,14 @@ public class ClusterMeterBinder implements MeterBinder {
 		FunctionCounter.builder("mcp.cluster.redis.errors", this.stats, ClusterStats::getErrors)
 			.description("Redis operations of the cluster backplane that failed")
 			.register(registry);
+		FunctionCounter.builder("mcp.cluster.log.gaps", this.stats, ClusterStats::getLogGaps)
+			.description("Times the change log was trimmed past this node's position before it read on; "
+					+ "its subscribers were told to resync")
+			.register(registry);
+		FunctionCounter.builder("mcp.cluster.redis.restarts", this.stats, ClusterStats::getRedisRestarts)
+			.description("Times Redis restarted under this node or lost the change log; its subscribers were told "
+					+ "to resync")
+			.register(registry);
 		FunctionCounter
 			.builder("mcp.cluster.lag.total", this.stats, (stats) -> stats.getTotalLagNanos() / 1_000_000_000.0)
 			.baseUnit("seconds")

@@ -16,6 +16,10 @@ public class ClusterStats {
 
 	private final LongAdder lagNanos = new LongAdder();
 
+	private final LongAdder logGaps = new LongAdder();
+
+	private final LongAdder redisRestarts = new LongAdder();
+
 	private volatile long lastLagNanos;
 
 	private volatile boolean connected = true;
@@ -37,6 +41,32 @@ public class ClusterStats {
 
 	void connected(boolean connected) {
 		this.connected = connected;
+	}
+
+	void logGap() {
+		this.logGaps.increment();
+	}
+
+	void redisRestarted() {
+		this.redisRestarts.increment();
+	}
+
+	/**
+	 * How many times this node found the change log trimmed past its position before it
+	 * read on, and told its subscribers to re-read.
+	 * @return the count
+	 */
+	public long getLogGaps() {
+		return this.logGaps.sum();
+	}
+
+	/**
+	 * How many times this node found that Redis restarted under it (or lost the change
+	 * log), and told its subscribers to re-read.
+	 * @return the count
+	 */
+	public long getRedisRestarts() {
+		return this.redisRestarts.sum();
 	}
 
 	/**

@@ -6,6 +6,9 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
+import java.util.SortedSet;
+import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -24,6 +27,7 @@ import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.context.SmartLifecycle;
+import org.springframework.dao.InvalidDataAccessApiUsageException;
 import org.springframework.data.domain.Range;
 import org.springframework.data.redis.connection.DefaultStringRedisConnection;
 import org.springframework.data.redis.connection.Limit;
@@ -47,6 +51,13 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * Redis work grows with changes, not with notifications. One thread per node reads the
  * log ({@code XREAD BLOCK} on a connection of its own, held for as long as it works, so a
  * read costs one command and no connection set-up).
+ * <p>
+ * A reader that may have missed entries tells every subscriber of this node to re-read
+ * (through the recovery listeners): when Redis was unreachable, when the log was trimmed
+ * past the reader's position (a node held back by a pause, a starved CPU or a burst) and
+ * when Redis restarted under it (its run id changed, or the log's newest entry is older
+ * than the reader's position: the log was lost, and the reader goes on from what is
+ * there instead of waiting for an id that will not come).
  */
 public class RedisChangeLog implements ResourceChangeFeed, SmartLifecycle {
 
@@ -67,6 +78,9 @@ public class RedisChangeLog implements ResourceChangeFeed, SmartLifecycle {
 	private static final int BATCH = 256;
 
 	private static final Duration MAX_BACK_OFF = Duration.ofSeconds(5);
+
+	/** How often the reader asks whether Redis restarted under it. */
+	private static final long SERVER_CHECK_NANOS = Duration.ofSeconds(1).toNanos();
 
 	private final StringRedisTemplate redis;
 
@@ -103,6 +117,14 @@ public class RedisChangeLog implements ResourceChangeFeed, SmartLifecycle {
 	private volatile boolean running;
 
 	private volatile String position = "0-0";
+
+	/** The run id(s) of the Redis server(s) the reader last saw, {@code null} if unknown. */
+	private @Nullable String serverId;
+
+	/** Whether Redis answers {@code INFO} (managed services may disable it). */
+	private boolean serverIdAvailable = true;
+
+	private long lastServerCheck;
 
 	/**
 	 * Create a change log.
@@ -180,8 +202,9 @@ public class RedisChangeLog implements ResourceChangeFeed, SmartLifecycle {
 	}
 
 	/**
-	 * Be told when this node reaches Redis again after losing it: its streams may have
-	 * missed changes.
+	 * Be told, on the reading thread, when this node may have missed changes: it reaches
+	 * Redis again after losing it, the log was trimmed past its position, or Redis
+	 * restarted (its data, sessions included, may be gone).
 	 * @param listener the listener
 	 */
 	public void addRecoveryListener(Runnable listener) {
@@ -229,12 +252,19 @@ public class RedisChangeLog implements ResourceChangeFeed, SmartLifecycle {
 		return (last == null || last.isEmpty()) ? "0-0" : last.get(0).getId().getValue();
 	}
 
+	private String edge(StringRedisConnection connection, boolean newest) {
+		List<StringRecord> edge = newest ? connection.xRevRange(this.key, Range.unbounded(), Limit.limit().count(1))
+				: connection.xRange(this.key, Range.unbounded(), Limit.limit().count(1));
+		return (edge == null || edge.isEmpty()) ? "0-0" : edge.get(0).getId().getValue();
+	}
+
 	@Override
 	public void start() {
 		// Read from what is there now: a node does not deliver what was published before
 		// it started. Fails at start-up when Redis cannot be reached.
 		this.position = this.calls.call("read the change log at start-up", this::lastPosition);
 		this.running = true;
+		this.lastServerCheck = System.nanoTime() - SERVER_CHECK_NANOS;
 		Thread thread = new Thread(this::readLoop, "mcp-cluster-log");
 		thread.setDaemon(true);
 		this.reader = thread;
@@ -251,18 +281,29 @@ public class RedisChangeLog implements ResourceChangeFeed, SmartLifecycle {
 						connection = new DefaultStringRedisConnection(
 								this.redis.getRequiredConnectionFactory().getConnection());
 					}
+					// Before the read, so that it never waits for an id of a log that is gone.
+					boolean missed = (failures > 0 || System.nanoTime() - this.lastServerCheck >= SERVER_CHECK_NANOS)
+							&& restarted(connection);
 					List<StringRecord> records = connection.xReadAsString(
 							StreamReadOptions.empty().count(BATCH).block(this.pollTimeout),
 							StreamOffset.create(this.key, ReadOffset.from(this.position)));
 					if (failures > 0) {
 						failures = 0;
+						missed = true;
 						this.stats.connected(true);
 						logger.info("The MCP cluster's change log is readable again; telling subscribers to re-read");
-						this.recoveryListeners.forEach(Runnable::run);
 					}
 					if (this.changesLost) {
 						append(Map.of(KIND, RESYNC, "n", this.nodeName));
 						this.changesLost = false;
+					}
+					if (records != null && trimmedPast(connection, records.size())) {
+						missed = true;
+					}
+					if (missed) {
+						// Before the entries that follow the gap: an event id after it is
+						// never a position a client could resume from silently.
+						this.recoveryListeners.forEach(Runnable::run);
 					}
 					if (records != null) {
 						for (StringRecord record : records) {
@@ -290,6 +331,82 @@ public class RedisChangeLog implements ResourceChangeFeed, SmartLifecycle {
 		finally {
 			close(connection);
 		}
+	}
+
+	/**
+	 * Whether the entries after this node's position were trimmed before it read them.
+	 * Trimming keeps the newest {@code logSize} entries, so only a read that returns a
+	 * whole log's worth (or a whole batch) can follow a gap; then the log's first entry
+	 * says: a first entry after the position means the position itself was trimmed, and
+	 * with it, but for a reader exactly at the edge, entries it never read.
+	 */
+	private boolean trimmedPast(StringRedisConnection connection, int read) {
+		if (read < Math.min(BATCH, this.logSize)) {
+			return false;
+		}
+		String first = edge(connection, false);
+		if ("0-0".equals(first) || RedisStreamHistory.compare(first, this.position) <= 0) {
+			return false;
+		}
+		this.stats.logGap();
+		logger.warn("The MCP cluster's change log was trimmed past this node's position " + this.position
+				+ " before it read on (the log now starts at " + first + "): changes may be lost to this node, "
+				+ "so its subscribers are told to re-read. Raise mcp.cluster.log-size above the changes published "
+				+ "during this node's longest stall.");
+		return true;
+	}
+
+	/**
+	 * Whether Redis restarted under the reader: its run id changed, or the log lost the
+	 * entries up to this node's position. The reader then goes on from the log as it is.
+	 */
+	private boolean restarted(StringRedisConnection connection) {
+		this.lastServerCheck = System.nanoTime();
+		String known = this.serverId;
+		String current = serverId(connection);
+		this.serverId = current;
+		String newest = edge(connection, true);
+		boolean lost = RedisStreamHistory.compare(newest, this.position) < 0;
+		if (!lost && (known == null || current == null || known.equals(current))) {
+			return false;
+		}
+		this.stats.redisRestarted();
+		logger.warn("Redis restarted under this node" + (lost ? " and lost the MCP cluster's change log (this node "
+				+ "had read up to " + this.position + ", the log now ends at " + newest + ")" : "")
+				+ ": changes may be lost to this node, so its subscribers are told to re-read");
+		if (lost) {
+			this.position = newest;
+		}
+		return true;
+	}
+
+	/**
+	 * The run ids of the Redis servers behind a connection (one, or one per node of a
+	 * Redis Cluster), or {@code null} where {@code INFO} is not allowed.
+	 */
+	private @Nullable String serverId(StringRedisConnection connection) {
+		if (!this.serverIdAvailable) {
+			return null;
+		}
+		Properties info;
+		try {
+			info = connection.serverCommands().info("server");
+		}
+		catch (InvalidDataAccessApiUsageException ex) {
+			this.serverIdAvailable = false;
+			logger.info("Redis does not answer INFO; a restart of Redis is found by its lost change log only", ex);
+			return null;
+		}
+		if (info == null) {
+			return null;
+		}
+		SortedSet<String> ids = new TreeSet<>();
+		info.forEach((name, value) -> {
+			if (name.toString().endsWith("run_id")) {
+				ids.add(name + "=" + value);
+			}
+		});
+		return ids.isEmpty() ? null : String.join(",", ids);
 	}
 
 	private static @Nullable StringRedisConnection close(@Nullable StringRedisConnection connection) {

@@ -106,6 +106,7 @@ public class RedisStreamHistory implements SessionStreamHistory, RedisChangeLog.
 		this.dispatcher = dispatcher;
 		this.nodeName = nodeName;
 		log.addRecordListener(this);
+		log.addRecoveryListener(() -> sessions.get().keepHeldSessions());
 		log.addRecoveryListener(this::resyncAll);
 	}
 

@@ -495,12 +495,7 @@ public class McpSessionManager implements SmartLifecycle {
 	public int expireIdleSessions() {
 		if (isShared()) {
 			// Another node must not take a session whose stream is open here for idle.
-			for (String id : this.streams.keySet()) {
-				McpSession session = this.store.find(id);
-				if (session != null) {
-					touch(session);
-				}
-			}
+			keepHeldSessions();
 		}
 		Instant deadline = this.clock.instant().minus(this.idleTimeout);
 		int expired = 0;
@@ -511,6 +506,28 @@ public class McpSessionManager implements SmartLifecycle {
 			}
 		}
 		return expired;
+	}
+
+	/**
+	 * Keep the sessions whose streams this node holds from expiring, and end the streams
+	 * of those the store no longer has (lost with a shared store's data, as when Redis
+	 * restarted empty): their clients' next requests are answered 404, so they initialize
+	 * again, rather than being served by a stream that no limit counts and nothing expires.
+	 * @return how many streams ended
+	 */
+	public int keepHeldSessions() {
+		int ended = 0;
+		for (String id : this.streams.keySet()) {
+			McpSession session = this.store.find(id);
+			if (session != null) {
+				touch(session);
+			}
+			else if (this.streams.containsKey(id)) {
+				release(id);
+				ended++;
+			}
+		}
+		return ended;
 	}
 
 	/**

@@ -61,6 +61,8 @@ class ClusterObservabilityTests {
 			assertThat(metersB.get("mcp.cluster.lag.total").functionCounter().count()).isNotNegative();
 			assertThat(metersB.get("mcp.cluster.connected").gauge().value()).isEqualTo(1.0);
 			assertThat(metersB.get("mcp.cluster.redis.errors").functionCounter().count()).isZero();
+			assertThat(metersB.get("mcp.cluster.log.gaps").functionCounter().count()).isZero();
+			assertThat(metersB.get("mcp.cluster.redis.restarts").functionCounter().count()).isZero();
 
 			Report onNodeB = b.getBean(McpSubscriptionsEndpoint.class).report();
 			assertThat(onNodeB.totals()).containsEntry("node", "b");

@@ -80,7 +80,7 @@ class ClusterReplayTests {
 			.until(() -> p.getBean(ClusterStats.class).getPublished() >= changes);
 		// 100,000 notifications of about 400 bytes each, replayed by a node with a 64 MB heap:
 		// held at once they do not fit.
-		try (ClusterNodeProcess f = new ClusterNodeProcess("64m",
+		try (ClusterNodeProcess f = ClusterNodeProcess.startWithHeap("64m",
 				this.nodes.redis().nodeArguments("mcp.cluster.node-name=f", "mcp.sessions.max-replay=1000000"))) {
 			HttpRequest get = HttpRequest.newBuilder(f.client().endpoint())
 				.GET()
@@ -111,7 +111,7 @@ class ClusterReplayTests {
 			reader.start();
 			long expected = (long) changes * subscriptions.size();
 			await().atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofMillis(200)).until(() -> {
-				assertThat(f.isAlive()).as("the node is alive (log: %s)", f.log()).isTrue();
+				assertThat(f.isAlive()).as("the node is alive: %s", f.output()).isTrue();
 				return notifications.get() >= expected;
 			});
 			assertThat(resyncs.get()).as("everything was replayed, nothing needed a resync").isZero();

@@ -43,6 +43,21 @@ final class RedisServerProcess implements AutoCloseable {
 		await().atMost(Duration.ofSeconds(10)).until(() -> RedisTestSupport.ping("127.0.0.1", this.port));
 	}
 
+	/**
+	 * Start it again without its data, as a Redis without persistence (or that lost its
+	 * disk) restarts.
+	 */
+	void startEmpty() throws IOException {
+		try (var files = Files.list(this.directory)) {
+			for (Path file : files.toList()) {
+				try (var tree = Files.walk(file)) {
+					tree.sorted(java.util.Comparator.reverseOrder()).forEach((each) -> each.toFile().delete());
+				}
+			}
+		}
+		start();
+	}
+
 	/** Kill it by its PID, as a crash would. */
 	void kill() throws InterruptedException {
 		this.process.destroyForcibly();
