@@ -43,10 +43,41 @@ public class RedisSessionStore implements SessionStore {
 			redis.call('pexpire', KEYS[2], ARGV[1])
 			return 1""", Long.class);
 
-	/** Adds ARGV[2] to the count of session ARGV[1] and to the total. */
+	/** Creates a session: its state and its expiry in one step, so no crash leaves it without one. */
+	private static final RedisScript<Long> CREATE = RedisScript.of("""
+			if redis.call('exists', KEYS[1]) == 1 then return 0 end
+			redis.call('hset', KEYS[1], unpack(ARGV, 2))
+			redis.call('pexpire', KEYS[1], ARGV[1])
+			return 1""", Long.class);
+
+	/**
+	 * Adds subscription ARGV[1] while the session exists: 1 if added, 0 if it was there,
+	 * -1 if the session is gone (a subscribe that raced its end must not bring back its
+	 * keys, without an expiry).
+	 */
+	private static final RedisScript<Long> ADD = RedisScript.of("""
+			if redis.call('exists', KEYS[1]) == 0 then return -1 end
+			local added = redis.call('sadd', KEYS[2], ARGV[1])
+			redis.call('pexpire', KEYS[2], ARGV[2])
+			return added""", Long.class);
+
+	/** Sets field ARGV[1] to ARGV[2] unless set, while the session exists. */
+	private static final RedisScript<Long> SET_ONCE = RedisScript.of("""
+			if redis.call('exists', KEYS[1]) == 0 then return 0 end
+			return redis.call('hsetnx', KEYS[1], ARGV[1], ARGV[2])""", Long.class);
+
+	/**
+	 * Adds ARGV[2] to the count of session ARGV[1] and to the total; never takes a session
+	 * below zero, so that a decrement after the session was forgotten takes nothing from
+	 * the others: the total stays the sum of the counts.
+	 */
 	private static final RedisScript<Long> COUNT = RedisScript.of("""
-			if redis.call('hincrby', KEYS[1], ARGV[1], ARGV[2]) <= 0 then redis.call('hdel', KEYS[1], ARGV[1]) end
-			local total = redis.call('incrby', KEYS[2], ARGV[2])
+			local count = tonumber(redis.call('hget', KEYS[1], ARGV[1]) or '0')
+			local delta = math.max(tonumber(ARGV[2]), -count)
+			if delta == 0 then return 0 end
+			if count + delta == 0 then redis.call('hdel', KEYS[1], ARGV[1])
+			else redis.call('hincrby', KEYS[1], ARGV[1], delta) end
+			local total = redis.call('incrby', KEYS[2], delta)
 			if total <= 0 then redis.call('del', KEYS[2]) return 0 end
 			return total""", Long.class);
 
@@ -132,8 +163,7 @@ public class RedisSessionStore implements SessionStore {
 			}
 			fields.put("c", Long.toString(session.getCreatedAt().toEpochMilli()));
 			fields.put("tag", Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong()));
-			this.redis.opsForHash().putAll(key, fields);
-			this.redis.expire(key, this.idleTimeout);
+			this.redis.execute(CREATE, List.of(key), withFields(this.idleTimeout.toMillis(), fields));
 		}
 		else if (!touch(session)) {
 			return;
@@ -158,14 +188,8 @@ public class RedisSessionStore implements SessionStore {
 
 	private boolean touch(McpSession session) {
 		String id = session.getId();
-		List<String> args = new ArrayList<>();
-		args.add(Long.toString(this.idleTimeout.toMillis()));
-		mutableFields(session).forEach((name, value) -> {
-			args.add(name);
-			args.add(value);
-		});
 		Long updated = this.redis.execute(TOUCH, List.of(this.keys.session(id), this.keys.subscriptions(id)),
-				args.toArray());
+				withFields(this.idleTimeout.toMillis(), mutableFields(session)));
 		if (updated == null || updated == 0) {
 			this.local.remove(id);
 			return false;
@@ -184,14 +208,35 @@ public class RedisSessionStore implements SessionStore {
 			this.redis.opsForZSet().add(principalKey, id, expiresAt);
 			this.redis.expire(principalKey, this.idleTimeout);
 		}
-		// The counts are in other slots than the session, so not in the script that saved
-		// it: an end that came in between would leave the session counted until its expiry.
-		if (!Boolean.TRUE.equals(this.redis.hasKey(this.keys.session(id)))) {
-			forget("0", id);
-			if (principal != null) {
-				this.redis.opsForZSet().remove(this.keys.principalSessions(principal), id);
-			}
+		if (forgetIfEnded(id) && principal != null) {
+			this.redis.opsForZSet().remove(this.keys.principalSessions(principal), id);
 		}
+	}
+
+	/**
+	 * Undo what was counted for a session that ended meanwhile. The counts are in other
+	 * slots than the session, so not in the script that checked it exists: an end between
+	 * the two has either forgotten the session after the count (nothing to do) or before
+	 * it, and then the session is gone by now and is forgotten here. Forgetting twice
+	 * takes nothing twice.
+	 * @return whether the session had ended
+	 */
+	private boolean forgetIfEnded(String id) {
+		if (Boolean.TRUE.equals(this.redis.hasKey(this.keys.session(id)))) {
+			return false;
+		}
+		forget("0", id);
+		return true;
+	}
+
+	private static Object[] withFields(long idleMillis, Map<String, String> fields) {
+		List<String> args = new ArrayList<>();
+		args.add(Long.toString(idleMillis));
+		fields.forEach((name, value) -> {
+			args.add(name);
+			args.add(value);
+		});
+		return args.toArray();
 	}
 
 	private static Map<String, String> mutableFields(McpSession session) {
@@ -352,17 +397,21 @@ public class RedisSessionStore implements SessionStore {
 	}
 
 	private boolean doAddSubscription(McpSession session, String uri) {
-		String key = this.keys.subscriptions(session.getId());
-		Long added = this.redis.opsForSet().add(key, uri);
-		this.redis.expire(key, this.idleTimeout);
-		if (added == null || added == 0) {
+		String id = session.getId();
+		String sessionKey = this.keys.session(id);
+		Long added = this.redis.execute(ADD, List.of(sessionKey, this.keys.subscriptions(id)), uri,
+				Long.toString(this.idleTimeout.toMillis()));
+		if (added == null || added != 1) {
 			return false;
 		}
-		count(session.getId(), 1);
-		String position = this.log.append(Map.of(RedisChangeLog.KIND, SUBSCRIBE, "s", session.getId(), "u", uri));
+		count(id, 1);
+		if (forgetIfEnded(id)) {
+			return false;
+		}
+		String position = this.log.append(Map.of(RedisChangeLog.KIND, SUBSCRIBE, "s", id, "u", uri));
 		// Where a stream opened later without Last-Event-ID starts: nothing published
 		// after this subscription is lost.
-		this.redis.opsForHash().putIfAbsent(this.keys.session(session.getId()), "p", position);
+		this.redis.execute(SET_ONCE, List.of(sessionKey), "p", position);
 		return true;
 	}
 

@@ -57,6 +57,16 @@ public class RedisStreamHistory implements SessionStreamHistory, RedisChangeLog.
 			redis.call('hdel', KEYS[1], 'h')
 			return 1""", Long.class);
 
+	/**
+	 * A stream opens: its number, recorded as the one holding the session; 0 if the
+	 * session is gone, whose keys must not come back without an expiry.
+	 */
+	private static final RedisScript<Long> HOLD = RedisScript.of("""
+			if redis.call('exists', KEYS[1]) == 0 then return 0 end
+			local epoch = redis.call('hincrby', KEYS[1], 'ep', 1)
+			redis.call('hset', KEYS[1], 'h', epoch)
+			return epoch""", Long.class);
+
 	static final String CLAIM = "g";
 
 	private final StringRedisTemplate redis;
@@ -143,8 +153,7 @@ public class RedisStreamHistory implements SessionStreamHistory, RedisChangeLog.
 		String id = session.getId();
 		String sessionKey = this.keys.session(id);
 		List<Object> stored = this.redis.opsForHash().multiGet(sessionKey, List.of("tag", "p", "h"));
-		Long epoch = this.redis.opsForHash().increment(sessionKey, "ep", 1);
-		this.redis.opsForHash().put(sessionKey, "h", String.valueOf(epoch));
+		Long epoch = this.redis.execute(HOLD, List.of(sessionKey));
 		String tag = String.valueOf(stored.get(0));
 		// Without Last-Event-ID, a stream starts where the last one was served up to or
 		// at the first subscription; while another stream is open, it starts live.
