@@ -1,10 +1,12 @@
 package io.github.mcpsubscriptions.cluster;
 
+import java.security.Principal;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -154,7 +156,7 @@ public class RedisSessionStore implements SessionStore {
 		String key = this.keys.session(id);
 		if (this.local.putIfAbsent(id, session) == null && session.getCreatedAt().equals(session.getLastAccessedAt())
 				&& !Boolean.TRUE.equals(this.redis.hasKey(key))) {
-			Map<String, String> fields = new java.util.LinkedHashMap<>(mutableFields(session));
+			Map<String, String> fields = new LinkedHashMap<>(mutableFields(session));
 			fields.put("v", session.getProtocolVersion());
 			fields.put("ci", json.writeValueAsString(session.getClientInfo()));
 			fields.put("cc", json.writeValueAsString(session.getClientCapabilities()));
@@ -240,7 +242,7 @@ public class RedisSessionStore implements SessionStore {
 	}
 
 	private static Map<String, String> mutableFields(McpSession session) {
-		Map<String, String> fields = new java.util.LinkedHashMap<>();
+		Map<String, String> fields = new LinkedHashMap<>();
 		fields.put("a", Long.toString(session.getLastAccessedAt().toEpochMilli()));
 		fields.put("i", session.isInitialized() ? "1" : "0");
 		if (session.getLogLevel() != null) {
@@ -393,26 +395,46 @@ public class RedisSessionStore implements SessionStore {
 
 	@Override
 	public boolean addSubscription(McpSession session, String uri) {
-		return this.calls.call("subscribe", () -> doAddSubscription(session, uri));
+		String name = session.getPrincipalName();
+		return addSubscription(session, uri, (name != null) ? new PrincipalCodec.NamedPrincipal(name) : null);
 	}
 
-	private boolean doAddSubscription(McpSession session, String uri) {
+	/**
+	 * Subscribes while the session exists, and records the subscribe in the log with the
+	 * request's authentication, a re-subscribe too, for the node holding the stream.
+	 */
+	@Override
+	public boolean addSubscription(McpSession session, String uri, @Nullable Principal principal) {
+		return this.calls.call("subscribe", () -> doAddSubscription(session, uri, principal));
+	}
+
+	private boolean doAddSubscription(McpSession session, String uri, @Nullable Principal principal) {
 		String id = session.getId();
 		String sessionKey = this.keys.session(id);
-		Long added = this.redis.execute(ADD, List.of(sessionKey, this.keys.subscriptions(id)), uri,
+		Long result = this.redis.execute(ADD, List.of(sessionKey, this.keys.subscriptions(id)), uri,
 				Long.toString(this.idleTimeout.toMillis()));
-		if (added == null || added != 1) {
+		if (result == null || result < 0) {
 			return false;
 		}
-		count(id, 1);
-		if (forgetIfEnded(id)) {
-			return false;
+		boolean added = result == 1;
+		if (added) {
+			count(id, 1);
+			if (forgetIfEnded(id)) {
+				return false;
+			}
 		}
-		String position = this.log.append(Map.of(RedisChangeLog.KIND, SUBSCRIBE, "s", id, "u", uri));
-		// Where a stream opened later without Last-Event-ID starts: nothing published
-		// after this subscription is lost.
-		this.redis.execute(SET_ONCE, List.of(sessionKey), "p", position);
-		return true;
+		Map<String, String> record = new LinkedHashMap<>();
+		record.put(RedisChangeLog.KIND, SUBSCRIBE);
+		record.put("s", id);
+		record.put("u", uri);
+		record.putAll(PrincipalCodec.fields(principal));
+		String position = this.log.append(record);
+		if (added) {
+			// Where a stream opened later without Last-Event-ID starts: nothing published
+			// after this subscription is lost.
+			this.redis.execute(SET_ONCE, List.of(sessionKey), "p", position);
+		}
+		return added;
 	}
 
 	@Override

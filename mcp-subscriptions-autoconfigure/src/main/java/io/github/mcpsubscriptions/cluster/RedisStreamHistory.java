@@ -293,6 +293,11 @@ public class RedisStreamHistory implements SessionStreamHistory, RedisChangeLog.
 				if (subscriber != null) {
 					String uri = String.valueOf(fields.get("u"));
 					if (kind.equals(RedisSessionStore.SUBSCRIBE)) {
+						StreamState state = this.streams.get(id);
+						// The latest subscribe or stream judges deliveries, in log order.
+						if (state != null && state.claimed) {
+							subscriber.setPrincipal(PrincipalCodec.principal(fields));
+						}
 						this.dispatcher.subscribe(subscriber, uri);
 					}
 					else {
@@ -307,7 +312,11 @@ public class RedisStreamHistory implements SessionStreamHistory, RedisChangeLog.
 			case CLAIM -> {
 				StreamState state = this.streams.get(id);
 				long epoch = Long.parseLong(String.valueOf(fields.get("ep")));
-				if (state != null && epoch > state.epoch && this.streams.remove(id, state)) {
+				if (state != null && epoch == state.epoch && this.nodeName.equals(fields.get("n"))) {
+					// Subscribes after this in the log came after the stream's own authentication.
+					state.claimed = true;
+				}
+				else if (state != null && epoch > state.epoch && this.streams.remove(id, state)) {
 					// The session's stream opened on another node (or anew here).
 					if (!this.nodeName.equals(fields.get("n"))) {
 						sessions.release(id);
@@ -345,6 +354,9 @@ public class RedisStreamHistory implements SessionStreamHistory, RedisChangeLog.
 		private String position;
 
 		private long sequence;
+
+		/** Whether the log has reached the record of this stream's opening. */
+		private volatile boolean claimed;
 
 		/** Live notifications up to here were written by the replay. */
 		private @Nullable String replayedUpTo;
