@@ -63,11 +63,13 @@ import io.github.mcpsubscriptions.transport.McpEndpointOptions;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisProperties;
 import org.springframework.boot.info.BuildProperties;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.ApplicationEventPublisher;
@@ -360,6 +362,21 @@ public final class McpEndpointAutoConfiguration {
 					sessions::getObject, stats);
 			history.setMaxReplay(properties.getSessions().getMaxReplay());
 			return history;
+		}
+
+		@Configuration(proxyBeanMethods = false)
+		@ConditionalOnClass(name = { "io.lettuce.core.ClientOptions",
+				"org.springframework.boot.data.redis.autoconfigure.LettuceClientOptionsBuilderCustomizer" })
+		static class ClusterRedisClientConfiguration {
+
+			@Bean
+			@ConditionalOnMissingBean(name = "mcpClusterRedisClientCustomizer")
+			@ConditionalOnBean(DataRedisProperties.class)
+			ClusterRedisClientCustomizer mcpClusterRedisClientCustomizer(DataRedisProperties redisProperties,
+					McpProperties properties) {
+				return new ClusterRedisClientCustomizer(redisProperties, properties.getCluster().getPollTimeout());
+			}
+
 		}
 
 		@Configuration(proxyBeanMethods = false)

@@ -1,10 +1,12 @@
 package io.github.mcpsubscriptions.cluster;
 
+import java.security.Principal;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -43,10 +45,41 @@ public class RedisSessionStore implements SessionStore {
 			redis.call('pexpire', KEYS[2], ARGV[1])
 			return 1""", Long.class);
 
-	/** Adds ARGV[2] to the count of session ARGV[1] and to the total. */
+	/** Creates a session: its state and its expiry in one step, so no crash leaves it without one. */
+	private static final RedisScript<Long> CREATE = RedisScript.of("""
+			if redis.call('exists', KEYS[1]) == 1 then return 0 end
+			redis.call('hset', KEYS[1], unpack(ARGV, 2))
+			redis.call('pexpire', KEYS[1], ARGV[1])
+			return 1""", Long.class);
+
+	/**
+	 * Adds subscription ARGV[1] while the session exists: 1 if added, 0 if it was there,
+	 * -1 if the session is gone (a subscribe that raced its end must not bring back its
+	 * keys, without an expiry).
+	 */
+	private static final RedisScript<Long> ADD = RedisScript.of("""
+			if redis.call('exists', KEYS[1]) == 0 then return -1 end
+			local added = redis.call('sadd', KEYS[2], ARGV[1])
+			redis.call('pexpire', KEYS[2], ARGV[2])
+			return added""", Long.class);
+
+	/** Sets field ARGV[1] to ARGV[2] unless set, while the session exists. */
+	private static final RedisScript<Long> SET_ONCE = RedisScript.of("""
+			if redis.call('exists', KEYS[1]) == 0 then return 0 end
+			return redis.call('hsetnx', KEYS[1], ARGV[1], ARGV[2])""", Long.class);
+
+	/**
+	 * Adds ARGV[2] to the count of session ARGV[1] and to the total; never takes a session
+	 * below zero, so that a decrement after the session was forgotten takes nothing from
+	 * the others: the total stays the sum of the counts.
+	 */
 	private static final RedisScript<Long> COUNT = RedisScript.of("""
-			if redis.call('hincrby', KEYS[1], ARGV[1], ARGV[2]) <= 0 then redis.call('hdel', KEYS[1], ARGV[1]) end
-			local total = redis.call('incrby', KEYS[2], ARGV[2])
+			local count = tonumber(redis.call('hget', KEYS[1], ARGV[1]) or '0')
+			local delta = math.max(tonumber(ARGV[2]), -count)
+			if delta == 0 then return 0 end
+			if count + delta == 0 then redis.call('hdel', KEYS[1], ARGV[1])
+			else redis.call('hincrby', KEYS[1], ARGV[1], delta) end
+			local total = redis.call('incrby', KEYS[2], delta)
 			if total <= 0 then redis.call('del', KEYS[2]) return 0 end
 			return total""", Long.class);
 
@@ -123,7 +156,7 @@ public class RedisSessionStore implements SessionStore {
 		String key = this.keys.session(id);
 		if (this.local.putIfAbsent(id, session) == null && session.getCreatedAt().equals(session.getLastAccessedAt())
 				&& !Boolean.TRUE.equals(this.redis.hasKey(key))) {
-			Map<String, String> fields = new java.util.LinkedHashMap<>(mutableFields(session));
+			Map<String, String> fields = new LinkedHashMap<>(mutableFields(session));
 			fields.put("v", session.getProtocolVersion());
 			fields.put("ci", json.writeValueAsString(session.getClientInfo()));
 			fields.put("cc", json.writeValueAsString(session.getClientCapabilities()));
@@ -132,8 +165,7 @@ public class RedisSessionStore implements SessionStore {
 			}
 			fields.put("c", Long.toString(session.getCreatedAt().toEpochMilli()));
 			fields.put("tag", Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong()));
-			this.redis.opsForHash().putAll(key, fields);
-			this.redis.expire(key, this.idleTimeout);
+			this.redis.execute(CREATE, List.of(key), withFields(this.idleTimeout.toMillis(), fields));
 		}
 		else if (!touch(session)) {
 			return;
@@ -158,14 +190,8 @@ public class RedisSessionStore implements SessionStore {
 
 	private boolean touch(McpSession session) {
 		String id = session.getId();
-		List<String> args = new ArrayList<>();
-		args.add(Long.toString(this.idleTimeout.toMillis()));
-		mutableFields(session).forEach((name, value) -> {
-			args.add(name);
-			args.add(value);
-		});
 		Long updated = this.redis.execute(TOUCH, List.of(this.keys.session(id), this.keys.subscriptions(id)),
-				args.toArray());
+				withFields(this.idleTimeout.toMillis(), mutableFields(session)));
 		if (updated == null || updated == 0) {
 			this.local.remove(id);
 			return false;
@@ -184,18 +210,39 @@ public class RedisSessionStore implements SessionStore {
 			this.redis.opsForZSet().add(principalKey, id, expiresAt);
 			this.redis.expire(principalKey, this.idleTimeout);
 		}
-		// The counts are in other slots than the session, so not in the script that saved
-		// it: an end that came in between would leave the session counted until its expiry.
-		if (!Boolean.TRUE.equals(this.redis.hasKey(this.keys.session(id)))) {
-			forget("0", id);
-			if (principal != null) {
-				this.redis.opsForZSet().remove(this.keys.principalSessions(principal), id);
-			}
+		if (forgetIfEnded(id) && principal != null) {
+			this.redis.opsForZSet().remove(this.keys.principalSessions(principal), id);
 		}
 	}
 
+	/**
+	 * Undo what was counted for a session that ended meanwhile. The counts are in other
+	 * slots than the session, so not in the script that checked it exists: an end between
+	 * the two has either forgotten the session after the count (nothing to do) or before
+	 * it, and then the session is gone by now and is forgotten here. Forgetting twice
+	 * takes nothing twice.
+	 * @return whether the session had ended
+	 */
+	private boolean forgetIfEnded(String id) {
+		if (Boolean.TRUE.equals(this.redis.hasKey(this.keys.session(id)))) {
+			return false;
+		}
+		forget("0", id);
+		return true;
+	}
+
+	private static Object[] withFields(long idleMillis, Map<String, String> fields) {
+		List<String> args = new ArrayList<>();
+		args.add(Long.toString(idleMillis));
+		fields.forEach((name, value) -> {
+			args.add(name);
+			args.add(value);
+		});
+		return args.toArray();
+	}
+
 	private static Map<String, String> mutableFields(McpSession session) {
-		Map<String, String> fields = new java.util.LinkedHashMap<>();
+		Map<String, String> fields = new LinkedHashMap<>();
 		fields.put("a", Long.toString(session.getLastAccessedAt().toEpochMilli()));
 		fields.put("i", session.isInitialized() ? "1" : "0");
 		if (session.getLogLevel() != null) {
@@ -348,22 +395,46 @@ public class RedisSessionStore implements SessionStore {
 
 	@Override
 	public boolean addSubscription(McpSession session, String uri) {
-		return this.calls.call("subscribe", () -> doAddSubscription(session, uri));
+		String name = session.getPrincipalName();
+		return addSubscription(session, uri, (name != null) ? new PrincipalCodec.NamedPrincipal(name) : null);
 	}
 
-	private boolean doAddSubscription(McpSession session, String uri) {
-		String key = this.keys.subscriptions(session.getId());
-		Long added = this.redis.opsForSet().add(key, uri);
-		this.redis.expire(key, this.idleTimeout);
-		if (added == null || added == 0) {
+	/**
+	 * Subscribes while the session exists, and records the subscribe in the log with the
+	 * request's authentication, a re-subscribe too, for the node holding the stream.
+	 */
+	@Override
+	public boolean addSubscription(McpSession session, String uri, @Nullable Principal principal) {
+		return this.calls.call("subscribe", () -> doAddSubscription(session, uri, principal));
+	}
+
+	private boolean doAddSubscription(McpSession session, String uri, @Nullable Principal principal) {
+		String id = session.getId();
+		String sessionKey = this.keys.session(id);
+		Long result = this.redis.execute(ADD, List.of(sessionKey, this.keys.subscriptions(id)), uri,
+				Long.toString(this.idleTimeout.toMillis()));
+		if (result == null || result < 0) {
 			return false;
 		}
-		count(session.getId(), 1);
-		String position = this.log.append(Map.of(RedisChangeLog.KIND, SUBSCRIBE, "s", session.getId(), "u", uri));
-		// Where a stream opened later without Last-Event-ID starts: nothing published
-		// after this subscription is lost.
-		this.redis.opsForHash().putIfAbsent(this.keys.session(session.getId()), "p", position);
-		return true;
+		boolean added = result == 1;
+		if (added) {
+			count(id, 1);
+			if (forgetIfEnded(id)) {
+				return false;
+			}
+		}
+		Map<String, String> record = new LinkedHashMap<>();
+		record.put(RedisChangeLog.KIND, SUBSCRIBE);
+		record.put("s", id);
+		record.put("u", uri);
+		record.putAll(PrincipalCodec.fields(principal));
+		String position = this.log.append(record);
+		if (added) {
+			// Where a stream opened later without Last-Event-ID starts: nothing published
+			// after this subscription is lost.
+			this.redis.execute(SET_ONCE, List.of(sessionKey), "p", position);
+		}
+		return added;
 	}
 
 	@Override

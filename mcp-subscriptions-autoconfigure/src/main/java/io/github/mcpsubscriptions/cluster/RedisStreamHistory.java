@@ -60,6 +60,16 @@ public class RedisStreamHistory implements SessionStreamHistory, RedisChangeLog.
 			redis.call('hdel', KEYS[1], 'h')
 			return 1""", Long.class);
 
+	/**
+	 * A stream opens: its number, recorded as the one holding the session; 0 if the
+	 * session is gone, whose keys must not come back without an expiry.
+	 */
+	private static final RedisScript<Long> HOLD = RedisScript.of("""
+			if redis.call('exists', KEYS[1]) == 0 then return 0 end
+			local epoch = redis.call('hincrby', KEYS[1], 'ep', 1)
+			redis.call('hset', KEYS[1], 'h', epoch)
+			return epoch""", Long.class);
+
 	static final String CLAIM = "g";
 
 	/** How many log entries a replay reads at once. */
@@ -164,8 +174,7 @@ public class RedisStreamHistory implements SessionStreamHistory, RedisChangeLog.
 		String id = session.getId();
 		String sessionKey = this.keys.session(id);
 		List<Object> stored = this.redis.opsForHash().multiGet(sessionKey, List.of("tag", "p", "h"));
-		Long epoch = this.redis.opsForHash().increment(sessionKey, "ep", 1);
-		this.redis.opsForHash().put(sessionKey, "h", String.valueOf(epoch));
+		Long epoch = this.redis.execute(HOLD, List.of(sessionKey));
 		String tag = String.valueOf(stored.get(0));
 		// Without Last-Event-ID, a stream starts where the last one was served up to or
 		// at the first subscription; while another stream is open, it starts live.
@@ -449,6 +458,11 @@ public class RedisStreamHistory implements SessionStreamHistory, RedisChangeLog.
 				if (subscriber != null) {
 					String uri = String.valueOf(fields.get("u"));
 					if (kind.equals(RedisSessionStore.SUBSCRIBE)) {
+						StreamState state = this.streams.get(id);
+						// The latest subscribe or stream judges deliveries, in log order.
+						if (state != null && state.claimed) {
+							subscriber.setPrincipal(PrincipalCodec.principal(fields));
+						}
 						this.dispatcher.subscribe(subscriber, uri);
 					}
 					else {
@@ -463,7 +477,11 @@ public class RedisStreamHistory implements SessionStreamHistory, RedisChangeLog.
 			case CLAIM -> {
 				StreamState state = this.streams.get(id);
 				long epoch = Long.parseLong(String.valueOf(fields.get("ep")));
-				if (state != null && epoch > state.epoch && this.streams.remove(id, state)) {
+				if (state != null && epoch == state.epoch && this.nodeName.equals(fields.get("n"))) {
+					// Subscribes after this in the log came after the stream's own authentication.
+					state.claimed = true;
+				}
+				else if (state != null && epoch > state.epoch && this.streams.remove(id, state)) {
 					// The session's stream opened on another node (or anew here).
 					if (!this.nodeName.equals(fields.get("n"))) {
 						sessions.release(id);
@@ -501,6 +519,9 @@ public class RedisStreamHistory implements SessionStreamHistory, RedisChangeLog.
 		private String position;
 
 		private long sequence;
+
+		/** Whether the log has reached the record of this stream's opening. */
+		private volatile boolean claimed;
 
 		/** Live notifications up to here were written by the replay. */
 		private @Nullable String replayedUpTo;

@@ -180,8 +180,9 @@ class SubscriptionMethods {
 							"mcp.subscriptions.max-total", this.maxTotal);
 				}
 				checkPrincipalLimit(principal, 1);
-				this.sessionManager.getStore().addSubscription(session, uri);
 			}
+			// A re-subscribe too: its authentication judges the deliveries from now on.
+			this.sessionManager.getStore().addSubscription(session, uri, principal);
 		}
 		catch (JsonRpcException ex) {
 			countIfLimit(ex);

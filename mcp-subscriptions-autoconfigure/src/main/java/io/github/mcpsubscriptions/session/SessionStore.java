@@ -1,5 +1,6 @@
 package io.github.mcpsubscriptions.session;
 
+import java.security.Principal;
 import java.util.Collection;
 import java.util.Set;
 
@@ -94,6 +95,20 @@ public interface SessionStore {
 	 */
 	default boolean addSubscription(McpSession session, String uri) {
 		throw new UnsupportedOperationException("Only a shared store keeps subscriptions");
+	}
+
+	/**
+	 * Subscribe a session of a shared store, again if it is subscribed already: the
+	 * request's authentication judges the session's deliveries from now on, wherever its
+	 * stream is held, as the latest request's does on one node. By default, as
+	 * {@link #addSubscription(McpSession, String)}.
+	 * @param session the session
+	 * @param uri the URI subscribed to
+	 * @param principal the request's authenticated principal, or {@code null}
+	 * @return {@code false} if it existed already
+	 */
+	default boolean addSubscription(McpSession session, String uri, @Nullable Principal principal) {
+		return addSubscription(session, uri);
 	}
 
 	/**

@@ -40,8 +40,19 @@ final class ClusterNodes implements AutoCloseable {
 	}
 
 	ConfigurableApplicationContext run(String... arguments) {
-		ConfigurableApplicationContext context = new SpringApplication(McpTestApplication.class, Resources.class, TestUsers.class)
-			.run(arguments);
+		return run(new Class<?>[0], arguments);
+	}
+
+	/**
+	 * Start a node with further configuration.
+	 * @param sources further configuration classes
+	 * @param arguments command-line arguments
+	 * @return the node
+	 */
+	ConfigurableApplicationContext run(Class<?>[] sources, String... arguments) {
+		List<Class<?>> all = new ArrayList<>(List.of(McpTestApplication.class, Resources.class, TestUsers.class));
+		all.addAll(List.of(sources));
+		ConfigurableApplicationContext context = new SpringApplication(all.toArray(Class<?>[]::new)).run(arguments);
 		this.nodes.add(context);
 		return context;
 	}

@@ -64,6 +64,23 @@ final class RedisServerProcess implements AutoCloseable {
 		this.process.waitFor(10, TimeUnit.SECONDS);
 	}
 
+	/** Stop it answering without closing its connections (SIGSTOP), as a hung Redis does. */
+	void pause() throws IOException, InterruptedException {
+		signal("STOP");
+	}
+
+	/** Let a paused Redis answer again (SIGCONT). */
+	void resume() throws IOException, InterruptedException {
+		signal("CONT");
+	}
+
+	private void signal(String name) throws IOException, InterruptedException {
+		Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(this.process.pid())).start();
+		if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+			throw new IllegalStateException("Could not send SIG" + name + " to redis-server " + this.process.pid());
+		}
+	}
+
 	@Override
 	public void close() throws InterruptedException, IOException {
 		kill();

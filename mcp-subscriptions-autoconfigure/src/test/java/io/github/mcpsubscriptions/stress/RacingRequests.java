@@ -21,13 +21,13 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Requests held back until {@link #go()}, then sent at once from a pool, so that they
  * race each other (and whatever the test does meanwhile) on the server.
  */
-final class RacingRequests {
+public final class RacingRequests {
 
 	private final CountDownLatch start = new CountDownLatch(1);
 
 	private final ExecutorService pool;
 
-	RacingRequests(ExecutorService pool) {
+	public RacingRequests(ExecutorService pool) {
 		this.pool = pool;
 	}
 
@@ -36,7 +36,7 @@ final class RacingRequests {
 	 * @param request the request
 	 * @return its response, once answered
 	 */
-	CompletableFuture<HttpResponse<String>> add(Request request) {
+	public CompletableFuture<HttpResponse<String>> add(Request request) {
 		return CompletableFuture.supplyAsync(() -> {
 			try {
 				this.start.await();
@@ -72,7 +72,7 @@ final class RacingRequests {
 	/**
 	 * Send every request added.
 	 */
-	void go() {
+	public void go() {
 		this.start.countDown();
 	}
 
@@ -81,7 +81,7 @@ final class RacingRequests {
 	 * (done, or the session was gone): never a 5xx.
 	 * @param requests the requests
 	 */
-	static void assertAnsweredOrGone(List<CompletableFuture<HttpResponse<String>>> requests) throws Exception {
+	public static void assertAnsweredOrGone(List<CompletableFuture<HttpResponse<String>>> requests) throws Exception {
 		for (CompletableFuture<HttpResponse<String>> request : requests) {
 			assertThat(request.get(30, TimeUnit.SECONDS).statusCode()).isIn(200, 404);
 		}
@@ -98,7 +98,7 @@ final class RacingRequests {
 	}
 
 	@FunctionalInterface
-	interface Request {
+	public interface Request {
 
 		HttpResponse<String> send() throws Exception;
 

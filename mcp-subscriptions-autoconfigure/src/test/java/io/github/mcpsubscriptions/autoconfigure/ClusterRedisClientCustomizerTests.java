@@ -1,0 +1,60 @@
+package io.github.mcpsubscriptions.autoconfigure;
+
+import java.time.Duration;
+
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.ClientOptions.DisconnectedBehavior;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.data.redis.autoconfigure.DataRedisProperties;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration.LettuceClientConfigurationBuilder;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+
+/**
+ * The cluster's Lettuce settings: fail fast unless the application says otherwise.
+ */
+class ClusterRedisClientCustomizerTests {
+
+	private static final Duration POLL = Duration.ofSeconds(1);
+
+	@Test
+	void unsetTimeoutsBecomeTwoSecondsAndCommandsAreRejectedWhileDisconnected() {
+		ClusterRedisClientCustomizer customizer = new ClusterRedisClientCustomizer(new DataRedisProperties(), POLL);
+		LettuceClientConfigurationBuilder builder = LettuceClientConfiguration.builder();
+		customizer.customize(builder);
+		assertThat(builder.build().getCommandTimeout()).isEqualTo(Duration.ofSeconds(2));
+		ClientOptions.Builder options = ClientOptions.builder();
+		customizer.customize(options);
+		ClientOptions built = options.build();
+		assertThat(built.getDisconnectedBehavior()).isEqualTo(DisconnectedBehavior.REJECT_COMMANDS);
+		assertThat(built.getSocketOptions().getConnectTimeout()).isEqualTo(Duration.ofSeconds(2));
+	}
+
+	@Test
+	void timeoutsTheApplicationSetAreHonoured() {
+		DataRedisProperties properties = new DataRedisProperties();
+		properties.setTimeout(Duration.ofSeconds(7));
+		properties.setConnectTimeout(Duration.ofSeconds(4));
+		ClusterRedisClientCustomizer customizer = new ClusterRedisClientCustomizer(properties, POLL);
+		LettuceClientConfigurationBuilder builder = LettuceClientConfiguration.builder();
+		customizer.customize(builder);
+		assertThat(builder.build().getCommandTimeout()).isEqualTo(Duration.ofSeconds(7));
+		ClientOptions.Builder options = ClientOptions.builder()
+			.socketOptions(io.lettuce.core.SocketOptions.builder().connectTimeout(Duration.ofSeconds(4)).build());
+		customizer.customize(options);
+		assertThat(options.build().getSocketOptions().getConnectTimeout()).isEqualTo(Duration.ofSeconds(4));
+	}
+
+	@Test
+	void aPollTimeoutNotShorterThanTheCommandTimeoutIsRefused() {
+		DataRedisProperties properties = new DataRedisProperties();
+		properties.setTimeout(Duration.ofSeconds(1));
+		assertThatIllegalStateException().isThrownBy(() -> new ClusterRedisClientCustomizer(properties, POLL))
+			.withMessageContaining("mcp.cluster.poll-timeout (PT1S)")
+			.withMessageContaining("spring.data.redis.timeout (PT1S)");
+	}
+
+}
