@@ -78,6 +78,15 @@ final class Deliveries {
 		}
 	}
 
+	/**
+	 * The id of the last notification received, to resume with.
+	 * @return the id
+	 */
+	String lastId() {
+		assertThat(this.ids).as("notifications with ids").isNotEmpty();
+		return this.ids.get(this.ids.size() - 1);
+	}
+
 	List<String> uris() {
 		return this.uris;
 	}
