@@ -131,33 +131,15 @@ class ClusterFaultSuiteTests {
 	@Test
 	void redisDownTenSecondsUnderLoad() throws Exception {
 		RedisServerProcess redis = closing(new RedisServerProcess());
-		ConfigurableApplicationContext a = node("a", redis);
-		ConfigurableApplicationContext b = node("b", redis);
-		String session = client(a).initialize();
-		subscribe(client(b), session, ITEMS);
-		Answering answering = closing(new Answering(client(a), client(b)));
-		Deliveries era2025 = new Deliveries();
-		Deliveries era2026 = new Deliveries();
-		try (SseStream stream = client(b).openStream(session); SseStream listen = client(a).listen(LISTEN)) {
-			Load load = closing(new Load(a));
-			era2025.readUntil(stream, load.awaitCount(5), WAIT);
-
+		try (Scene scene = new Scene(node("a", redis), node("b", redis))) {
 			redis.kill();
 			// Throughout the outage a request that needs Redis is refused at once.
 			await().during(Duration.ofSeconds(10)).atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofSeconds(1))
-				.until(() -> refusedFast(client(a), session) && refusedFast(client(b), session));
+				.until(() -> refusedFast(client(scene.a), scene.session) && refusedFast(client(scene.b), scene.session));
 			redis.start();
-			for (ConfigurableApplicationContext node : List.of(a, b)) {
-				ClusterHealthIndicator health = node.getBean(ClusterHealthIndicator.class);
-				await().atMost(WAIT).until(() -> health.health().getStatus().equals(Status.UP));
-			}
-			load.awaitCount(load.count() + 20);
-			List<String> published = load.stopAndMark(a);
-			era2025.readUntil(stream, Load.MARK, WAIT).read(stream, QUIET).assertNothingLostOrResynced(published);
-			era2026.readUntil(listen, Load.MARK, WAIT).read(listen, QUIET).assertNothingLostOrResynced(published);
+			awaitUp(scene.a, scene.b);
+			scene.afterTheFault();
 		}
-		answering.assertAnswered();
-		endAndAssertCountsBackToZero(a, session);
 	}
 
 	@Test
@@ -192,56 +174,24 @@ class ClusterFaultSuiteTests {
 	@Test
 	void aSlowRedisDelaysButLosesNothing() throws Exception {
 		RedisServerProcess redis = closing(new RedisServerProcess());
-		ConfigurableApplicationContext a = node("a", redis);
-		ConfigurableApplicationContext b = node("b", redis);
-		String session = client(a).initialize();
-		subscribe(client(b), session, ITEMS);
-		Answering answering = closing(new Answering(client(a), client(b)));
-		Deliveries era2025 = new Deliveries();
-		Deliveries era2026 = new Deliveries();
-		try (SseStream stream = client(b).openStream(session); SseStream listen = client(a).listen(LISTEN)) {
-			Load load = closing(new Load(a));
-			era2025.readUntil(stream, load.awaitCount(5), WAIT);
-
-			ClusterStats stats = a.getBean(ClusterStats.class);
+		try (Scene scene = new Scene(node("a", redis), node("b", redis))) {
+			ClusterStats stats = scene.a.getBean(ClusterStats.class);
 			redis.cli("CLIENT", "PAUSE", "3000", "ALL");
 			long atPause = stats.getPublished();
 			// The publisher waits out the pause, then catches up.
 			await().atMost(WAIT).until(() -> stats.getPublished() > atPause + 60);
-			List<String> published = load.stopAndMark(a);
-			era2025.readUntil(stream, Load.MARK, WAIT).read(stream, QUIET).assertNothingLostOrResynced(published);
-			era2026.readUntil(listen, Load.MARK, WAIT).read(listen, QUIET).assertNothingLostOrResynced(published);
+			scene.afterTheFault();
 		}
-		answering.assertAnswered();
-		endAndAssertCountsBackToZero(a, session);
 	}
 
 	@Test
 	void sentinelFailoverUnderLoad() throws Exception {
 		RedisTopology.Sentinel sentinel = closing(new RedisTopology.Sentinel());
-		ConfigurableApplicationContext a = this.nodes.start("a", sentinel);
-		ConfigurableApplicationContext b = this.nodes.start("b", sentinel);
-		String session = client(a).initialize();
-		subscribe(client(b), session, ITEMS);
-		Answering answering = closing(new Answering(client(a), client(b)));
-		Deliveries era2025 = new Deliveries();
-		Deliveries era2026 = new Deliveries();
-		try (SseStream stream = client(b).openStream(session); SseStream listen = client(a).listen(LISTEN)) {
-			Load load = closing(new Load(a));
-			era2025.readUntil(stream, load.awaitCount(5), WAIT);
-
+		try (Scene scene = new Scene(this.nodes.start("a", sentinel), this.nodes.start("b", sentinel))) {
 			sentinel.failOver();
-			for (ConfigurableApplicationContext node : List.of(a, b)) {
-				ClusterHealthIndicator health = node.getBean(ClusterHealthIndicator.class);
-				await().atMost(WAIT).until(() -> health.health().getStatus().equals(Status.UP));
-			}
-			load.awaitCount(load.count() + 20);
-			List<String> published = load.stopAndMark(a);
-			era2025.readUntil(stream, Load.MARK, WAIT).read(stream, QUIET).assertNothingLostOrResynced(published);
-			era2026.readUntil(listen, Load.MARK, WAIT).read(listen, QUIET).assertNothingLostOrResynced(published);
+			awaitUp(scene.a, scene.b);
+			scene.afterTheFault();
 		}
-		answering.assertAnswered();
-		endAndAssertCountsBackToZero(a, session);
 	}
 
 	@Test
@@ -285,6 +235,13 @@ class ClusterFaultSuiteTests {
 		endAndAssertCountsBackToZero(a, session);
 	}
 
+	private static void awaitUp(ConfigurableApplicationContext... nodes) {
+		for (ConfigurableApplicationContext node : nodes) {
+			ClusterHealthIndicator health = node.getBean(ClusterHealthIndicator.class);
+			await().atMost(WAIT).until(() -> health.health().getStatus().equals(Status.UP));
+		}
+	}
+
 	private ConfigurableApplicationContext node(String name, RedisServerProcess redis, String... properties) {
 		return this.nodes.run(arguments(name, redis, properties));
 	}
@@ -326,6 +283,67 @@ class ClusterFaultSuiteTests {
 			assertThat(store.countSubscriptions()).as("subscriptions").isZero();
 		});
 		assertThat(this.nodes.redis().keys()).isEmpty();
+	}
+
+	/**
+	 * Two nodes under a steady flow of changes published on A: a session made on A and
+	 * subscribed on B, its stream on B, a listen stream on A, both receiving already.
+	 * Closing it checks the contract: the nodes answered, the session ends, every count is
+	 * back to zero.
+	 */
+	private final class Scene implements AutoCloseable {
+
+		final ConfigurableApplicationContext a;
+
+		final ConfigurableApplicationContext b;
+
+		final String session;
+
+		private final Answering answering;
+
+		private final SseStream stream;
+
+		private final SseStream listen;
+
+		private final Deliveries era2025 = new Deliveries();
+
+		private final Deliveries era2026 = new Deliveries();
+
+		private final Load load;
+
+		Scene(ConfigurableApplicationContext a, ConfigurableApplicationContext b) throws Exception {
+			this.a = a;
+			this.b = b;
+			this.session = client(a).initialize();
+			subscribe(client(b), this.session, ITEMS);
+			this.answering = closing(new Answering(client(a), client(b)));
+			this.stream = closing(client(b).openStream(this.session));
+			this.listen = closing(client(a).listen(LISTEN));
+			this.load = closing(new Load(a));
+			this.era2025.readUntil(this.stream, this.load.awaitCount(5), WAIT);
+		}
+
+		/**
+		 * Some more changes after the fault, then a mark: both streams get everything up to
+		 * the mark, or a resync, and nothing twice.
+		 */
+		void afterTheFault() throws InterruptedException {
+			this.load.awaitCount(this.load.count() + 20);
+			List<String> published = this.load.stopAndMark(this.a);
+			this.era2025.readUntil(this.stream, Load.MARK, WAIT)
+				.read(this.stream, QUIET)
+				.assertNothingLostOrResynced(published);
+			this.era2026.readUntil(this.listen, Load.MARK, WAIT)
+				.read(this.listen, QUIET)
+				.assertNothingLostOrResynced(published);
+		}
+
+		@Override
+		public void close() throws InterruptedException {
+			this.answering.assertAnswered();
+			endAndAssertCountsBackToZero(this.a, this.session);
+		}
+
 	}
 
 	/** Changes {@code c://items/1, 2, …} published on one node, 20 a second, until stopped. */

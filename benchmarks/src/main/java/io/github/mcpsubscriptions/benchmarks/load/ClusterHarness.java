@@ -77,8 +77,9 @@ public final class ClusterHarness {
 			                          node-0 and, with more than one node, no stream on node-0, so every
 			                          notification crossed Redis (cross-node latency)
 			  --redis-port P          Redis on 127.0.0.1 (default 6379)
-			  --private-redis         start a redis-server of the harness's own on a free port (stopped
-			                          at the end), so that INFO commandstats counts the nodes alone
+			  --private-redis on|off  on: start a redis-server of the harness's own on a free port
+			                          (stopped at the end), so that INFO commandstats counts the nodes
+			                          alone; --redis-port is then ignored (default off)
 			  --redis-database D      the Redis database the nodes share, 8..11 (default 8); the harness
 			                          empties it (FLUSHDB) before and after every cluster phase
 			  --help                  this text
@@ -229,8 +230,7 @@ public final class ClusterHarness {
 		if (!publishOn.equals("all") && !publishOn.equals("one")) {
 			throw new IllegalArgumentException("--publish-on must be all or one");
 		}
-		boolean privateRedis = values.containsKey("private-redis");
-		values.remove("private-redis");
+		boolean privateRedis = onOff(values, "private-redis", false);
 		int redisPort = LoadHarness.intOption(values, "redis-port", 6379, 1, 65535);
 		int database = LoadHarness.intOption(values, "redis-database", 8, 8, 11);
 		if (!values.isEmpty()) {
