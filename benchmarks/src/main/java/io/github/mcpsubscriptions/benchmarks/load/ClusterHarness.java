@@ -110,6 +110,9 @@ public final class ClusterHarness {
 
 	private static final List<Node> STARTED = new CopyOnWriteArrayList<>();
 
+	/** The harness's own redis-server, if any: stopped on every way out, the watchdog's too. */
+	private static volatile Process privateRedis;
+
 	public static void main(String[] args) throws Exception {
 		Options options;
 		try {
@@ -134,6 +137,7 @@ public final class ClusterHarness {
 			}
 			LoadHarness.log("the run took more than " + MAX_RUN_SECONDS + " s: stopping every node and exiting");
 			STARTED.forEach(Node::kill);
+			stopPrivateRedis();
 			Runtime.getRuntime().halt(3);
 		}, "cluster-harness-watchdog");
 		watchdog.setDaemon(true);
@@ -142,7 +146,6 @@ public final class ClusterHarness {
 		Path work = Files.createTempDirectory("mcp-cluster-harness-");
 		LoadHarness.log("node logs in " + work);
 		int status = 0;
-		Process privateRedis = null;
 		if (options.privateRedis()) {
 			int port = Node.freePort();
 			privateRedis = new ProcessBuilder("redis-server", "--port", Integer.toString(port), "--bind", "127.0.0.1",
@@ -150,8 +153,7 @@ public final class ClusterHarness {
 				.redirectErrorStream(true)
 				.redirectOutput(work.resolve("redis.log").toFile())
 				.start();
-			Process started = privateRedis;
-			Runtime.getRuntime().addShutdownHook(new Thread(started::destroyForcibly));
+			Runtime.getRuntime().addShutdownHook(new Thread(ClusterHarness::stopPrivateRedis));
 			options = options.withRedisPort(port);
 			LoadHarness.log("redis-server of its own on port " + port + " (pid " + privateRedis.pid() + ")");
 			awaitRedis(port);
@@ -179,12 +181,17 @@ public final class ClusterHarness {
 		}
 		finally {
 			STARTED.forEach(Node::kill);
-			if (privateRedis != null) {
-				privateRedis.destroyForcibly();
-			}
+			stopPrivateRedis();
 			watchdog.interrupt();
 		}
 		System.exit(status);
+	}
+
+	private static void stopPrivateRedis() {
+		Process redis = privateRedis;
+		if (redis != null) {
+			redis.destroyForcibly();
+		}
 	}
 
 	private static void awaitRedis(int port) throws InterruptedException {
