@@ -39,6 +39,20 @@ final class ClusterNodes implements AutoCloseable {
 		return run(this.redis.nodeArguments(extra.toArray(String[]::new)));
 	}
 
+	/**
+	 * A node on a Redis topology of the test's own, configured through Spring Boot's
+	 * properties for it.
+	 */
+	ConfigurableApplicationContext start(String name, RedisTopology topology, String... properties) {
+		List<String> arguments = new ArrayList<>(List.of("--server.port=0", "--mcp.cluster.enabled=true",
+				"--mcp.cluster.key-prefix=" + this.redis.prefix(), "--mcp.cluster.node-name=" + name));
+		topology.properties().forEach((property) -> arguments.add("--" + property));
+		for (String property : properties) {
+			arguments.add("--" + property);
+		}
+		return run(arguments.toArray(String[]::new));
+	}
+
 	ConfigurableApplicationContext run(String... arguments) {
 		return run(new Class<?>[0], arguments);
 	}

@@ -1,61 +1,109 @@
 package io.github.mcpsubscriptions.cluster;
 
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import static org.awaitility.Awaitility.await;
 
 /**
- * A redis-server of a test's own on a free loopback port, which the test can kill and
- * start again (keeping its data in an append-only file, as a restarted Redis with
- * persistence does). Never the machine's Redis.
+ * A redis-server of a test's own on a free loopback port, which the test can kill, pause
+ * and start again (keeping its data in an append-only file, as a restarted Redis with
+ * persistence does, unless wiped). Never the machine's Redis: every signal goes to the
+ * PID of the process this object started, and its temporary directory goes on close.
  */
 final class RedisServerProcess implements AutoCloseable {
+
+	private static final Duration START = Duration.ofSeconds(10);
 
 	private final int port;
 
 	private final Path directory;
 
+	private final List<String> command;
+
 	private Process process;
 
+	/** A standalone Redis. */
 	RedisServerProcess() throws IOException {
-		try (ServerSocket socket = new ServerSocket(0)) {
-			this.port = socket.getLocalPort();
-		}
+		this(List.of());
+	}
+
+	/**
+	 * A Redis with further settings.
+	 * @param settings further {@code --name value} arguments of redis-server
+	 */
+	RedisServerProcess(List<String> settings) throws IOException {
+		this(freePort(false), null, settings);
+	}
+
+	private RedisServerProcess(int port, String configuration, List<String> settings) throws IOException {
+		this.port = port;
 		this.directory = Files.createTempDirectory("mcp-redis-");
+		List<String> command = new ArrayList<>();
+		command.add("redis-server");
+		if (configuration != null) {
+			Path file = this.directory.resolve("redis.conf");
+			Files.writeString(file, configuration.replace("${dir}", this.directory.toString()));
+			command.add(file.toString());
+		}
+		command.addAll(List.of("--port", Integer.toString(port), "--bind", "127.0.0.1", "--dir",
+				this.directory.toString()));
+		if (configuration == null) {
+			command.addAll(List.of("--save", "", "--appendonly", "yes"));
+		}
+		command.addAll(settings);
+		this.command = List.copyOf(command);
 		start();
+	}
+
+	/**
+	 * A Redis with cluster mode on, on a port whose cluster bus port (+10000) is free too.
+	 * @return the server, not yet part of a cluster
+	 */
+	static RedisServerProcess clusterNode() throws IOException {
+		return new RedisServerProcess(freePort(true), null, List.of("--cluster-enabled", "yes",
+				"--cluster-config-file", "nodes.conf", "--cluster-node-timeout", "2000", "--appendonly", "no"));
+	}
+
+	/**
+	 * A Sentinel watching one master, quick to fail over.
+	 * @param masterName the name of the master set
+	 * @param masterPort the master's port on loopback
+	 * @return the sentinel
+	 */
+	static RedisServerProcess sentinel(String masterName, int masterPort) throws IOException {
+		// Sentinel rewrites its configuration file, so it gets one of its own.
+		String configuration = """
+				sentinel resolve-hostnames no
+				sentinel monitor %1$s 127.0.0.1 %2$d 1
+				sentinel down-after-milliseconds %1$s 1000
+				sentinel failover-timeout %1$s 5000
+				sentinel parallel-syncs %1$s 1
+				""".formatted(masterName, masterPort);
+		return new RedisServerProcess(freePort(false), configuration, List.of("--sentinel"));
 	}
 
 	int port() {
 		return this.port;
 	}
 
-	void start() throws IOException {
-		this.process = new ProcessBuilder("redis-server", "--port", Integer.toString(this.port), "--bind",
-				"127.0.0.1", "--save", "", "--appendonly", "yes", "--dir", this.directory.toString())
-			.redirectErrorStream(true)
-			.redirectOutput(this.directory.resolve("redis.log").toFile())
-			.start();
-		await().atMost(Duration.ofSeconds(10)).until(() -> RedisTestSupport.ping("127.0.0.1", this.port));
+	String address() {
+		return "127.0.0.1:" + this.port;
 	}
 
-	/**
-	 * Start it again without its data, as a Redis without persistence (or that lost its
-	 * disk) restarts.
-	 */
-	void startEmpty() throws IOException {
-		try (var files = Files.list(this.directory)) {
-			for (Path file : files.toList()) {
-				try (var tree = Files.walk(file)) {
-					tree.sorted(java.util.Comparator.reverseOrder()).forEach((each) -> each.toFile().delete());
-				}
-			}
-		}
-		start();
+	void start() throws IOException {
+		this.process = new ProcessBuilder(this.command).redirectErrorStream(true)
+			.redirectOutput(ProcessBuilder.Redirect.appendTo(this.directory.resolve("redis.log").toFile()))
+			.start();
+		await().atMost(START).until(() -> RedisTestSupport.ping("127.0.0.1", this.port));
 	}
 
 	/** Kill it by its PID, as a crash would. */
@@ -64,29 +112,98 @@ final class RedisServerProcess implements AutoCloseable {
 		this.process.waitFor(10, TimeUnit.SECONDS);
 	}
 
-	/** Stop it answering without closing its connections (SIGSTOP), as a hung Redis does. */
+	/** Kill it and start it again with no data: a Redis restarted empty. */
+	void restartEmpty() throws IOException, InterruptedException {
+		kill();
+		startEmpty();
+	}
+
+	/**
+	 * Start it again, after {@link #kill()}, without its data, as a Redis without
+	 * persistence (or that lost its disk) restarts.
+	 */
+	void startEmpty() throws IOException {
+		try (var files = Files.list(this.directory)) {
+			for (Path file : files.filter((file) -> !file.getFileName().toString().startsWith("redis."))
+				.toList()) {
+				deleteTree(file);
+			}
+		}
+		start();
+	}
+
+	/** Stop the process (SIGSTOP), as a stalled machine would: connections stay open, nothing answers. */
 	void pause() throws IOException, InterruptedException {
 		signal("STOP");
 	}
 
-	/** Let a paused Redis answer again (SIGCONT). */
+	/** Let a paused process go on (SIGCONT). */
 	void resume() throws IOException, InterruptedException {
 		signal("CONT");
 	}
 
-	private void signal(String name) throws IOException, InterruptedException {
-		Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(this.process.pid())).start();
+	private void signal(String signal) throws IOException, InterruptedException {
+		Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(this.process.pid())).start();
 		if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
-			throw new IllegalStateException("Could not send SIG" + name + " to redis-server " + this.process.pid());
+			throw new IllegalStateException("kill -" + signal + " " + this.process.pid() + " failed");
 		}
+	}
+
+	/**
+	 * Run redis-cli against this server.
+	 * @param arguments the command and its arguments
+	 * @return what it printed
+	 */
+	String cli(String... arguments) throws IOException, InterruptedException {
+		List<String> command = new ArrayList<>(List.of("redis-cli", "-h", "127.0.0.1", "-p", Integer.toString(this.port)));
+		command.addAll(List.of(arguments));
+		return run(command);
+	}
+
+	static String run(List<String> command) throws IOException, InterruptedException {
+		Process cli = new ProcessBuilder(command).redirectErrorStream(true).start();
+		if (!cli.waitFor(30, TimeUnit.SECONDS)) {
+			cli.destroyForcibly();
+			throw new IllegalStateException(command + " did not end within 30 s");
+		}
+		String output = new String(cli.getInputStream().readAllBytes());
+		if (cli.exitValue() != 0) {
+			throw new IllegalStateException(command + " failed: " + output);
+		}
+		return output;
 	}
 
 	@Override
 	public void close() throws InterruptedException, IOException {
 		kill();
-		try (var files = Files.walk(this.directory)) {
-			files.sorted(java.util.Comparator.reverseOrder()).forEach((file) -> file.toFile().delete());
+		deleteTree(this.directory);
+	}
+
+	private static void deleteTree(Path root) throws IOException {
+		try (var files = Files.walk(root)) {
+			files.sorted(Comparator.reverseOrder()).forEach((file) -> file.toFile().delete());
 		}
+	}
+
+	private static int freePort(boolean withBus) throws IOException {
+		for (int attempt = 0; attempt < 50; attempt++) {
+			int port;
+			try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+				port = socket.getLocalPort();
+			}
+			if (!withBus) {
+				return port;
+			}
+			if (port + 10000 <= 65535) {
+				try (ServerSocket bus = new ServerSocket(port + 10000, 1, InetAddress.getLoopbackAddress())) {
+					return port;
+				}
+				catch (IOException ex) {
+					// Taken: try another.
+				}
+			}
+		}
+		throw new IllegalStateException("No free port with a free cluster bus port");
 	}
 
 }

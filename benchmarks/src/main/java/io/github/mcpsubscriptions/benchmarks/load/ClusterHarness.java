@@ -73,7 +73,13 @@ public final class ClusterHarness {
 			                          sticky: all of a client's requests on one node (clients spread over
 			                          nodes), for a library that shares changes but not sessions
 			  --phases all|cluster    all (default): phases 1 to 3. cluster: phase 3 only
+			  --publish-on all|one    all (default): changes spread over the nodes. one: every change on
+			                          node-0 and, with more than one node, no stream on node-0, so every
+			                          notification crossed Redis (cross-node latency)
 			  --redis-port P          Redis on 127.0.0.1 (default 6379)
+			  --private-redis on|off  on: start a redis-server of the harness's own on a free port
+			                          (stopped at the end), so that INFO commandstats counts the nodes
+			                          alone; --redis-port is then ignored (default off)
 			  --redis-database D      the Redis database the nodes share, 8..11 (default 8); the harness
 			                          empties it (FLUSHDB) before and after every cluster phase
 			  --help                  this text
@@ -88,7 +94,14 @@ public final class ClusterHarness {
 
 	/** The run's settings. */
 	record Options(Path jar, int nodes, int subscribers, int rate, int durationSeconds, boolean failover,
-			boolean sticky, boolean allPhases, int redisPort, int database) {
+			boolean sticky, boolean allPhases, int redisPort, int database, boolean publishOnOne,
+			boolean privateRedis) {
+
+		Options withRedisPort(int port) {
+			return new Options(this.jar, this.nodes, this.subscribers, this.rate, this.durationSeconds, this.failover,
+					this.sticky, this.allPhases, port, this.database, this.publishOnOne, this.privateRedis);
+		}
+
 	}
 
 	/** What one phase measured. */
@@ -96,6 +109,9 @@ public final class ClusterHarness {
 	}
 
 	private static final List<Node> STARTED = new CopyOnWriteArrayList<>();
+
+	/** The harness's own redis-server, if any: stopped on every way out, the watchdog's too. */
+	private static volatile Process privateRedis;
 
 	public static void main(String[] args) throws Exception {
 		Options options;
@@ -121,6 +137,7 @@ public final class ClusterHarness {
 			}
 			LoadHarness.log("the run took more than " + MAX_RUN_SECONDS + " s: stopping every node and exiting");
 			STARTED.forEach(Node::kill);
+			stopPrivateRedis();
 			Runtime.getRuntime().halt(3);
 		}, "cluster-harness-watchdog");
 		watchdog.setDaemon(true);
@@ -129,6 +146,18 @@ public final class ClusterHarness {
 		Path work = Files.createTempDirectory("mcp-cluster-harness-");
 		LoadHarness.log("node logs in " + work);
 		int status = 0;
+		if (options.privateRedis()) {
+			int port = Node.freePort();
+			privateRedis = new ProcessBuilder("redis-server", "--port", Integer.toString(port), "--bind", "127.0.0.1",
+					"--save", "", "--appendonly", "no", "--dir", work.toString())
+				.redirectErrorStream(true)
+				.redirectOutput(work.resolve("redis.log").toFile())
+				.start();
+			Runtime.getRuntime().addShutdownHook(new Thread(ClusterHarness::stopPrivateRedis));
+			options = options.withRedisPort(port);
+			LoadHarness.log("redis-server of its own on port " + port + " (pid " + privateRedis.pid() + ")");
+			awaitRedis(port);
+		}
 		try (RedisProbe redis = new RedisProbe("127.0.0.1", options.redisPort(), options.database())) {
 			Phase memory = null;
 			Phase single = null;
@@ -152,9 +181,30 @@ public final class ClusterHarness {
 		}
 		finally {
 			STARTED.forEach(Node::kill);
+			stopPrivateRedis();
 			watchdog.interrupt();
 		}
 		System.exit(status);
+	}
+
+	private static void stopPrivateRedis() {
+		Process redis = privateRedis;
+		if (redis != null) {
+			redis.destroyForcibly();
+		}
+	}
+
+	private static void awaitRedis(int port) throws InterruptedException {
+		long deadline = System.nanoTime() + 10_000_000_000L;
+		while (System.nanoTime() < deadline) {
+			try (RedisProbe probe = new RedisProbe("127.0.0.1", port, 0)) {
+				return;
+			}
+			catch (IOException ex) {
+				Thread.sleep(100);
+			}
+		}
+		throw new IllegalStateException("redis-server on port " + port + " did not answer within 10 s");
 	}
 
 	static Options parse(String[] args) {
@@ -182,13 +232,19 @@ public final class ClusterHarness {
 		if (!phases.equals("all") && !phases.equals("cluster")) {
 			throw new IllegalArgumentException("--phases must be all or cluster");
 		}
+		String publishOn = values.getOrDefault("publish-on", "all");
+		values.remove("publish-on");
+		if (!publishOn.equals("all") && !publishOn.equals("one")) {
+			throw new IllegalArgumentException("--publish-on must be all or one");
+		}
+		boolean privateRedis = onOff(values, "private-redis", false);
 		int redisPort = LoadHarness.intOption(values, "redis-port", 6379, 1, 65535);
 		int database = LoadHarness.intOption(values, "redis-database", 8, 8, 11);
 		if (!values.isEmpty()) {
 			throw new IllegalArgumentException("unknown option(s): --" + String.join(", --", values.keySet()));
 		}
 		return new Options(jar, nodes, subscribers, rate, duration, failover, spread.equals("sticky"),
-				phases.equals("all"), redisPort, database);
+				phases.equals("all"), redisPort, database, publishOn.equals("one"), privateRedis);
 	}
 
 	private static boolean onOff(Map<String, String> values, String name, boolean fallback) {
@@ -256,10 +312,16 @@ public final class ClusterHarness {
 
 			// Set up: every request of client i goes to the next node (or all to node i % N).
 			List<CompletableFuture<Void>> readies = new ArrayList<>();
+			// With --publish-on one, the stream (request 3: initialize, initialized, subscribe,
+			// GET) goes to a node other than node-0, where every change is made.
+			boolean elsewhere = options.publishOnOne() && nodes.size() > 1;
 			for (int i = 0; i < options.subscribers(); i++) {
 				int first = i % nodes.size();
+				int streamNode = 1 + i % Math.max(1, nodes.size() - 1);
 				SseSubscriber subscriber = new SseSubscriber(context, i,
-						(k) -> nodes.get(options.sticky() ? first : (first + k) % nodes.size()).mcp, PRODUCTS + 1);
+						(k) -> (elsewhere && k == 3) ? nodes.get(streamNode).mcp
+								: nodes.get(options.sticky() ? first : (first + k) % nodes.size()).mcp,
+						PRODUCTS + 1);
 				subscriber.onStreamLost((lost) -> reconnect(lost, nodes, reconnects, reconnectFailures));
 				subscribers.add(subscriber);
 				readies.add(CompletableFuture.runAsync(() -> {
@@ -302,7 +364,7 @@ public final class ClusterHarness {
 			AtomicLongArray published = new AtomicLongArray((int) events + 1);
 			AtomicInteger nextTarget = new AtomicInteger();
 			ChangeTrigger.Http trigger = new ChangeTrigger.Http(http, (change) -> {
-				Node node = nextLive(nodes, nextTarget.getAndIncrement(), true);
+				Node node = nextLive(nodes, options.publishOnOne() ? 0 : nextTarget.getAndIncrement(), true);
 				node.inFlight.incrementAndGet();
 				return node.base.resolve("/api/products/" + product(change));
 			}, "PUT", "{\"name\":\"change-{n}\",\"price\":1}", (change, target, succeeded) -> {
@@ -381,6 +443,7 @@ public final class ClusterHarness {
 			json.put("nodes", nodeCount);
 			json.put("mode", cluster ? "cluster" : "in-memory");
 			json.put("spread", options.sticky() ? "sticky" : "round-robin");
+			json.put("publishedOn", options.publishOnOne() ? "node-0 only" : "every node");
 			json.put("subscribers", options.subscribers());
 			json.put("subscribersReady", ready.size());
 			json.put("rate", options.rate());
@@ -693,7 +756,7 @@ public final class ClusterHarness {
 			this.process.destroyForcibly();
 		}
 
-		private static int freePort() throws IOException {
+		static int freePort() throws IOException {
 			try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
 				return socket.getLocalPort();
 			}
