@@ -73,7 +73,7 @@ class ClusterFaultSuiteTests {
 		RedisServerProcess redis = closing(new RedisServerProcess());
 		ConfigurableApplicationContext a = node("a", redis);
 		ConfigurableApplicationContext b = node("b", redis);
-		NodeProcess x = closing(new NodeProcess(List.of("-Xmx256m"), arguments("x", redis)));
+		ClusterNodeProcess x = closing(ClusterNodeProcess.startWithHeap("256m", arguments("x", redis)));
 		String session = client(a).initialize();
 		subscribe(client(b), session, ITEMS);
 		Answering answering = closing(new Answering(client(a), client(b)));
@@ -99,7 +99,7 @@ class ClusterFaultSuiteTests {
 	void aNodePausedPastTheTrimResyncsEverySubscriberItHolds() throws Exception {
 		RedisServerProcess redis = closing(new RedisServerProcess());
 		ConfigurableApplicationContext a = node("a", redis, "mcp.cluster.log-size=50");
-		NodeProcess x = closing(new NodeProcess(List.of("-Xmx256m"),
+		ClusterNodeProcess x = closing(ClusterNodeProcess.startWithHeap("256m",
 				arguments("x", redis, "mcp.cluster.log-size=50", "mcp.cluster.poll-timeout=200ms")));
 		String session = client(a).initialize();
 		subscribe(client(a), session, ITEMS);
@@ -200,7 +200,7 @@ class ClusterFaultSuiteTests {
 		RedisServerProcess redis = closing(new RedisServerProcess());
 		ConfigurableApplicationContext a = node("a", redis);
 		// A small heap: a replay that held the whole window in memory would fell this node.
-		NodeProcess x = closing(new NodeProcess(List.of("-Xmx128m"), arguments("x", redis)));
+		ClusterNodeProcess x = closing(ClusterNodeProcess.startWithHeap("128m", arguments("x", redis)));
 		McpTestClient onX = x.client();
 		String session = onX.initialize();
 		for (int i = 0; i < 100; i++) {
@@ -227,7 +227,7 @@ class ClusterFaultSuiteTests {
 			assertThat(replay.response().statusCode()).isEqualTo(200);
 			publishInOrder(a, Load.MARK);
 			published.add(Load.MARK);
-			replayed.readUntil(replay, Load.MARK, Duration.ofSeconds(60)).read(replay, QUIET);
+			replayed.readUntilOrResync(replay, Load.MARK, Duration.ofSeconds(60), QUIET);
 		}
 		assertThat(x.isAlive()).as("the node survived the replay").isTrue();
 		replayed.assertNothingLostOrResynced(published);

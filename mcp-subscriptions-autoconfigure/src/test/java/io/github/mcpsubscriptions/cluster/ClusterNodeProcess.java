@@ -114,6 +114,12 @@ final class ClusterNodeProcess implements AutoCloseable {
 		return this.process.isAlive();
 	}
 
+	/** {@code kill -9}, as a crash would. */
+	void kill() throws InterruptedException {
+		this.process.destroyForcibly();
+		this.process.waitFor(10, TimeUnit.SECONDS);
+	}
+
 	/** Stop the node's JVM where it stands, every thread at once. */
 	void pause() throws IOException, InterruptedException {
 		signal("STOP");

@@ -142,14 +142,17 @@ class ClusterReplayTests {
 				assertThat(isResync(replayed)).isFalse();
 				assertThat(params(replayed).get("uri").stringValue()).isEqualTo("c://items/" + i);
 			}
+			// Past the bound, a resync per subscription: c://items names itself; nothing
+			// concrete can be read for c://other/{id}, so its resync is a list_changed.
 			List<String> resynced = new ArrayList<>();
 			for (int i = 0; i < 2; i++) {
 				SseEvent resync = resumed.nextMessage(WAIT);
-				assertThat(isResync(resync)).as("past the bound, a resync: %s", resync.data()).isTrue();
-				resynced.add(params(resync).get("subscribedUri").stringValue());
+				JsonNode message = json(resync.data());
+				resynced.add(message.get("method").stringValue().endsWith("list_changed") ? "list_changed"
+						: (isResync(resync) ? params(resync).get("subscribedUri").stringValue() : resync.data()));
 				lastId = resync.id();
 			}
-			assertThat(resynced).containsExactlyInAnyOrder("c://items", "c://other/{id}");
+			assertThat(resynced).containsExactlyInAnyOrder("c://items", "list_changed");
 			publish(a, "c://items/9");
 			assertThat(params(resumed.nextMessage(WAIT)).get("uri").stringValue()).isEqualTo("c://items/9");
 		}
