@@ -3,7 +3,8 @@
 // above it says how:
 //   <!-- doc-test: server ready=URL[,URL…] -->   stop whatever earlier blocks started, start it in
 //                                                the background and wait until every URL answers
-//   <!-- doc-test: background name=N -->         start it in the background, its output kept as N
+//   <!-- doc-test: background name=N [ready=T] --> start it in the background, its output kept as N
+//                                                (and wait until that output shows the text T)
 //   <!-- doc-test: run -->                       run it to the end; it must exit 0
 //   <!-- doc-test: expect [of=N] -->             the text block's lines must appear, in order, in
 //                                                the output of the last run block (or of N; see
@@ -80,11 +81,18 @@ found.forEach((block, n) => {
       }
       break;
     }
-    case 'background':
+    case 'background': {
+      const out = join(results, block.options.name + '.out');
       // stderr apart: curl's progress meter, which a terminal does not show, would split lines
-      script.push(`{ source ${q(file)}; } > ${q(join(results, block.options.name + '.out'))}`
+      script.push(`{ source ${q(file)}; } > ${q(out)}`
         + ` 2> ${q(join(results, block.options.name + '.err'))} < /dev/null & pids+=($!)`);
+      if (block.options.ready) {
+        // What a reader sees before going on to the next terminal.
+        script.push(`for i in $(seq 1 120); do grep -qF ${q(block.options.ready)} ${q(out)} && break; sleep 0.25; done`);
+        script.push(`grep -qF ${q(block.options.ready)} ${q(out)} || fail "${where}: no ${block.options.ready} within 30 s"`);
+      }
       break;
+    }
     case 'run':
       script.push(`source ${q(file)} > ${q(out)} 2>&1 < /dev/null; rc=$?; cat ${q(out)}`);
       script.push(`[ $rc -eq 0 ] || fail "${where}: exit status $rc"`);
