@@ -11,6 +11,10 @@ import java.util.UUID;
 import javax.sql.DataSource;
 
 import jakarta.persistence.EntityManagerFactory;
+import org.jspecify.annotations.Nullable;
+import org.testcontainers.DockerClientFactory;
+import org.testcontainers.containers.GenericContainer;
+import org.testcontainers.containers.wait.strategy.Wait;
 
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -22,17 +26,21 @@ import org.springframework.orm.jpa.vendor.HibernateJpaVendorAdapter;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * A schema of its own in a real PostgreSQL for each test application: the machine's
- * (127.0.0.1:5432, user postgres, database test) or the one that
- * {@code -Dmcp.test.postgres=jdbc:postgresql://host:port/database} names. The schema is
- * dropped when the application closes. There is no skip: without a database the tests fail
- * and say what they need.
+ * A schema of its own in a real PostgreSQL for each test application. Which PostgreSQL a
+ * probe decides once: the one {@code -Dmcp.test.postgres=jdbc:postgresql://host:port/database}
+ * names (user {@code mcp.test.postgres.user}, {@code postgres} by default, no password), else
+ * a Testcontainers container where Docker works, else the machine's at 127.0.0.1:5432
+ * (database {@code test}, user postgres, trust authentication). The schema is dropped when
+ * the application closes. There is no skip: without a database the tests fail and say what
+ * they need.
  */
 public final class PostgresTestDatabase implements AutoCloseable {
 
-	static final String URL = System.getProperty("mcp.test.postgres", "jdbc:postgresql://127.0.0.1:5432/test");
+	private static final String LOCAL_URL = "jdbc:postgresql://127.0.0.1:5432/test";
 
 	static final String USER = System.getProperty("mcp.test.postgres.user", "postgres");
+
+	private static @Nullable String url;
 
 	private final String schema = "mcp_jpa_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
 
@@ -45,7 +53,7 @@ public final class PostgresTestDatabase implements AutoCloseable {
 	}
 
 	public DataSource dataSource() {
-		DriverManagerDataSource dataSource = new DriverManagerDataSource(URL + "?currentSchema=" + this.schema, USER,
+		DriverManagerDataSource dataSource = new DriverManagerDataSource(url() + "?currentSchema=" + this.schema, USER,
 				"");
 		dataSource.setDriverClassName("org.postgresql.Driver");
 		return dataSource;
@@ -56,15 +64,47 @@ public final class PostgresTestDatabase implements AutoCloseable {
 	 * @param sql the statement
 	 */
 	public void execute(String sql) {
-		try (Connection connection = DriverManager.getConnection(URL, USER, "");
+		String at = url();
+		try (Connection connection = DriverManager.getConnection(at, USER, "");
 				Statement statement = connection.createStatement()) {
 			statement.execute(sql);
 		}
 		catch (SQLException ex) {
-			throw new IllegalStateException("These tests need PostgreSQL at " + URL + " (user " + USER
-					+ ", no password): the machine's service, or -Dmcp.test.postgres=jdbc:postgresql://host:port/database. "
-					+ "See CONTRIBUTING.md. " + ex.getMessage(), ex);
+			throw new IllegalStateException("JPA tests need a real PostgreSQL; none answers at " + at + " (user "
+					+ USER + ", no password). Run one there, or name one with "
+					+ "-Dmcp.test.postgres=jdbc:postgresql://host:port/database, or run Docker. " + ex.getMessage(), ex);
 		}
+	}
+
+	private static synchronized String url() {
+		if (url == null) {
+			url = probe();
+		}
+		return url;
+	}
+
+	@SuppressWarnings("resource")
+	private static String probe() {
+		String given = System.getProperty("mcp.test.postgres");
+		if (given != null && !given.isBlank()) {
+			return given;
+		}
+		boolean docker;
+		try {
+			docker = DockerClientFactory.instance().isDockerAvailable();
+		}
+		catch (RuntimeException ex) {
+			docker = false;
+		}
+		if (docker) {
+			GenericContainer<?> container = new GenericContainer<>("postgres:15-alpine").withExposedPorts(5432)
+				.withEnv("POSTGRES_HOST_AUTH_METHOD", "trust")
+				.withEnv("POSTGRES_DB", "test")
+				.waitingFor(Wait.forLogMessage(".*database system is ready to accept connections.*\\n", 2));
+			container.start();
+			return "jdbc:postgresql://" + container.getHost() + ":" + container.getMappedPort(5432) + "/test";
+		}
+		return LOCAL_URL;
 	}
 
 	@Override
