@@ -103,6 +103,16 @@ class EntityChangePublisherTests {
 	}
 
 	@Test
+	void anEntityInheritsTheMappingOfItsSuperclass() {
+		this.runner.run((context) -> {
+			List<ResourceChange> changes = recorded(context);
+			new Shop(context).inTransaction((em) -> em.persist(new Invoice("A-1")));
+			assertThat(changes).extracting(ResourceChange::uri, (change) -> change.attributes().get("change"))
+				.containsExactly(tuple("shop://documents/A-1", "created"));
+		});
+	}
+
+	@Test
 	void unmappedEntitiesPublishNothing() {
 		this.runner.run((context) -> {
 			List<ResourceChange> changes = recorded(context);
@@ -186,7 +196,7 @@ class EntityChangePublisherTests {
 
 		@Override
 		protected List<Class<?>> entities() {
-			return List.of(ShopOrder.class, Customer.class, Unmapped.class);
+			return List.of(ShopOrder.class, Customer.class, Unmapped.class, Invoice.class);
 		}
 
 	}
