@@ -48,6 +48,8 @@ public class McpProperties {
 
 	private final Security security = new Security();
 
+	private final Jpa jpa = new Jpa();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -94,6 +96,27 @@ public class McpProperties {
 
 	public Security getSecurity() {
 		return this.security;
+	}
+
+	public Jpa getJpa() {
+		return this.jpa;
+	}
+
+	public static class Jpa {
+
+		/**
+		 * Whether committed JPA changes of entities annotated with @McpResourceEntity notify subscribers.
+		 */
+		private boolean enabled = true;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
 	}
 
 	public static class Security {
