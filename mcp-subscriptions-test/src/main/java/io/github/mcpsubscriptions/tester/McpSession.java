@@ -1,0 +1,261 @@
+package io.github.mcpsubscriptions.tester;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * A 2025-era session: opened with {@code initialize} and {@code notifications/initialized},
+ * with its GET stream open from the start; {@link #close()} ends it with {@code DELETE}.
+ * Notifications on the stream go to the subscription their {@code subscribedUri} names (to
+ * every subscription if the server sends none).
+ */
+public final class McpSession implements AutoCloseable {
+
+	private final McpTester tester;
+
+	private final String id;
+
+	private final String protocolVersion;
+
+	private final JsonNode serverInfo;
+
+	private final StreamLog log;
+
+	private final Map<String, McpSubscription> subscriptions = new ConcurrentHashMap<>();
+
+	private @Nullable HttpResponse<InputStream> stream;
+
+	private volatile boolean closed;
+
+	private McpSession(McpTester tester, String id, String protocolVersion, JsonNode serverInfo) {
+		this.tester = tester;
+		this.id = id;
+		this.protocolVersion = protocolVersion;
+		this.serverInfo = serverInfo;
+		this.log = new StreamLog("the GET stream of 2025 session " + id);
+	}
+
+	static McpSession open(McpTester tester, String protocolVersion) {
+		ObjectNode params = McpTester.json.createObjectNode().put("protocolVersion", protocolVersion);
+		ObjectNode capabilities = params.putObject("capabilities");
+		if (tester.correlation()) {
+			capabilities.putObject("experimental").putObject(McpTester.CORRELATION);
+		}
+		params.putObject("clientInfo").put("name", "mcp-tester").put("version", "1");
+		long requestId = tester.nextId();
+		HttpResponse<String> response = tester.send(
+				tester.post(McpTester.message("initialize", requestId, params)).build(),
+				HttpResponse.BodyHandlers.ofString(), "initialize");
+		JsonNode result = McpTester.result("initialize", requestId, response);
+		String id = response.headers()
+			.firstValue("Mcp-Session-Id")
+			.orElseThrow(() -> new McpHttpException("initialize (no Mcp-Session-Id header)", response.statusCode(),
+					response.body(), response.headers()));
+		McpSession session = new McpSession(tester, id, result.path("protocolVersion").asString(protocolVersion),
+				result.path("serverInfo"));
+		HttpResponse<String> initialized = tester.send(
+				session.withHeaders(tester.post(McpTester.message("notifications/initialized", null, null))).build(),
+				HttpResponse.BodyHandlers.ofString(), "notifications/initialized");
+		if (initialized.statusCode() != 202) {
+			throw new McpHttpException("notifications/initialized", initialized.statusCode(), initialized.body(),
+					initialized.headers());
+		}
+		session.openStream();
+		return session;
+	}
+
+	private HttpRequest.Builder withHeaders(HttpRequest.Builder builder) {
+		return builder.header("Mcp-Session-Id", this.id).header("MCP-Protocol-Version", this.protocolVersion);
+	}
+
+	private void openStream() {
+		HttpRequest request = withHeaders(this.tester.request().GET().header("Accept", "text/event-stream")).build();
+		HttpResponse<InputStream> response = this.tester.send(request, HttpResponse.BodyHandlers.ofInputStream(),
+				"the session's GET");
+		if (response.statusCode() != 200) {
+			throw new McpHttpException("The session's GET", response.statusCode(), McpTester.readBody(response),
+					response.headers());
+		}
+		this.stream = response;
+		SseReader.start(response.body(), "mcp-tester-session-" + this.id, this::arrived, this.log::ended);
+	}
+
+	private void arrived(String data) {
+		Instant now = Instant.now();
+		this.log.arrived(now, data);
+		JsonNode message = McpTester.parse(data);
+		McpNotification notification = (message != null) ? McpNotification.from(message, now) : null;
+		if (notification == null) {
+			return;
+		}
+		for (McpSubscription subscription : this.subscriptions.values()) {
+			if (notification.subscribedUri() == null || subscription.uris().contains(notification.subscribedUri())) {
+				subscription.deliver(notification);
+			}
+		}
+	}
+
+	/**
+	 * The session's id ({@code Mcp-Session-Id}).
+	 * @return the id
+	 */
+	public String id() {
+		return this.id;
+	}
+
+	/**
+	 * The revision the server agreed to.
+	 * @return the revision, such as {@code 2025-11-25}
+	 */
+	public String protocolVersion() {
+		return this.protocolVersion;
+	}
+
+	/**
+	 * The {@code serverInfo} of the server's {@code initialize} result.
+	 * @return the server's name and version
+	 */
+	public JsonNode serverInfo() {
+		return this.serverInfo;
+	}
+
+	/**
+	 * Reads a resource.
+	 * @param uri the resource
+	 * @return the result
+	 * @throws McpErrorException if the server answers with an error, such as {@code -32002}
+	 * for a resource that does not exist
+	 */
+	public McpResult read(String uri) {
+		return new McpResult(call("resources/read", McpTester.json.createObjectNode().put("uri", uri)));
+	}
+
+	/**
+	 * Lists the resources.
+	 * @return the result; {@link McpResult#uris()} lists the URIs
+	 */
+	public McpResult listResources() {
+		return new McpResult(call("resources/list", McpTester.json.createObjectNode()));
+	}
+
+	/**
+	 * Calls a tool.
+	 * @param name the tool
+	 * @param arguments its arguments
+	 * @return the result
+	 */
+	public McpResult callTool(String name, Map<String, ?> arguments) {
+		ObjectNode params = McpTester.json.createObjectNode().put("name", name);
+		params.set("arguments", McpTester.json.valueToTree(arguments));
+		return new McpResult(call("tools/call", params));
+	}
+
+	/**
+	 * Subscribes to a resource (an exact URI, a collection, a template or a {@code ?pattern=}
+	 * glob). Subscribing again to the same URI returns the same subscription.
+	 * @param uri the URI
+	 * @return the subscription; close it to unsubscribe
+	 * @throws McpErrorException if the server refuses, such as {@code -32002} for a URI that
+	 * covers no resource
+	 */
+	public McpSubscription subscribe(String uri) {
+		McpSubscription subscription = this.subscriptions.computeIfAbsent(uri,
+				(key) -> new McpSubscription("2025 session " + this.id, List.of(key), this.log, this.tester.timeout(),
+						(closing) -> ended(key, closing)));
+		try {
+			call("resources/subscribe", McpTester.json.createObjectNode().put("uri", uri));
+		}
+		catch (RuntimeException ex) {
+			this.subscriptions.remove(uri, subscription);
+			throw ex;
+		}
+		return subscription;
+	}
+
+	/**
+	 * Unsubscribes from a URI.
+	 * @param uri the URI as subscribed
+	 */
+	public void unsubscribe(String uri) {
+		McpSubscription subscription = this.subscriptions.get(uri);
+		if (subscription != null) {
+			subscription.close();
+		}
+		else if (!this.closed) {
+			call("resources/unsubscribe", McpTester.json.createObjectNode().put("uri", uri));
+		}
+	}
+
+	private void ended(String uri, McpSubscription subscription) {
+		this.subscriptions.remove(uri, subscription);
+		if (!this.closed) {
+			call("resources/unsubscribe", McpTester.json.createObjectNode().put("uri", uri));
+		}
+	}
+
+	/**
+	 * Sends a request in this session, for methods this class has no shortcut for.
+	 * @param method the method
+	 * @param params its params
+	 * @return the result
+	 * @throws McpErrorException if the server answers with an error
+	 */
+	public JsonNode call(String method, ObjectNode params) {
+		long requestId = this.tester.nextId();
+		HttpRequest request = withHeaders(this.tester.post(McpTester.message(method, requestId, params))).build();
+		return McpTester.result(method, requestId,
+				this.tester.send(request, HttpResponse.BodyHandlers.ofString(), method));
+	}
+
+	/**
+	 * Ends the session: {@code DELETE}, then the GET stream is closed.
+	 */
+	@Override
+	public void close() {
+		if (this.closed) {
+			return;
+		}
+		this.closed = true;
+		this.subscriptions.values().forEach(McpSubscription::close);
+		this.subscriptions.clear();
+		try {
+			HttpResponse<String> deleted = this.tester.send(withHeaders(this.tester.request().DELETE()).build(),
+					HttpResponse.BodyHandlers.ofString(), "DELETE");
+			// 405: the server does not let clients end sessions; 404: it has ended already.
+			if (deleted.statusCode() / 100 != 2 && deleted.statusCode() != 404 && deleted.statusCode() != 405) {
+				throw new McpHttpException("DELETE of session " + this.id, deleted.statusCode(), deleted.body(),
+						deleted.headers());
+			}
+		}
+		finally {
+			closeStream();
+		}
+	}
+
+	private void closeStream() {
+		if (this.stream != null) {
+			try {
+				this.stream.body().close();
+			}
+			catch (IOException ex) {
+				// Closing is best effort: the server ends the stream on DELETE anyway.
+			}
+		}
+	}
+
+	@Override
+	public String toString() {
+		return "McpSession " + this.id + " (" + this.protocolVersion + ")";
+	}
+
+}

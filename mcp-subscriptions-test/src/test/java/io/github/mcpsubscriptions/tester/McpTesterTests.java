@@ -1,0 +1,216 @@
+package io.github.mcpsubscriptions.tester;
+
+import java.time.Duration;
+import java.util.Map;
+
+import io.github.mcpsubscriptions.notification.ResourceChangedEvent;
+import io.github.mcpsubscriptions.tester.notes.NotesApplication;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.ApplicationEventPublisher;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * The tester against a real server on a random port, in both eras.
+ */
+@SpringBootTest(classes = NotesApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT)
+@AutoConfigureMcpTester
+class McpTesterTests {
+
+	private static final Duration QUIET = Duration.ofMillis(500);
+
+	@Autowired
+	private McpTester mcp;
+
+	@Autowired
+	private ApplicationEventPublisher events;
+
+	@LocalServerPort
+	private int port;
+
+	private void change(long id) {
+		this.events.publishEvent(new ResourceChangedEvent("notes://items/" + id, Map.of("by", "test")));
+	}
+
+	@Test
+	void theTesterFindsTheServer() {
+		assertThat(this.mcp.endpoint()).hasToString("http://localhost:" + this.port + "/mcp");
+	}
+
+	@Test
+	void aSessionListsReadsAndIsToldOfAChange() {
+		try (McpSession session = this.mcp.session()) {
+			assertThat(session.protocolVersion()).isEqualTo("2025-11-25");
+			assertThat(session.listResources().uris()).contains("notes://items", "notes://items/1");
+			assertThat(session.read("notes://items/1").text()).contains("milk");
+			McpSubscription subscription = session.subscribe("notes://items/1");
+
+			change(1);
+
+			McpNotification notification = subscription.awaitNotification();
+			assertThat(notification.uri()).isEqualTo("notes://items/1");
+			assertThat(notification.subscribedUri()).isEqualTo("notes://items/1");
+			assertThat(notification.meta()).containsEntry("by", "test");
+		}
+	}
+
+	@Test
+	void aListenStreamIsToldOfAChange() {
+		try (McpSubscription notes = this.mcp.listen("notes://items")) {
+			assertThat(notes.acknowledged()).containsExactly("notes://items");
+
+			change(2);
+
+			McpNotification notification = notes.awaitNotification(Duration.ofSeconds(5));
+			assertThat(notification.uri()).isEqualTo("notes://items/2");
+			assertThat(notification.subscribedUri()).isEqualTo("notes://items");
+			assertThat(notification.meta()).containsEntry("by", "test")
+				.containsKey("io.modelcontextprotocol/subscriptionId");
+		}
+	}
+
+	@Test
+	void statelessRequestsReadAndList() {
+		assertThat(this.mcp.listResources().uris()).contains("notes://items", "notes://items/3");
+		McpResult read = this.mcp.read("notes://items/3");
+		assertThat(read.text()).contains("tea");
+		assertThat(read.json().path("resultType").asString()).isEqualTo("complete");
+	}
+
+	@Test
+	void aTesterForAUrlTalksToAnyServer() {
+		McpTester tester = McpTester.forUrl("http://127.0.0.1:" + this.port + "/mcp");
+		assertThat(tester.read("notes://items/2").text()).contains("bread");
+		try (McpSession session = tester.session("2025-06-18")) {
+			assertThat(session.protocolVersion()).isEqualTo("2025-06-18");
+		}
+	}
+
+	@Test
+	void aListenStreamLeavesOutWhatCoversNothing() {
+		try (McpSubscription listen = this.mcp.listen("notes://items/1", "nothing://here")) {
+			assertThat(listen.acknowledged()).containsExactly("notes://items/1");
+		}
+	}
+
+	@Test
+	void assertNoNotificationPassesWhenAnotherResourceChanges() {
+		try (McpSession session = this.mcp.session()) {
+			McpSubscription one = session.subscribe("notes://items/1");
+			McpSubscription two = session.subscribe("notes://items/2");
+
+			change(2);
+
+			assertThat(two.awaitNotification().uri()).isEqualTo("notes://items/2");
+			one.assertNoNotification(QUIET);
+		}
+	}
+
+	@Test
+	void assertNoNotificationFailsWithWhatArrived() {
+		try (McpSubscription listen = this.mcp.listen("notes://items/1")) {
+			change(1);
+
+			assertThatExceptionOfType(AssertionError.class)
+				.isThrownBy(() -> listen.assertNoNotification(Duration.ofSeconds(5)))
+				.withMessageContaining("Expected no notification for [notes://items/1]")
+				.withMessageContaining("one for notes://items/1 (subscribedUri notes://items/1) arrived at +")
+				.withMessageContaining("notifications/subscriptions/acknowledged")
+				.withMessageContaining("\"method\":\"notifications/resources/updated\"");
+		}
+	}
+
+	@Test
+	void awaitNotificationFailsWithWhatArrivedAndWhen() {
+		try (McpSession session = this.mcp.session()) {
+			McpSubscription one = session.subscribe("notes://items/1");
+			McpSubscription two = session.subscribe("notes://items/2");
+			change(2);
+			two.awaitNotification();
+
+			assertThatExceptionOfType(AssertionError.class)
+				.isThrownBy(() -> one.awaitNotification(Duration.ofMillis(200)))
+				.withMessageStartingWith("Expected a notification for [notes://items/1] within PT0.2S on 2025 session "
+						+ session.id() + ", but none came.")
+				.withMessageContaining("What arrived on the GET stream of 2025 session " + session.id())
+				.withMessageMatching("(?s).*\\n  \\+\\d+ ms  \\{.*\"uri\":\"notes://items/2\".*");
+		}
+	}
+
+	@Test
+	void awaitNotificationSaysWhenNothingArrived() {
+		try (McpSubscription listen = this.mcp.withCorrelation(false).listen("notes://items/3")) {
+			assertThatExceptionOfType(AssertionError.class)
+				.isThrownBy(() -> listen.awaitNotification(Duration.ofMillis(100)))
+				.withMessageContaining("but none came")
+				.withMessageContaining("notifications/subscriptions/acknowledged");
+		}
+	}
+
+	@Test
+	void errorsCarryTheirCode() {
+		assertThatExceptionOfType(McpErrorException.class).isThrownBy(() -> this.mcp.read("notes://items/99"))
+			.satisfies((error) -> assertThat(error.code()).isEqualTo(-32602))
+			.withMessageContaining("-32602");
+		try (McpSession session = this.mcp.session()) {
+			assertThatExceptionOfType(McpErrorException.class).isThrownBy(() -> session.read("notes://items/99"))
+				.satisfies((error) -> assertThat(error.code()).isEqualTo(-32002));
+			assertThatExceptionOfType(McpErrorException.class).isThrownBy(() -> session.subscribe("nothing://here"))
+				.satisfies((error) -> assertThat(error.code()).isEqualTo(-32002));
+		}
+	}
+
+	@Test
+	void aCorrelatingClientHearsOncePerMatchingSubscription() {
+		try (McpSession session = this.mcp.withCorrelation(true).session()) {
+			McpSubscription collection = session.subscribe("notes://items");
+			McpSubscription one = session.subscribe("notes://items/1");
+
+			change(1);
+
+			assertThat(one.awaitNotification().subscribedUri()).isEqualTo("notes://items/1");
+			assertThat(collection.awaitNotification().subscribedUri()).isEqualTo("notes://items");
+		}
+	}
+
+	@Test
+	void anUncorrelatedClientHearsOncePerChange() {
+		try (McpSession session = this.mcp.withCorrelation(false).session()) {
+			McpSubscription collection = session.subscribe("notes://items");
+			McpSubscription one = session.subscribe("notes://items/1");
+
+			change(1);
+
+			assertThat(one.awaitNotification().subscribedUri()).isEqualTo("notes://items/1");
+			collection.assertNoNotification(QUIET);
+		}
+	}
+
+	@Test
+	void anUnsubscribedUriIsNotHeardOf() {
+		try (McpSession session = this.mcp.session()) {
+			McpSubscription collection = session.subscribe("notes://items");
+			session.subscribe("notes://items/3").close();
+
+			change(3);
+
+			assertThat(collection.awaitNotification().subscribedUri()).isEqualTo("notes://items");
+			collection.assertNoNotification(QUIET);
+		}
+	}
+
+	@Test
+	void closingASessionEndsIt() {
+		McpSession session = this.mcp.session();
+		session.close();
+		assertThatExceptionOfType(RuntimeException.class).isThrownBy(() -> session.read("notes://items/1"))
+			.withMessageContaining("404");
+	}
+
+}
