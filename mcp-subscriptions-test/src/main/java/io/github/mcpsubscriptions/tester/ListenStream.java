@@ -1,6 +1,5 @@
 package io.github.mcpsubscriptions.tester;
 
-import java.io.IOException;
 import java.io.InputStream;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -134,14 +133,8 @@ final class ListenStream {
 	}
 
 	private void closeStream() {
-		if (this.response != null) {
-			try {
-				this.response.body().close();
-			}
-			catch (IOException ex) {
-				// Closing is best effort: the server ends the stream on cancellation anyway.
-			}
-		}
+		// Best effort: the server ends the stream on cancellation anyway.
+		McpTester.closeQuietly(this.response);
 	}
 
 }

@@ -1,6 +1,5 @@
 package io.github.mcpsubscriptions.tester;
 
-import java.io.IOException;
 import java.io.InputStream;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -243,14 +242,8 @@ public final class McpSession implements AutoCloseable {
 	}
 
 	private void closeStream() {
-		if (this.stream != null) {
-			try {
-				this.stream.body().close();
-			}
-			catch (IOException ex) {
-				// Closing is best effort: the server ends the stream on DELETE anyway.
-			}
-		}
+		// Best effort: the server ends the stream on DELETE anyway.
+		McpTester.closeQuietly(this.stream);
 	}
 
 	@Override

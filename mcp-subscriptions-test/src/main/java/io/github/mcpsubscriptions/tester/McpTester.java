@@ -339,6 +339,17 @@ public final class McpTester {
 		}
 	}
 
+	static void closeQuietly(@Nullable HttpResponse<InputStream> response) {
+		if (response != null) {
+			try {
+				response.body().close();
+			}
+			catch (IOException ex) {
+				// Closing a stream that has failed has nothing left to do.
+			}
+		}
+	}
+
 	static String abbreviate(String text) {
 		return (text.length() <= 400) ? text : text.substring(0, 400) + "…";
 	}
