@@ -17,31 +17,19 @@ import tools.jackson.databind.node.ObjectNode;
  * with its GET stream open from the start; {@link #close()} ends it with {@code DELETE}.
  * Notifications on the stream go to the subscription their {@code subscribedUri} names (to
  * every subscription if the server sends none).
+ * <p>
+ * {@link #via(McpTester)} sends the same session's requests through another tester: another
+ * node of a cluster, or another bearer token (a renewed one, or another principal's).
  */
 public final class McpSession implements AutoCloseable {
 
 	private final McpTester tester;
 
-	private final String id;
+	private final State state;
 
-	private final String protocolVersion;
-
-	private final JsonNode serverInfo;
-
-	private final StreamLog log;
-
-	private final Map<String, McpSubscription> subscriptions = new ConcurrentHashMap<>();
-
-	private @Nullable HttpResponse<InputStream> stream;
-
-	private volatile boolean closed;
-
-	private McpSession(McpTester tester, String id, String protocolVersion, JsonNode serverInfo) {
+	private McpSession(McpTester tester, State state) {
 		this.tester = tester;
-		this.id = id;
-		this.protocolVersion = protocolVersion;
-		this.serverInfo = serverInfo;
-		this.log = new StreamLog("the GET stream of 2025 session " + id);
+		this.state = state;
 	}
 
 	static McpSession open(McpTester tester, String protocolVersion) {
@@ -60,8 +48,8 @@ public final class McpSession implements AutoCloseable {
 			.firstValue("Mcp-Session-Id")
 			.orElseThrow(() -> new McpHttpException("initialize (no Mcp-Session-Id header)", response.statusCode(),
 					response.body(), response.headers()));
-		McpSession session = new McpSession(tester, id, result.path("protocolVersion").asString(protocolVersion),
-				result.path("serverInfo"));
+		McpSession session = new McpSession(tester,
+				new State(id, result.path("protocolVersion").asString(protocolVersion), result.path("serverInfo")));
 		HttpResponse<String> initialized = tester.send(
 				session.withHeaders(tester.post(McpTester.message("notifications/initialized", null, null))).build(),
 				HttpResponse.BodyHandlers.ofString(), "notifications/initialized");
@@ -74,7 +62,8 @@ public final class McpSession implements AutoCloseable {
 	}
 
 	private HttpRequest.Builder withHeaders(HttpRequest.Builder builder) {
-		return builder.header("Mcp-Session-Id", this.id).header("MCP-Protocol-Version", this.protocolVersion);
+		return builder.header("Mcp-Session-Id", this.state.id)
+			.header("MCP-Protocol-Version", this.state.protocolVersion);
 	}
 
 	private void openStream() {
@@ -85,23 +74,46 @@ public final class McpSession implements AutoCloseable {
 			throw new McpHttpException("The session's GET", response.statusCode(), McpTester.readBody(response),
 					response.headers());
 		}
-		this.stream = response;
-		SseReader.start(response.body(), "mcp-tester-session-" + this.id, this::arrived, this.log::ended);
+		this.state.stream = response;
+		State state = this.state;
+		SseReader.start(response.body(), "mcp-tester-session-" + state.id, state::arrived, () -> {
+			// A stream replaced by reopenStream() has not ended the session's stream.
+			if (state.stream == response) {
+				state.log.ended();
+			}
+		});
 	}
 
-	private void arrived(String data) {
-		Instant now = Instant.now();
-		this.log.arrived(now, data);
-		JsonNode message = McpTester.parse(data);
-		McpNotification notification = (message != null) ? McpNotification.from(message, now) : null;
-		if (notification == null) {
-			return;
-		}
-		for (McpSubscription subscription : this.subscriptions.values()) {
-			if (notification.subscribedUri() == null || subscription.uris().contains(notification.subscribedUri())) {
-				subscription.deliver(notification);
-			}
-		}
+	/**
+	 * Closes the session's GET stream and opens it again through this session's tester, as a
+	 * client does after its connection dropped or its token was renewed: the server judges
+	 * the deliveries from then on with the authentication of the new stream, and in a cluster
+	 * the node this tester talks to holds the stream. The subscriptions stay as they are;
+	 * what the server sends while no stream is open may be lost (no {@code Last-Event-ID}).
+	 * @return this session
+	 */
+	public McpSession reopenStream() {
+		HttpResponse<InputStream> previous = this.state.stream;
+		// First, so that the end of the previous stream is not taken for the end of the session's.
+		this.state.stream = null;
+		McpTester.closeQuietly(previous);
+		this.state.log.reopened(Instant.now(), this.tester.endpoint());
+		openStream();
+		return this;
+	}
+
+	/**
+	 * The same session, its requests sent through another tester: another node of a cluster
+	 * (sessions need no sticky load balancer), or the same endpoint with another bearer token
+	 * ({@link McpTester#withBearerToken(String)}), to test that a renewed token continues the
+	 * session or that another principal's token does not find it. Subscriptions and the GET
+	 * stream are the session's, whichever view made them; {@link #reopenStream()} on the view
+	 * moves the stream to its tester.
+	 * @param other the tester to send requests through
+	 * @return a view of this session
+	 */
+	public McpSession via(McpTester other) {
+		return new McpSession(other, this.state);
 	}
 
 	/**
@@ -109,7 +121,7 @@ public final class McpSession implements AutoCloseable {
 	 * @return the id
 	 */
 	public String id() {
-		return this.id;
+		return this.state.id;
 	}
 
 	/**
@@ -117,7 +129,7 @@ public final class McpSession implements AutoCloseable {
 	 * @return the revision, such as {@code 2025-11-25}
 	 */
 	public String protocolVersion() {
-		return this.protocolVersion;
+		return this.state.protocolVersion;
 	}
 
 	/**
@@ -125,7 +137,7 @@ public final class McpSession implements AutoCloseable {
 	 * @return the server's name and version
 	 */
 	public JsonNode serverInfo() {
-		return this.serverInfo;
+		return this.state.serverInfo;
 	}
 
 	/**
@@ -168,14 +180,14 @@ public final class McpSession implements AutoCloseable {
 	 * covers no resource
 	 */
 	public McpSubscription subscribe(String uri) {
-		McpSubscription subscription = this.subscriptions.computeIfAbsent(uri,
-				(key) -> new McpSubscription("2025 session " + this.id, List.of(key), this.log, this.tester.timeout(),
-						(closing) -> ended(key, closing)));
+		McpSubscription subscription = this.state.subscriptions.computeIfAbsent(uri,
+				(key) -> new McpSubscription("2025 session " + this.state.id, List.of(key), this.state.log,
+						this.tester.timeout(), (closing) -> ended(key, closing)));
 		try {
 			call("resources/subscribe", McpTester.json.createObjectNode().put("uri", uri));
 		}
 		catch (RuntimeException ex) {
-			this.subscriptions.remove(uri, subscription);
+			this.state.subscriptions.remove(uri, subscription);
 			throw ex;
 		}
 		return subscription;
@@ -186,18 +198,18 @@ public final class McpSession implements AutoCloseable {
 	 * @param uri the URI as subscribed
 	 */
 	public void unsubscribe(String uri) {
-		McpSubscription subscription = this.subscriptions.get(uri);
+		McpSubscription subscription = this.state.subscriptions.get(uri);
 		if (subscription != null) {
 			subscription.close();
 		}
-		else if (!this.closed) {
+		else if (!this.state.closed) {
 			call("resources/unsubscribe", McpTester.json.createObjectNode().put("uri", uri));
 		}
 	}
 
 	private void ended(String uri, McpSubscription subscription) {
-		this.subscriptions.remove(uri, subscription);
-		if (!this.closed) {
+		this.state.subscriptions.remove(uri, subscription);
+		if (!this.state.closed) {
 			call("resources/unsubscribe", McpTester.json.createObjectNode().put("uri", uri));
 		}
 	}
@@ -221,18 +233,18 @@ public final class McpSession implements AutoCloseable {
 	 */
 	@Override
 	public void close() {
-		if (this.closed) {
+		if (this.state.closed) {
 			return;
 		}
-		this.closed = true;
-		this.subscriptions.values().forEach(McpSubscription::close);
-		this.subscriptions.clear();
+		this.state.closed = true;
+		this.state.subscriptions.values().forEach(McpSubscription::close);
+		this.state.subscriptions.clear();
 		try {
 			HttpResponse<String> deleted = this.tester.send(withHeaders(this.tester.request().DELETE()).build(),
 					HttpResponse.BodyHandlers.ofString(), "DELETE");
 			// 405: the server does not let clients end sessions; 404: it has ended already.
 			if (deleted.statusCode() / 100 != 2 && deleted.statusCode() != 404 && deleted.statusCode() != 405) {
-				throw new McpHttpException("DELETE of session " + this.id, deleted.statusCode(), deleted.body(),
+				throw new McpHttpException("DELETE of session " + this.state.id, deleted.statusCode(), deleted.body(),
 						deleted.headers());
 			}
 		}
@@ -243,12 +255,56 @@ public final class McpSession implements AutoCloseable {
 
 	private void closeStream() {
 		// Best effort: the server ends the stream on DELETE anyway.
-		McpTester.closeQuietly(this.stream);
+		McpTester.closeQuietly(this.state.stream);
 	}
 
 	@Override
 	public String toString() {
-		return "McpSession " + this.id + " (" + this.protocolVersion + ")";
+		return "McpSession " + this.state.id + " (" + this.state.protocolVersion + ") via " + this.tester.endpoint();
+	}
+
+	/**
+	 * What the views of one session share: its id, its subscriptions and its GET stream.
+	 */
+	private static final class State {
+
+		final String id;
+
+		final String protocolVersion;
+
+		final JsonNode serverInfo;
+
+		final StreamLog log;
+
+		final Map<String, McpSubscription> subscriptions = new ConcurrentHashMap<>();
+
+		volatile @Nullable HttpResponse<InputStream> stream;
+
+		volatile boolean closed;
+
+		State(String id, String protocolVersion, JsonNode serverInfo) {
+			this.id = id;
+			this.protocolVersion = protocolVersion;
+			this.serverInfo = serverInfo;
+			this.log = new StreamLog("the GET stream of 2025 session " + id);
+		}
+
+		void arrived(String data) {
+			Instant now = Instant.now();
+			this.log.arrived(now, data);
+			JsonNode message = McpTester.parse(data);
+			McpNotification notification = (message != null) ? McpNotification.from(message, now) : null;
+			if (notification == null) {
+				return;
+			}
+			for (McpSubscription subscription : this.subscriptions.values()) {
+				if (notification.subscribedUri() == null
+						|| subscription.uris().contains(notification.subscribedUri())) {
+					subscription.deliver(notification);
+				}
+			}
+		}
+
 	}
 
 }

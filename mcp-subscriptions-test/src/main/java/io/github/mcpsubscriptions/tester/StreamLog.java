@@ -28,6 +28,14 @@ final class StreamLog {
 		this.arrivals.add(new Arrival(at, message));
 	}
 
+	/**
+	 * The stream was closed and opened again: what arrives next comes on the new one.
+	 */
+	synchronized void reopened(Instant at, Object where) {
+		this.arrivals.add(new Arrival(at, "(the stream was reopened through " + where + ")"));
+		this.ended = null;
+	}
+
 	synchronized void ended() {
 		if (this.ended == null) {
 			this.ended = Instant.now();

@@ -54,4 +54,23 @@ class McpTesterBearerTokenTests {
 		}
 	}
 
+	@Test
+	void aSessionViaAnotherTokenIsJudgedByThatToken() {
+		McpTester authorized = this.mcp.withBearerToken("s3cret");
+		try (McpSession session = authorized.session()) {
+			McpSubscription subscription = session.subscribe("notes://items/2");
+			assertThatExceptionOfType(McpHttpException.class)
+				.isThrownBy(() -> session.via(this.mcp.withBearerToken("expired")).read("notes://items/2"))
+				.satisfies((ex) -> assertThat(ex.status()).isEqualTo(401));
+			assertThatExceptionOfType(McpHttpException.class)
+				.isThrownBy(() -> session.via(this.mcp).reopenStream())
+				.satisfies((ex) -> assertThat(ex.status()).isEqualTo(401));
+
+			session.via(authorized).reopenStream();
+			this.events.publishEvent(new ResourceChangedEvent("notes://items/2"));
+
+			assertThat(subscription.awaitNotification().uri()).isEqualTo("notes://items/2");
+		}
+	}
+
 }

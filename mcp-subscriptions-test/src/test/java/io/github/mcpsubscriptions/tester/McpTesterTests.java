@@ -208,6 +208,40 @@ class McpTesterTests {
 	}
 
 	@Test
+	void aReopenedStreamKeepsTheSubscriptions() {
+		try (McpSession session = this.mcp.session()) {
+			McpSubscription subscription = session.subscribe("notes://items/1");
+
+			session.reopenStream();
+			change(1);
+
+			assertThat(subscription.awaitNotification().uri()).isEqualTo("notes://items/1");
+			assertThatExceptionOfType(AssertionError.class)
+				.isThrownBy(() -> subscription.awaitNotification(Duration.ofMillis(100)))
+				.withMessageContaining("(the stream was reopened through " + this.mcp.endpoint() + ")")
+				.withMessageNotContaining("ended");
+		}
+	}
+
+	@Test
+	void aSessionViaAnotherTesterIsTheSameSession() {
+		McpTester other = McpTester.forUrl("http://127.0.0.1:" + this.port + "/mcp");
+		try (McpSession session = this.mcp.session()) {
+			McpSession via = session.via(other);
+			assertThat(via.id()).isEqualTo(session.id());
+			assertThat(via).hasToString("McpSession " + session.id() + " (2025-11-25) via " + other.endpoint());
+			McpSubscription subscription = via.subscribe("notes://items/2");
+
+			change(2);
+
+			assertThat(subscription.awaitNotification().uri()).isEqualTo("notes://items/2");
+			via.reopenStream();
+			change(2);
+			assertThat(subscription.awaitNotification().uri()).isEqualTo("notes://items/2");
+		}
+	}
+
+	@Test
 	void closingASessionEndsIt() {
 		McpSession session = this.mcp.session();
 		session.close();
