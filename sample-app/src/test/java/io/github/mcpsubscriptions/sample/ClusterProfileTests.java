@@ -5,15 +5,21 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 
 import io.github.mcpsubscriptions.cluster.RedisChangeLog;
+import io.github.mcpsubscriptions.tester.McpSession;
+import io.github.mcpsubscriptions.tester.McpSubscription;
+import io.github.mcpsubscriptions.tester.McpTester;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -22,7 +28,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Redis is on the sample's class path for the {@code cluster} profile: without the profile
  * the sample starts and stays healthy with no Redis anywhere; with it, the node clusters
  * against {@code spring.data.redis.*} (the machine's Redis, database 11, a key prefix of its
- * own that the test removes).
+ * own that the test removes once its nodes have stopped). Two nodes of one cluster serve one
+ * client through either URL, as {@link McpTester} shows.
  */
 class ClusterProfileTests {
 
@@ -58,7 +65,60 @@ class ClusterProfileTests {
 			StringRedisTemplate redis = context.getBean(StringRedisTemplate.class);
 			Set<String> keys = redis.keys(prefix + "*");
 			assertThat(keys).isNotEmpty();
-			redis.delete(keys);
+		}
+		finally {
+			deleteKeys(prefix);
+		}
+	}
+
+	// tag::cluster[]
+	@Test
+	void aClientOfOneNodeIsToldOfAChangeMadeOnAnotherInBothEras() {
+		String prefix = "mcp-sample-test-" + UUID.randomUUID().toString().substring(0, 8) + ":";
+		try (ConfigurableApplicationContext node1 = start("cluster", "--spring.data.redis.database=11",
+				"--mcp.cluster.key-prefix=" + prefix);
+				ConfigurableApplicationContext node2 = start("cluster", "--spring.data.redis.database=11",
+						"--mcp.cluster.key-prefix=" + prefix)) {
+			McpTester one = McpTester.forUrl(uri(node1, "/mcp").toString());
+			McpTester two = McpTester.forUrl(uri(node2, "/mcp").toString());
+			try (McpSession session = one.session(); McpSubscription listen = one.listen("catalog://products")) {
+				McpSubscription product = session.subscribe("catalog://products/2");
+
+				two.callTool("change_price", Map.of("id", 2, "price", 7));
+
+				assertThat(product.awaitNotification().uri()).isEqualTo("catalog://products/2");
+				assertThat(listen.awaitNotification().uri()).isEqualTo("catalog://products/2");
+
+				// No sticky sessions: node 2 takes the session's subscribe, node 1's stream delivers.
+				McpSubscription products = session.via(two).subscribe("catalog://products");
+				two.callTool("change_price", Map.of("id", 3, "price", 8));
+				assertThat(products.awaitNotification().uri()).isEqualTo("catalog://products/3");
+
+				// The session's stream moves to node 2; a change made on node 1 reaches it there.
+				session.via(two).reopenStream();
+				one.callTool("change_price", Map.of("id", 4, "price", 9));
+				assertThat(products.awaitNotification().uri()).isEqualTo("catalog://products/4");
+			}
+		}
+		finally {
+			deleteKeys(prefix);
+		}
+	}
+	// end::cluster[]
+
+	/** Once the nodes have stopped, so that nothing they still write stays behind. */
+	private static void deleteKeys(String prefix) {
+		RedisStandaloneConfiguration database = new RedisStandaloneConfiguration("127.0.0.1", 6379);
+		database.setDatabase(11);
+		LettuceConnectionFactory connections = new LettuceConnectionFactory(database);
+		connections.afterPropertiesSet();
+		connections.start();
+		try {
+			StringRedisTemplate redis = new StringRedisTemplate(connections);
+			redis.delete(redis.keys(prefix + "*"));
+		}
+		finally {
+			connections.destroy();
 		}
 	}
 
