@@ -1,20 +1,17 @@
 package io.github.mcpsubscriptions.sample;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 
 import io.github.mcpsubscriptions.sample.files.WatchedDirectory;
-import io.modelcontextprotocol.client.McpClient;
-import io.modelcontextprotocol.client.McpSyncClient;
-import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
-import io.modelcontextprotocol.spec.McpError;
-import io.modelcontextprotocol.spec.McpSchema;
+import io.github.mcpsubscriptions.tester.AutoConfigureMcpTester;
+import io.github.mcpsubscriptions.tester.McpErrorException;
+import io.github.mcpsubscriptions.tester.McpNotification;
+import io.github.mcpsubscriptions.tester.McpSession;
+import io.github.mcpsubscriptions.tester.McpSubscription;
+import io.github.mcpsubscriptions.tester.McpTester;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -23,7 +20,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -31,10 +27,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * The sample's watched directory with the official MCP Java SDK client: file changes on
- * disk reach directory and pattern subscriptions, and reads stay inside the directory.
+ * The sample's watched directory: file changes on disk reach directory and pattern
+ * subscriptions, and reads stay inside the directory.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
+@AutoConfigureMcpTester
 class WatchedDirectoryTests {
 
 	@TempDir
@@ -45,137 +42,112 @@ class WatchedDirectoryTests {
 		registry.add("sample.files.root", () -> root.toString());
 	}
 
-	@LocalServerPort
-	private int port;
+	@Autowired
+	private McpTester mcp;
 
 	@Autowired
 	private WatchedDirectory directory;
 
-	private final BlockingQueue<List<McpSchema.ResourceContents>> updates = new LinkedBlockingQueue<>();
-
-	private McpSyncClient client;
+	private McpSession session;
 
 	@BeforeEach
 	void connect() {
-		this.client = McpClient
-			.sync(HttpClientStreamableHttpTransport.builder("http://localhost:" + this.port).endpoint("/mcp").build())
-			.requestTimeout(Duration.ofSeconds(10))
-			.resourcesUpdateConsumer(this.updates::add)
-			.build();
-		this.client.initialize();
+		this.session = this.mcp.session();
 	}
 
 	@AfterEach
 	void close() {
-		this.client.closeGracefully();
+		this.session.close();
 	}
 
 	@Test
-	void directorySubscriptionSeesFileChanges() throws Exception {
-		this.client.subscribeResource(new McpSchema.SubscribeRequest(this.directory.getRootUri()));
-		Files.writeString(this.directory.getRoot().resolve("notes.txt"), "first note", StandardCharsets.UTF_8);
-		McpSchema.TextResourceContents contents = nextText();
-		assertThat(contents.uri()).isEqualTo(this.directory.getRootUri() + "notes.txt");
-		assertThat(contents.text()).isEqualTo("first note");
+	void directorySubscriptionSeesFileChanges() throws IOException {
+		McpSubscription files = this.session.subscribe(this.directory.getRootUri());
+		write("notes.txt", "first note");
+		String uri = this.directory.getRootUri() + "notes.txt";
+		next(files, uri);
+		assertThat(this.session.read(uri).text()).isEqualTo("first note");
 	}
 
 	@Test
-	void patternSubscriptionSeesMatchingFilesOnly() throws Exception {
-		this.client.subscribeResource(new McpSchema.SubscribeRequest(this.directory.getRootUri() + "?pattern=*.log"));
-		Files.writeString(this.directory.getRoot().resolve("ignored.txt"), "not me", StandardCharsets.UTF_8);
-		Files.writeString(this.directory.getRoot().resolve("app.log"), "error!", StandardCharsets.UTF_8);
-		McpSchema.TextResourceContents contents = nextText();
-		assertThat(contents.uri()).endsWith("/app.log");
-		assertThat(contents.text()).isEqualTo("error!");
+	void patternSubscriptionSeesMatchingFilesOnly() throws IOException {
+		McpSubscription logs = this.session.subscribe(this.directory.getRootUri() + "?pattern=*.log");
+		write("ignored.txt", "not me");
+		write("app.log", "error!");
+		McpNotification notification = logs.awaitNotification();
+		assertThat(notification.uri()).endsWith("/app.log");
+		assertThat(this.session.read(notification.uri()).text()).isEqualTo("error!");
 	}
 
 	@Test
-	void filesAreListedAndRead() throws Exception {
+	void filesAreListedAndRead() throws IOException {
 		Files.createDirectories(this.directory.getRoot().resolve("sub"));
-		Files.writeString(this.directory.getRoot().resolve("sub/deep.md"), "# deep", StandardCharsets.UTF_8);
-		assertThat(this.client.listResources().resources()).extracting(McpSchema.Resource::uri)
-			.contains(this.directory.getRootUri(), this.directory.getRootUri() + "sub/deep.md");
-		McpSchema.TextResourceContents read = (McpSchema.TextResourceContents) this.client
-			.readResource(new McpSchema.ReadResourceRequest(this.directory.getRootUri() + "sub/deep.md"))
-			.contents()
-			.get(0);
-		assertThat(read.text()).isEqualTo("# deep");
+		write("sub/deep.md", "# deep");
+		assertThat(this.session.listResources().uris()).contains(this.directory.getRootUri(),
+				this.directory.getRootUri() + "sub/deep.md");
+		assertThat(this.session.read(this.directory.getRootUri() + "sub/deep.md").text()).isEqualTo("# deep");
 	}
 
 	@Test
-	void namesThatNeedEncodingAreNotifiedAndTheWatcherSurvivesThem() throws Exception {
-		this.client.subscribeResource(new McpSchema.SubscribeRequest(this.directory.getRootUri()));
-		Files.writeString(this.directory.getRoot().resolve("bad[1] x.txt"), "odd name", StandardCharsets.UTF_8);
-		assertThat(nextText(this.directory.getRootUri() + "bad%5B1%5D%20x.txt").text()).isEqualTo("odd name");
-		Files.writeString(this.directory.getRoot().resolve("après.txt"), "later", StandardCharsets.UTF_8);
-		assertThat(nextText(this.directory.getRootUri() + "apr%C3%A8s.txt").text()).isEqualTo("later");
+	void namesThatNeedEncodingAreNotifiedAndTheWatcherSurvivesThem() throws IOException {
+		McpSubscription files = this.session.subscribe(this.directory.getRootUri());
+		write("bad[1] x.txt", "odd name");
+		String odd = this.directory.getRootUri() + "bad%5B1%5D%20x.txt";
+		next(files, odd);
+		assertThat(this.session.read(odd).text()).isEqualTo("odd name");
+		write("après.txt", "later");
+		String accented = this.directory.getRootUri() + "apr%C3%A8s.txt";
+		next(files, accented);
+		assertThat(this.session.read(accented).text()).isEqualTo("later");
 	}
 
 	@Test
-	void aFileIsNotifiedUnderTheUriItIsListedWith() throws Exception {
+	void aFileIsNotifiedUnderTheUriItIsListedWith() throws IOException {
 		// resources/list ({+path} expansion) and change notifications must name a file
 		// alike, or an exact subscription to a listed file hears nothing: parentheses and
 		// brackets are where they differed.
 		String name = "Copy (2) [x].txt";
-		Path file = this.directory.getRoot().resolve(name);
-		Files.writeString(file, "first", StandardCharsets.UTF_8);
-		String listed = this.client.listResources()
-			.resources()
-			.stream()
-			.filter((resource) -> name.equals(resource.name()))
-			.map(McpSchema.Resource::uri)
+		write(name, "first");
+		String listed = this.session.listResources()
+			.json()
+			.get("resources")
+			.valueStream()
+			.filter((resource) -> name.equals(resource.path("name").stringValue()))
+			.map((resource) -> resource.get("uri").stringValue())
 			.findFirst()
 			.orElseThrow();
-		this.client.subscribeResource(new McpSchema.SubscribeRequest(listed));
-		Files.writeString(file, "second", StandardCharsets.UTF_8);
-		String notified = nextText(listed).text();
-		while (!notified.equals("second")) {
-			// The SDK re-reads what it is told about: a late notice of the create may read "first".
-			notified = nextText(listed).text();
-		}
-		McpSchema.ResourceContents read = this.client.readResource(new McpSchema.ReadResourceRequest(listed))
-			.contents()
-			.get(0);
-		assertThat(read).isInstanceOfSatisfying(McpSchema.TextResourceContents.class,
-				(text) -> assertThat(text.text()).isEqualTo("second"));
+		McpSubscription file = this.session.subscribe(listed);
+		write(name, "second");
+		next(file, listed);
+		assertThat(this.session.read(listed).text()).isEqualTo("second");
 	}
 
 	@Test
 	void aNulInAFileUriIsNotFound() {
-		assertThatExceptionOfType(McpError.class)
-			.isThrownBy(() -> this.client
-				.readResource(new McpSchema.ReadResourceRequest(this.directory.getRootUri() + "a%00b")))
-			.satisfies((ex) -> assertThat(ex.getJsonRpcError().code()).isEqualTo(-32002));
+		assertThatExceptionOfType(McpErrorException.class)
+			.isThrownBy(() -> this.session.read(this.directory.getRootUri() + "a%00b"))
+			.satisfies((ex) -> assertThat(ex.code()).isEqualTo(-32002));
 	}
 
 	@Test
 	void readsCannotLeaveTheDirectory() {
-		assertThatExceptionOfType(McpError.class).isThrownBy(() -> this.client
-			.readResource(new McpSchema.ReadResourceRequest(this.directory.getRootUri() + "../../etc/passwd")));
-		assertThatExceptionOfType(McpError.class).isThrownBy(() -> this.client
-			.readResource(new McpSchema.ReadResourceRequest(this.directory.getRootUri() + "%2E%2E/%2E%2E/etc/passwd")));
+		assertThatExceptionOfType(McpErrorException.class)
+			.isThrownBy(() -> this.session.read(this.directory.getRootUri() + "../../etc/passwd"));
+		assertThatExceptionOfType(McpErrorException.class)
+			.isThrownBy(() -> this.session.read(this.directory.getRootUri() + "%2E%2E/%2E%2E/etc/passwd"));
 	}
 
-	private McpSchema.TextResourceContents nextText(String uri) throws InterruptedException {
-		McpSchema.TextResourceContents text = nextText();
-		while (!text.uri().equals(uri)) {
-			// Earlier notices (a create then a modify of one file) may still be on their way.
-			text = nextText();
-		}
-		return text;
+	private void write(String name, String text) throws IOException {
+		Files.writeString(this.directory.getRoot().resolve(name), text, StandardCharsets.UTF_8);
 	}
 
-	private McpSchema.TextResourceContents nextText() throws InterruptedException {
-		// The SDK re-reads each resource it is told about; skip notices of other files.
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-		while (System.nanoTime() < deadline) {
-			List<McpSchema.ResourceContents> contents = this.updates.poll(1, TimeUnit.SECONDS);
-			if (contents != null && !contents.isEmpty()
-					&& contents.get(0) instanceof McpSchema.TextResourceContents text && !text.text().isEmpty()) {
-				return text;
-			}
+	/** Earlier notices (of another test's files, or a create before a modify) may come first. */
+	private static McpNotification next(McpSubscription subscription, String uri) {
+		McpNotification notification = subscription.awaitNotification();
+		while (!notification.uri().equals(uri)) {
+			notification = subscription.awaitNotification();
 		}
-		throw new AssertionError("No notification within 15 s");
+		return notification;
 	}
 
 }
