@@ -80,10 +80,10 @@ class SecureProfileTests {
 	// tag::secured[]
 	@Test
 	void eachPrincipalIsToldOnlyOfWhatItMayRead() {
-		McpHttpException anonymous = catchThrowableOfType(McpHttpException.class, () -> this.mcp.session());
-		assertThat(anonymous.status()).isEqualTo(401);
-		assertThat(anonymous.header("WWW-Authenticate")).hasValueSatisfying(
-				(challenge) -> assertThat(challenge).startsWith("Bearer").contains("resource_metadata="));
+		assertThatExceptionOfType(McpHttpException.class).isThrownBy(this.mcp::session)
+			.satisfies((refused) -> assertThat(refused.status()).isEqualTo(401))
+			.satisfies((refused) -> assertThat(refused.header("WWW-Authenticate")).hasValueSatisfying(
+					(challenge) -> assertThat(challenge).startsWith("Bearer").contains("resource_metadata=")));
 
 		McpTester full = this.mcp.withBearerToken(token("mcp-full", FULL_SCOPES));
 		McpTester limited = this.mcp.withBearerToken(token("mcp-limited", LIMITED_SCOPES));
@@ -353,9 +353,9 @@ class SecureProfileTests {
 	void aSessionIsNotFoundWithAnotherClientsToken() {
 		try (McpSession session = client("mcp-full", FULL_SCOPES).session()) {
 			McpSession stolen = session.via(client("mcp-limited", LIMITED_SCOPES));
-			McpErrorException notFound = catchThrowableOfType(McpErrorException.class, stolen::listResources);
-			assertThat(notFound.httpStatus()).isEqualTo(404);
-			assertThat(notFound.code()).isEqualTo(-32001);
+			assertThatExceptionOfType(McpErrorException.class).isThrownBy(stolen::listResources)
+				.satisfies((error) -> assertThat(error.httpStatus()).isEqualTo(404))
+				.satisfies((error) -> assertThat(error.code()).isEqualTo(-32001));
 		}
 	}
 
