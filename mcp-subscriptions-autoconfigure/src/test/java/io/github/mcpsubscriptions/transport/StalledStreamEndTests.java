@@ -41,7 +41,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * A stream the server gives up because its client stopped reading ends cleanly however
  * the client carries on: whether it leaves while the server waits for it to take the end,
- * leaves after the server gave up waiting, or reads again. The server logs nothing about
+ * leaves after the server gave up waiting, reads again, or does neither until the
+ * container's write timeout. The server logs nothing about
  * it, holds no asynchronous request for it (which a graceful shutdown would wait for), and
  * serves the next client.
  * <p>
@@ -128,6 +129,19 @@ class StalledStreamEndTests {
 		}
 		awaitConnectionGone();
 		assertQuietAndHealthy(output);
+	}
+
+	@Test
+	void aStalledStreamWhoseClientNeitherReadsNorLeavesEndsAtTheContainersWriteTimeout(CapturedOutput output)
+			throws Exception {
+		start("mcp.notifications.write-timeout=300ms", "server.tomcat.connection-timeout=1s");
+		try (Socket socket = openListenStreamWithoutReading()) {
+			stall();
+			await().atMost(WAIT).until(() -> this.endpoint.getOpenStreamCount() == 0);
+			// The container gives up the write the client never takes, and closes the connection.
+			awaitConnectionGone();
+			assertQuietAndHealthy(output);
+		}
 	}
 
 	private void start(String... properties) {
