@@ -430,12 +430,19 @@ public class McpSessionManager implements SmartLifecycle {
 			subscriber.getOutbox().detach(stream);
 		}
 		if (this.streams.remove(sessionId, stream)) {
-			McpSession session = this.store.find(sessionId);
-			if (session != null) {
-				touch(session);
-				if (this.history != null) {
-					this.history.detached(session);
+			try {
+				McpSession session = this.store.find(sessionId);
+				if (session != null) {
+					touch(session);
+					if (this.history != null) {
+						this.history.detached(session);
+					}
 				}
+			}
+			catch (StoreUnavailableException ex) {
+				// The stream is released all the same; whoever found it closed (a delivery
+				// thread, the container's listener) has nothing to do about a store outage.
+				logger.warn(ex.getMessage() + "; the session's idle time counts from its last request");
 			}
 		}
 	}

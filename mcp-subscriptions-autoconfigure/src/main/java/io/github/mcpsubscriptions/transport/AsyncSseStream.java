@@ -93,6 +93,12 @@ final class AsyncSseStream implements MessageStream {
 
 	private int batchedBytes;
 
+	/**
+	 * Given up while the container held bytes the client had not taken: the response is
+	 * completed once it has.
+	 */
+	private boolean completeWhenWritable;
+
 	private volatile boolean closedByServer;
 
 	private AsyncSseStream(AsyncContext context, ServletOutputStream out, Consumer<MessageStream> onClosed,
@@ -288,6 +294,21 @@ final class AsyncSseStream implements MessageStream {
 		return this.waiting.isEmpty() && !this.needsFlush;
 	}
 
+	/**
+	 * Called with the lock held: the client has taken everything written, so the response
+	 * can complete without waiting for it. A container that is not ready still holds bytes
+	 * of the last write (and calls {@code onWritePossible} once the client has taken them).
+	 */
+	private boolean containerHoldsNothing() {
+		try {
+			return handedOver() && this.out.isReady();
+		}
+		catch (RuntimeException ex) {
+			// Completed under us: nothing is held any more.
+			return true;
+		}
+	}
+
 	@Override
 	public boolean whenWritable(Runnable callback) {
 		synchronized (this.lock) {
@@ -334,7 +355,7 @@ final class AsyncSseStream implements MessageStream {
 				this.waiting.add(("retry:" + this.retryOnClose.toMillis() + "\n\n").getBytes(StandardCharsets.UTF_8));
 			}
 			failure = pumpOrFail();
-			complete = failure != null || handedOver();
+			complete = failure != null || containerHoldsNothing();
 			if (complete) {
 				this.state = State.DONE;
 			}
@@ -349,10 +370,18 @@ final class AsyncSseStream implements MessageStream {
 	}
 
 	/**
-	 * Complete the response now, dropping what the client has not taken: at the close
-	 * timeout, and when the application stops.
+	 * Give the stream up now, dropping what waits here: at the close timeout, and when the
+	 * application stops. The response is completed at once if the container holds nothing
+	 * the client has not taken; otherwise as soon as the client takes it, or when the
+	 * container reports the client gone (a reset connection, or the container's write
+	 * timeout). Completing a response whose bytes the container still holds only makes
+	 * the container wait for the client all the same, and Tomcat then loses track of the
+	 * request when the client resets the connection: it logs a
+	 * {@code RecycleRequiredException}, and its graceful shutdown waits for that request
+	 * until it times out.
 	 */
 	void abort() {
+		boolean complete;
 		synchronized (this.lock) {
 			if (this.state == State.DONE) {
 				return;
@@ -362,9 +391,17 @@ final class AsyncSseStream implements MessageStream {
 			}
 			this.state = State.DONE;
 			this.waiting.clear();
+			complete = containerHoldsNothing();
+			this.completeWhenWritable = !complete;
 		}
 		ended();
-		complete();
+		if (complete) {
+			complete();
+		}
+		else if (this.completed.compareAndSet(false, true)) {
+			// Given up: only the container's end of the response is left.
+			this.onDone.accept(this);
+		}
 	}
 
 	/**
@@ -421,10 +458,7 @@ final class AsyncSseStream implements MessageStream {
 	private void complete() {
 		if (this.completed.compareAndSet(false, true)) {
 			try {
-				this.context.complete();
-			}
-			catch (IllegalStateException ex) {
-				// Completed by the container already (the client left).
+				completeContext();
 			}
 			finally {
 				this.onDone.accept(this);
@@ -432,7 +466,20 @@ final class AsyncSseStream implements MessageStream {
 		}
 	}
 
-	/** The container's end of the response: the client left, or it completed. */
+	private void completeContext() {
+		try {
+			this.context.complete();
+		}
+		catch (IllegalStateException ex) {
+			// Completed by the container already (the client left).
+		}
+	}
+
+	/**
+	 * The container's end of the response: the client left, or it completed.
+	 * @param completeIt whether the container reports an error or a timeout, which the
+	 * response must be completed for
+	 */
 	private void containerEnded(boolean completeIt) {
 		synchronized (this.lock) {
 			this.state = State.DONE;
@@ -441,11 +488,14 @@ final class AsyncSseStream implements MessageStream {
 		}
 		ended();
 		if (completeIt) {
-			// Completing here spares the container an error dispatch (and an error page
-			// written into an event stream).
-			complete();
+			// Even if this stream completed the response before: a failed write of what
+			// the client never took puts the container back into error handling, which
+			// ends in an error dispatch unless a listener completes the response again,
+			// and the error page is then written into the event stream (Spring MVC refuses
+			// it with a WARN, "No converter ... with preset Content-Type 'text/event-stream'").
+			completeContext();
 		}
-		else if (this.completed.compareAndSet(false, true)) {
+		if (this.completed.compareAndSet(false, true)) {
 			this.onDone.accept(this);
 		}
 	}
@@ -456,20 +506,29 @@ final class AsyncSseStream implements MessageStream {
 		public void onWritePossible() {
 			List<Runnable> callbacks = List.of();
 			boolean complete = false;
-			IOException failure;
+			IOException failure = null;
 			synchronized (AsyncSseStream.this.lock) {
 				if (AsyncSseStream.this.state == State.DONE) {
-					return;
-				}
-				failure = pumpOrFail();
-				if (failure == null && handedOver() && AsyncSseStream.this.out.isReady()) {
-					if (AsyncSseStream.this.state == State.CLOSING) {
-						AsyncSseStream.this.state = State.DONE;
-						complete = true;
+					if (AsyncSseStream.this.completeWhenWritable) {
+						// Given up: complete once the client has taken what the container holds.
+						failure = pumpOrFail();
+						if (failure == null && containerHoldsNothing()) {
+							AsyncSseStream.this.completeWhenWritable = false;
+							complete = true;
+						}
 					}
-					else {
-						callbacks = List.copyOf(AsyncSseStream.this.writableCallbacks);
-						AsyncSseStream.this.writableCallbacks.clear();
+				}
+				else {
+					failure = pumpOrFail();
+					if (failure == null && handedOver() && AsyncSseStream.this.out.isReady()) {
+						if (AsyncSseStream.this.state == State.CLOSING) {
+							AsyncSseStream.this.state = State.DONE;
+							complete = true;
+						}
+						else {
+							callbacks = List.copyOf(AsyncSseStream.this.writableCallbacks);
+							AsyncSseStream.this.writableCallbacks.clear();
+						}
 					}
 				}
 			}
@@ -478,7 +537,11 @@ final class AsyncSseStream implements MessageStream {
 				return;
 			}
 			if (complete) {
-				complete();
+				// A given-up stream has told its owners already, so complete() would not.
+				completeContext();
+				if (AsyncSseStream.this.completed.compareAndSet(false, true)) {
+					AsyncSseStream.this.onDone.accept(AsyncSseStream.this);
+				}
 			}
 			callbacks.forEach(Runnable::run);
 		}

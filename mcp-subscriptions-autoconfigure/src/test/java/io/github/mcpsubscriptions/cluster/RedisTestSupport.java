@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 
-import org.testcontainers.DockerClientFactory;
+import io.github.mcpsubscriptions.test.DockerEnvironment;
 import org.testcontainers.containers.GenericContainer;
 
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
@@ -86,14 +86,7 @@ public final class RedisTestSupport implements AutoCloseable {
 			}
 			return new String[] { host, port };
 		}
-		boolean docker;
-		try {
-			docker = DockerClientFactory.instance().isDockerAvailable();
-		}
-		catch (RuntimeException ex) {
-			docker = false;
-		}
-		if (docker) {
+		if (DockerEnvironment.isAvailable()) {
 			GenericContainer<?> container = new GenericContainer<>("redis:7-alpine").withExposedPorts(6379);
 			container.start();
 			return new String[] { container.getHost(), Integer.toString(container.getMappedPort(6379)) };

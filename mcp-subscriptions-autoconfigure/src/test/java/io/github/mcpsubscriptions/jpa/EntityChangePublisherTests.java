@@ -12,10 +12,13 @@ import io.github.mcpsubscriptions.notification.ResourceChangeFeed;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.EntityManagerFactory;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.orm.jpa.SharedEntityManagerCreator;
@@ -29,6 +32,7 @@ import static org.assertj.core.api.Assertions.tuple;
  * real PostgreSQL: one change per insert, update and delete with the right {@code change}
  * attribute, nothing on rollback, URIs filled from the identifier and from properties.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class EntityChangePublisherTests {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
@@ -92,13 +96,15 @@ class EntityChangePublisherTests {
 	}
 
 	@Test
-	void anEntityWhoseUriCannotBeBuiltPublishesNothingAndDoesNotFailTheCommit() {
+	void anEntityWhoseUriCannotBeBuiltPublishesNothingAndDoesNotFailTheCommit(CapturedOutput output) {
 		this.runner.run((context) -> {
 			List<ResourceChange> changes = recorded(context);
 			Shop shop = new Shop(context);
 			Long id = shop.inTransaction((em) -> em.persist(new Customer(null, "eu")), Customer.class);
 			assertThat(changes).isEmpty();
 			assertThat(shop.em.find(Customer.class, id)).as("committed all the same").isNotNull();
+			assertThat(output).as("the lost change is not silent").contains("WARN")
+				.contains("A committed change of " + Customer.class.getName() + " " + id + " is not published");
 		});
 	}
 

@@ -10,9 +10,9 @@ import java.util.UUID;
 
 import javax.sql.DataSource;
 
+import io.github.mcpsubscriptions.test.DockerEnvironment;
 import jakarta.persistence.EntityManagerFactory;
 import org.jspecify.annotations.Nullable;
-import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.containers.wait.strategy.Wait;
 
@@ -89,14 +89,7 @@ public final class PostgresTestDatabase implements AutoCloseable {
 		if (given != null && !given.isBlank()) {
 			return given;
 		}
-		boolean docker;
-		try {
-			docker = DockerClientFactory.instance().isDockerAvailable();
-		}
-		catch (RuntimeException ex) {
-			docker = false;
-		}
-		if (docker) {
+		if (DockerEnvironment.isAvailable()) {
 			GenericContainer<?> container = new GenericContainer<>("postgres:15-alpine").withExposedPorts(5432)
 				.withEnv("POSTGRES_HOST_AUTH_METHOD", "trust")
 				.withEnv("POSTGRES_DB", "test")

@@ -13,6 +13,10 @@ import io.github.mcpsubscriptions.test.ManualDeliveryScheduler;
 import io.github.mcpsubscriptions.test.MutableClock;
 import io.github.mcpsubscriptions.test.RecordingStream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -21,6 +25,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * Coalescing, trailing-edge rate limits, waiting for a stream and overflow, on a clock
  * the test moves.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class OutboxTests {
 
 	private static final Instant START = Instant.parse("2026-01-01T00:00:00Z");
@@ -448,13 +453,16 @@ class OutboxTests {
 	}
 
 	@Test
-	void aReplayThatFailsIsAResyncNeverASilentGap() {
+	void aReplayThatFailsIsAResyncNeverASilentGap(CapturedOutput output) {
 		Outbox outbox = outbox(10, Duration.ZERO);
 		RecordingStream stream = new RecordingStream();
 		outbox.attach(stream, (target, self) -> self.replay(target, (replayTarget, replaying) -> {
 			throw new IllegalStateException("the log went away");
 		}));
 		assertThat(this.written).containsExactly("a://items resync ");
+		assertThat(output).contains("WARN")
+			.contains("Replaying to an MCP stream failed; its subscriptions are told to resync")
+			.contains("the log went away");
 	}
 
 	@Test

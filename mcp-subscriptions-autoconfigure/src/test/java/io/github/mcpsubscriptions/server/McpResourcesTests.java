@@ -22,11 +22,14 @@ import io.github.mcpsubscriptions.test.SseEvent;
 import io.github.mcpsubscriptions.test.SseStream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import tools.jackson.databind.JsonNode;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
@@ -39,6 +42,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Resources end to end over a real port: list, templates, read, pagination, errors,
  * completion and list_changed.
  */
+@ExtendWith(OutputCaptureExtension.class)
 @SpringBootTest(classes = { McpTestApplication.class, McpResourcesTests.Resources.class },
 		webEnvironment = WebEnvironment.RANDOM_PORT, properties = "mcp.resources.page-size=2")
 class McpResourcesTests {
@@ -202,10 +206,14 @@ class McpResourcesTests {
 	}
 
 	@Test
-	void failingReaderIsInternalErrorWithoutDetails() throws Exception {
+	void failingReaderIsInternalErrorWithoutDetails(CapturedOutput output) throws Exception {
 		String body = this.client.call(this.session, "resources/read", "{\"uri\":\"test://failing\"}").body();
 		assertErrorCode(body, -32603);
 		assertThat(body).doesNotContain("database password", "IllegalStateException", "\tat ");
+		// The details are for the operator.
+		assertThat(output).contains("ERROR")
+			.contains("MCP resource failure while reading resource test://failing")
+			.contains("IllegalStateException: database password is hunter2");
 	}
 
 	@Test

@@ -6,12 +6,17 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Periodic housekeeping survives a failing run, an {@link Error} included.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class MaintenanceExecutorTests {
 
 	@Test
@@ -31,7 +36,7 @@ class MaintenanceExecutorTests {
 	}
 
 	@Test
-	void aTaskThatThrewARuntimeExceptionRunsAgain() throws InterruptedException {
+	void aTaskThatThrewARuntimeExceptionRunsAgain(CapturedOutput output) throws InterruptedException {
 		CountDownLatch ranAgain = new CountDownLatch(2);
 		AtomicInteger runs = new AtomicInteger();
 		try (MaintenanceExecutor executor = new MaintenanceExecutor("test-maintenance")) {
@@ -43,6 +48,10 @@ class MaintenanceExecutorTests {
 			});
 			assertThat(ranAgain.await(30, TimeUnit.SECONDS)).isTrue();
 		}
+		// Logged by the run that failed, before the runs that followed it.
+		assertThat(output).contains("ERROR")
+			.contains("Periodic task of test-maintenance failed")
+			.contains("IllegalStateException: simulated");
 	}
 
 }

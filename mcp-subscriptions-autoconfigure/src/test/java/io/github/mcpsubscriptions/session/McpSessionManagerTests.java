@@ -14,14 +14,20 @@ import io.github.mcpsubscriptions.subscription.SubscriptionIndex;
 import io.github.mcpsubscriptions.test.ManualDeliveryScheduler;
 import io.github.mcpsubscriptions.test.MutableClock;
 import io.github.mcpsubscriptions.test.RecordingStream;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
+
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
+@ExtendWith(OutputCaptureExtension.class)
 class McpSessionManagerTests {
 
 	private static final Duration IDLE = Duration.ofMinutes(5);
@@ -155,6 +161,27 @@ class McpSessionManagerTests {
 	}
 
 	@Test
+	void aStreamThatClosesWhileTheStoreIsUnreachableIsReleasedWithAWarning(CapturedOutput output) {
+		FailingStore store = new FailingStore();
+		McpSessionManager manager = new McpSessionManager(store, new SecureRandomSessionIdGenerator(), this.clock,
+				settings(IDLE, 3), List.of(), this.dispatcher);
+		McpSession session = manager.create("2025-11-25", this.empty, this.empty, null);
+		RecordingStream stream = new RecordingStream();
+		manager.attachStream(session, stream);
+		store.down = true;
+		// Called by whoever finds the stream closed: a delivery thread, the container's listener.
+		manager.streamClosed(session.getId(), stream);
+		assertThat(manager.getStream(session.getId())).isNull();
+		assertThat(manager.getOpenStreamCount()).isZero();
+		assertThat(output).contains("WARN")
+			.contains("Redis is down")
+			.doesNotContain("StoreUnavailableException")
+			.doesNotContain("ERROR");
+		store.down = false;
+		assertThat(manager.find(session.getId(), null)).as("the session lives on").isNotNull();
+	}
+
+	@Test
 	void keepAliveWritesCommentAndDropsVanishedClients() {
 		McpSession alive = create(null);
 		McpSession vanished = create(null);
@@ -201,6 +228,29 @@ class McpSessionManagerTests {
 		String first = generator.generateId();
 		assertThat(first).hasSize(43).matches("[A-Za-z0-9_-]+");
 		assertThat(generator.generateId()).isNotEqualTo(first);
+	}
+
+	/** A store whose backing service can be down. */
+	static class FailingStore extends InMemorySessionStore {
+
+		volatile boolean down;
+
+		@Override
+		public boolean replace(McpSession session) {
+			if (this.down) {
+				throw new StoreUnavailableException("Redis is down (save a session)", new IllegalStateException());
+			}
+			return super.replace(session);
+		}
+
+		@Override
+		public @Nullable McpSession find(String id) {
+			if (this.down) {
+				throw new StoreUnavailableException("Redis is down (find a session)", new IllegalStateException());
+			}
+			return super.find(id);
+		}
+
 	}
 
 	private static McpSessionManager.Settings settings(Duration idle, int max) {

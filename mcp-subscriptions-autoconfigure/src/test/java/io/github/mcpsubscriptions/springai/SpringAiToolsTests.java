@@ -17,6 +17,7 @@ import io.github.mcpsubscriptions.test.SseStream;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import tools.jackson.databind.JsonNode;
 
 import org.springframework.ai.tool.ToolCallbackProvider;
@@ -26,6 +27,8 @@ import org.springframework.ai.tool.method.MethodToolCallbackProvider;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -38,6 +41,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * paged, called with validated arguments, their failures told to the model as tool
  * errors, and only an unknown tool answered with a protocol error.
  */
+@ExtendWith(OutputCaptureExtension.class)
 @SpringBootTest(classes = { McpTestApplication.class, SpringAiToolsTests.Tools.class },
 		webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "mcp.tools.page-size=2", "mcp.resources.cache.ttl=15s" })
@@ -154,7 +158,7 @@ class SpringAiToolsTests {
 	}
 
 	@Test
-	void anExceptionInAToolIsAToolErrorWithASafeMessage() throws Exception {
+	void anExceptionInAToolIsAToolErrorWithASafeMessage(CapturedOutput output) throws Exception {
 		String session = this.client.initialize("2025-11-25");
 		HttpResponse<String> response = this.client.call(session, "tools/call", "{\"name\":\"fail\",\"arguments\":{}}");
 		assertThat(response.statusCode()).isEqualTo(200);
@@ -162,6 +166,8 @@ class SpringAiToolsTests {
 		assertThat(result.get("isError").booleanValue()).isTrue();
 		assertThat(result.get("content").get(0).get("text").stringValue()).contains("'fail' failed");
 		assertThat(response.body()).doesNotContain("s3cr3t").doesNotContain("Exception");
+		// The details are for the operator.
+		assertThat(output).contains("ERROR").contains("MCP tool 'fail' failed").contains("s3cr3t database password");
 	}
 
 	@Test
