@@ -10,6 +10,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
@@ -75,6 +76,8 @@ public class McpEndpoint implements AutoCloseable {
 	private static final String LISTEN = "subscriptions/listen";
 
 	private static final String CANCELLED = "notifications/cancelled";
+
+	private final OutageWarnings outageWarnings = new OutageWarnings(logger, 30, TimeUnit.SECONDS, System::nanoTime);
 
 	private final McpRequestDispatcher dispatcher;
 
@@ -613,7 +616,7 @@ public class McpEndpoint implements AutoCloseable {
 	private void internalError(HttpServletResponse response, RuntimeException ex) throws IOException {
 		if (ex instanceof StoreUnavailableException) {
 			// A backing service is down, not a bug: clients retry, and the node recovers.
-			logger.warn(ex.getMessage());
+			this.outageWarnings.refused(ex.getMessage());
 			if (!response.isCommitted()) {
 				response.setHeader(HttpHeaders.RETRY_AFTER, "5");
 				writeError(response, HttpStatus.SERVICE_UNAVAILABLE, null, new JsonRpcError(

@@ -13,8 +13,11 @@ import java.util.concurrent.TimeUnit;
 import io.github.mcpsubscriptions.test.McpTestClient;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import static io.github.mcpsubscriptions.cluster.ClusterNodes.client;
@@ -25,8 +28,10 @@ import static org.awaitility.Awaitility.await;
 /**
  * A node whose Redis is down (killed) or hangs (paused) answers what needs Redis with 503
  * and {@code Retry-After} within a bound, without queueing for Redis, and keeps answering
- * 2026-era requests that need no session.
+ * 2026-era requests that need no session, and tells the log of the outage without a WARN
+ * per request.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class ClusterRedisDownTests {
 
 	/** Well above the default command timeout of 2 s, far below Lettuce's own 60 s. */
@@ -63,7 +68,8 @@ class ClusterRedisDownTests {
 	}
 
 	@Test
-	void redisKilledRequestsThatNeedItAnswer503AtOnceStatelessOnesAnswerAndTheNodeRecovers() throws Exception {
+	void redisKilledRequestsThatNeedItAnswer503AtOnceStatelessOnesAnswerAndTheNodeRecovers(CapturedOutput output)
+			throws Exception {
 		ConfigurableApplicationContext node = startNode();
 		McpTestClient client = client(node);
 		String session = client.initialize();
@@ -85,6 +91,9 @@ class ClusterRedisDownTests {
 		}
 		assertStatelessRequestsAnswer(client);
 		assertUnavailable(timed(() -> client.call(session, "ping", null)));
+		assertThat(output.getOut().lines()
+			.filter((line) -> line.contains("WARN") && line.contains("McpEndpoint") && line.contains("cannot be reached")))
+			.hasSize(1);
 
 		this.server.start();
 		await().atMost(WAIT).until(() -> client.call(session, "ping", null).statusCode() == 200);
