@@ -47,6 +47,7 @@ class ChangeCaptureClusterTests {
 	void eachCapturedChangeIsHeardOnceOnEachNodeAcrossATakeoverAndARereadBatch() {
 		ConfigurableApplicationContext a = start("a");
 		ConfigurableApplicationContext b = start("b");
+		assertThat(a.getBean(CaptureSink.class)).as("the shared log's sink").isNotInstanceOf(FeedCaptureSink.class);
 		await().atMost(WAIT)
 			.until(() -> a.getBean(CaptureStats.class).isReading() != b.getBean(CaptureStats.class).isReading());
 		this.nodes.sql("insert into product values (1, 'tea', 1)");

@@ -11,6 +11,7 @@ import io.github.mcpsubscriptions.notification.ResourceChange;
 import io.github.mcpsubscriptions.notification.ResourceChangedEvent;
 import io.github.mcpsubscriptions.test.SseEvent;
 import io.github.mcpsubscriptions.test.SseStream;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -62,9 +63,10 @@ class ChangeCaptureTests {
 			assertNotified(stream, "catalog://products/3", "deleted");
 			assertThat(stream.nextMessage(Duration.ofMillis(500))).as("once each, nothing rolled back").isNull();
 		}
-		CaptureStats stats = node.getBean(CaptureStats.class);
-		assertThat(stats.getChanges()).isEqualTo(5);
-		assertThat(stats.getRejected()).isZero();
+		MeterRegistry meters = node.getBean(MeterRegistry.class);
+		assertThat(meters.get("mcp.capture.changes").functionCounter().count()).isEqualTo(5);
+		assertThat(meters.get("mcp.capture.lag").timer().count()).isEqualTo(5);
+		assertThat(meters.get("mcp.capture.rejected").functionCounter().count()).isZero();
 	}
 
 	@Test
@@ -119,7 +121,7 @@ class ChangeCaptureTests {
 		this.nodes.sql("insert into product values (3, 'tea', 1)");
 		await().atMost(WAIT).until(() -> recorded(node).size() == 1);
 		assertThat(recorded(node)).extracting(ResourceChange::uri).containsExactly("catalog://products/tea");
-		assertThat(node.getBean(CaptureStats.class).getRejected()).isEqualTo(2);
+		assertThat(node.getBean(MeterRegistry.class).get("mcp.capture.rejected").functionCounter().count()).isEqualTo(2);
 	}
 
 	@Test
