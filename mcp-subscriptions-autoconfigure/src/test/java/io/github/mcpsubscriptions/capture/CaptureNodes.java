@@ -240,6 +240,11 @@ final class CaptureNodes implements AutoCloseable {
 			return id;
 		}
 
+		@McpResource(uri = "other://things/{id}")
+		String thing(String id) {
+			return id;
+		}
+
 	}
 
 	/**
