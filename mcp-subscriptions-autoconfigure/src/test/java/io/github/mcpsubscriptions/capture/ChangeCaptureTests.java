@@ -1,5 +1,8 @@
 package io.github.mcpsubscriptions.capture;
 
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
@@ -43,7 +46,7 @@ class ChangeCaptureTests {
 
 	@Test
 	void everyCommittedChangeKindNotifiesOnceAndARollbackNothing() throws Exception {
-		ConfigurableApplicationContext node = this.nodes.start();
+		ConfigurableApplicationContext node = this.nodes.start("management.endpoint.health.show-details=always");
 		try (SseStream stream = listen(node, "catalog://products")) {
 			this.nodes.sql("insert into product values (1, 'tea', 3.50)");
 			assertNotified(stream, "catalog://products/1", "created");
@@ -63,6 +66,12 @@ class ChangeCaptureTests {
 			assertNotified(stream, "catalog://products/3", "deleted");
 			assertThat(stream.nextMessage(Duration.ofMillis(500))).as("once each, nothing rolled back").isNull();
 		}
+		HttpResponse<String> health = HttpClient.newHttpClient()
+			.send(HttpRequest.newBuilder(client(node).endpoint().resolve("/actuator/health/mcpCapture")).build(),
+					HttpResponse.BodyHandlers.ofString());
+		assertThat(health.statusCode()).isEqualTo(200);
+		assertThat(json(health.body()).get("status").stringValue()).isEqualTo("UP");
+		assertThat(json(health.body()).get("details").get("reading").booleanValue()).isTrue();
 		MeterRegistry meters = node.getBean(MeterRegistry.class);
 		assertThat(meters.get("mcp.capture.changes").functionCounter().count()).isEqualTo(5);
 		assertThat(meters.get("mcp.capture.lag").timer().count()).isEqualTo(5);
