@@ -27,7 +27,7 @@ import org.springframework.context.annotation.Bean;
  * table {@code product} captured as {@code catalog://products/{id}}, each application on
  * a random port, closed (and the schema dropped) together.
  */
-final class CaptureNodes implements AutoCloseable {
+public final class CaptureNodes implements AutoCloseable {
 
 	private final PostgresTestDatabase database = new PostgresTestDatabase();
 
@@ -35,7 +35,7 @@ final class CaptureNodes implements AutoCloseable {
 
 	private final List<ConfigurableApplicationContext> nodes = new ArrayList<>();
 
-	CaptureNodes() {
+	public CaptureNodes() {
 		sql("create table product (id bigint primary key, name text, price numeric(10, 2))");
 	}
 
@@ -74,7 +74,7 @@ final class CaptureNodes implements AutoCloseable {
 		return context;
 	}
 
-	ConfigurableApplicationContext start(String... properties) {
+	public ConfigurableApplicationContext start(String... properties) {
 		return start(new Class<?>[0], properties);
 	}
 
@@ -82,7 +82,7 @@ final class CaptureNodes implements AutoCloseable {
 		return new McpTestClient(((WebServerApplicationContext) node).getWebServer().getPort());
 	}
 
-	static List<ResourceChange> recorded(ConfigurableApplicationContext node) {
+	public static List<ResourceChange> recorded(ConfigurableApplicationContext node) {
 		return node.getBean(RecordedChanges.class).changes;
 	}
 
@@ -93,7 +93,7 @@ final class CaptureNodes implements AutoCloseable {
 	 * @param node the node
 	 * @param count how many changes
 	 */
-	void awaitRecorded(ConfigurableApplicationContext node, int count) {
+	public void awaitRecorded(ConfigurableApplicationContext node, int count) {
 		try {
 			org.awaitility.Awaitility.await().atMost(ChangeCaptureTests.WAIT).until(() -> recorded(node).size() >= count);
 		}
@@ -126,7 +126,7 @@ final class CaptureNodes implements AutoCloseable {
 	 * Runs statements in one transaction of their own, in the schema.
 	 * @param statements the statements
 	 */
-	void sql(String... statements) {
+	public void sql(String... statements) {
 		try (Connection connection = this.dataSource.getConnection()) {
 			connection.setAutoCommit(false);
 			try (Statement statement = connection.createStatement()) {
