@@ -200,11 +200,22 @@ public final class CaptureNodes implements AutoCloseable {
 	 * @return how many connections were ended
 	 */
 	long terminateReader() {
-		return queryLong("select count(pg_terminate_backend(l.pid)) from pg_locks l join pg_stat_activity a "
-				+ "on a.pid = l.pid where a.application_name = 'mcp-change-capture' and l.locktype = 'advisory' "
-				+ "and ((l.classid::bigint << 32) | l.objid::bigint) = hashtextextended('mcp-change-capture:"
+		return queryLong("select count(pg_terminate_backend(l.pid)) " + LEASE_HOLDERS + "hashtextextended('mcp-change-capture:"
 				+ schema() + ".mcp_change', 0)");
 	}
+
+	/**
+	 * How many connections hold this schema's capture lease.
+	 * @return the count
+	 */
+	long leaseHolders() {
+		return queryLong("select count(*) " + LEASE_HOLDERS + "hashtextextended('mcp-change-capture:" + schema()
+				+ ".mcp_change', 0)");
+	}
+
+	private static final String LEASE_HOLDERS = "from pg_locks l join pg_stat_activity a on a.pid = l.pid "
+			+ "where a.application_name = 'mcp-change-capture' and l.locktype = 'advisory' and l.granted "
+			+ "and ((l.classid::bigint << 32) | l.objid::bigint) = ";
 
 	@Override
 	public void close() {
