@@ -24,6 +24,8 @@ import io.github.mcpsubscriptions.cluster.RedisStreamHistory;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcCodec;
 import io.github.mcpsubscriptions.notification.DeliveryScheduler;
 import io.github.mcpsubscriptions.notification.ExecutorDeliveryScheduler;
+import io.github.mcpsubscriptions.notification.FilteredResourceChangeFeed;
+import io.github.mcpsubscriptions.notification.PublishedChangeFilter;
 import io.github.mcpsubscriptions.notification.InMemoryResourceChangeFeed;
 import io.github.mcpsubscriptions.notification.MinIntervals;
 import io.github.mcpsubscriptions.notification.NotificationDispatcher;
@@ -80,6 +82,7 @@ import org.springframework.core.Ordered;
 import org.springframework.core.env.Environment;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.util.function.SingletonSupplier;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
 /**
@@ -411,8 +414,9 @@ public final class McpEndpointAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean
-		ResourceEventForwarder mcpResourceEventForwarder(ResourceChangeFeed feed, NotificationDispatcher dispatcher) {
-			return new ResourceEventForwarder(feed, dispatcher);
+		ResourceEventForwarder mcpResourceEventForwarder(ResourceChangeFeed feed, NotificationDispatcher dispatcher,
+				ObjectProvider<PublishedChangeFilter> filters) {
+			return new ResourceEventForwarder(filtered(feed, filters), dispatcher);
 		}
 
 	}
@@ -423,8 +427,10 @@ public final class McpEndpointAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean(name = "mcpResourceChangedEventListener")
-		ApplicationListener<ResourceChangedEvent> mcpResourceChangedEventListener(ResourceChangeFeed feed) {
-			return (event) -> feed.publish(new ResourceChange(event.getUri(), event.getAttributes(),
+		ApplicationListener<ResourceChangedEvent> mcpResourceChangedEventListener(ResourceChangeFeed feed,
+				ObjectProvider<PublishedChangeFilter> filters) {
+			ResourceChangeFeed filtered = filtered(feed, filters);
+			return (event) -> filtered.publish(new ResourceChange(event.getUri(), event.getAttributes(),
 					java.time.Instant.ofEpochMilli(event.getTimestamp())));
 		}
 
@@ -435,6 +441,15 @@ public final class McpEndpointAutoConfiguration {
 			return (event) -> dispatcher.resourceListChanged();
 		}
 
+	}
+
+	/**
+	 * The feed as the application's publishers see it: the filters (the database
+	 * capture's, which is the only source of its tables' resources) are looked up at the
+	 * first change, as they may depend on beans created later.
+	 */
+	static ResourceChangeFeed filtered(ResourceChangeFeed feed, ObjectProvider<PublishedChangeFilter> filters) {
+		return new FilteredResourceChangeFeed(feed, SingletonSupplier.of(() -> filters.orderedStream().toList()));
 	}
 
 }

@@ -1,6 +1,7 @@
 package io.github.mcpsubscriptions.autoconfigure;
 
 import io.github.mcpsubscriptions.jpa.McpResourceEntity;
+import io.github.mcpsubscriptions.notification.PublishedChangeFilter;
 import io.github.mcpsubscriptions.notification.ResourceChangeFeed;
 import jakarta.persistence.EntityManagerFactory;
 
@@ -28,8 +29,9 @@ public final class McpJpaAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	static ResourceEntityPostProcessor mcpResourceEntityPostProcessor(ObjectProvider<ResourceChangeFeed> feed) {
-		return new ResourceEntityPostProcessor(feed);
+	static ResourceEntityPostProcessor mcpResourceEntityPostProcessor(ObjectProvider<ResourceChangeFeed> feed,
+			ObjectProvider<PublishedChangeFilter> filters) {
+		return new ResourceEntityPostProcessor(feed, filters);
 	}
 
 }

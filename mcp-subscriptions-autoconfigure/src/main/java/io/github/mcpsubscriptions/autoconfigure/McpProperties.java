@@ -50,6 +50,8 @@ public class McpProperties {
 
 	private final Jpa jpa = new Jpa();
 
+	private final Capture capture = new Capture();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -100,6 +102,123 @@ public class McpProperties {
 
 	public Jpa getJpa() {
 		return this.jpa;
+	}
+
+	public Capture getCapture() {
+		return this.capture;
+	}
+
+	public static class Capture {
+
+		/**
+		 * Whether committed row changes of the captured tables are read from the database
+		 * (PostgreSQL) and notify subscribers, whoever wrote them.
+		 */
+		private boolean enabled;
+
+		/**
+		 * Captured tables (optionally schema-qualified) and the URI template of each, such
+		 * as product=catalog://products/{id}; template variables name columns of the table.
+		 */
+		private Map<String, String> tables = new LinkedHashMap<>();
+
+		/**
+		 * Whether the change table, the trigger function and the triggers are created (or
+		 * brought up to date) at start-up; otherwise they must have been installed before.
+		 */
+		private boolean installSchema = true;
+
+		/**
+		 * Name of the change table the triggers fill, optionally schema-qualified; its
+		 * cursor table gets the same name with "_cursor" appended.
+		 */
+		private String tableName = "mcp_change";
+
+		/**
+		 * How long captured rows are kept; older ones are pruned, and a capture that finds
+		 * unread rows pruned tells the subscribers of the captured resources to resync.
+		 */
+		private Duration retention = Duration.ofHours(24);
+
+		/**
+		 * How often the capture looks for changes when no notification wakes it.
+		 */
+		private Duration pollInterval = Duration.ofSeconds(1);
+
+		/**
+		 * How many captured rows one read takes at most.
+		 */
+		private int batchSize = 500;
+
+		/**
+		 * Longest wait between two attempts to reconnect after the capture's connection is lost.
+		 */
+		private Duration maxBackOff = Duration.ofSeconds(5);
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public Map<String, String> getTables() {
+			return this.tables;
+		}
+
+		public void setTables(Map<String, String> tables) {
+			this.tables = tables;
+		}
+
+		public boolean isInstallSchema() {
+			return this.installSchema;
+		}
+
+		public void setInstallSchema(boolean installSchema) {
+			this.installSchema = installSchema;
+		}
+
+		public String getTableName() {
+			return this.tableName;
+		}
+
+		public void setTableName(String tableName) {
+			this.tableName = tableName;
+		}
+
+		public Duration getRetention() {
+			return this.retention;
+		}
+
+		public void setRetention(Duration retention) {
+			this.retention = retention;
+		}
+
+		public Duration getPollInterval() {
+			return this.pollInterval;
+		}
+
+		public void setPollInterval(Duration pollInterval) {
+			this.pollInterval = pollInterval;
+		}
+
+		public int getBatchSize() {
+			return this.batchSize;
+		}
+
+		public void setBatchSize(int batchSize) {
+			this.batchSize = batchSize;
+		}
+
+		public Duration getMaxBackOff() {
+			return this.maxBackOff;
+		}
+
+		public void setMaxBackOff(Duration maxBackOff) {
+			this.maxBackOff = maxBackOff;
+		}
+
 	}
 
 	public static class Jpa {

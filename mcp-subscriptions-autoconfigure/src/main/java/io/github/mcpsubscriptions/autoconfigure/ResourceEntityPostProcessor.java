@@ -5,6 +5,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 import io.github.mcpsubscriptions.jpa.EntityChangePublisher;
+import io.github.mcpsubscriptions.notification.PublishedChangeFilter;
 import io.github.mcpsubscriptions.notification.ResourceChangeFeed;
 import jakarta.persistence.EntityManagerFactory;
 import jakarta.persistence.PersistenceException;
@@ -29,9 +30,9 @@ class ResourceEntityPostProcessor implements BeanPostProcessor {
 	 */
 	private final Set<SessionFactoryImplementor> watched = ConcurrentHashMap.newKeySet();
 
-	ResourceEntityPostProcessor(ObjectProvider<ResourceChangeFeed> feed) {
+	ResourceEntityPostProcessor(ObjectProvider<ResourceChangeFeed> feed, ObjectProvider<PublishedChangeFilter> filters) {
 		// Looked up at the first change: the feed may depend on beans that need the factory.
-		this.feed = SingletonSupplier.of(feed::getObject);
+		this.feed = SingletonSupplier.of(() -> McpEndpointAutoConfiguration.filtered(feed.getObject(), filters));
 	}
 
 	@Override

@@ -40,6 +40,7 @@ import org.springframework.data.redis.connection.stream.StreamOffset;
 import org.springframework.data.redis.connection.stream.StreamReadOptions;
 import org.springframework.data.redis.connection.stream.StringRecord;
 import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.script.RedisScript;
 
 /**
  * The cluster's change log: one Redis Stream that carries every change, in one total
@@ -74,6 +75,34 @@ public class RedisChangeLog implements ResourceChangeFeed, SmartLifecycle {
 
 	/** A node could not share a change: every subscriber re-reads. */
 	static final String RESYNC = "r";
+
+	/** The URI templates whose subscriptions a resync is for; absent: every subscription. */
+	static final String TEMPLATES = "t";
+
+	private static final TypeReference<List<String>> STRINGS = new TypeReference<>() {
+	};
+
+	/**
+	 * Appends the changes whose keys sort after the source's mark, and moves the mark:
+	 * KEYS log, mark; ARGV maxlen, node, then key, uri, attributes, time per change.
+	 */
+	private static final RedisScript<Long> APPEND_ONCE = RedisScript.of("""
+			local mark = redis.call('GET', KEYS[2]) or ''
+			local top = mark
+			local appended = 0
+			for i = 3, #ARGV, 4 do
+				if ARGV[i] > top then
+					redis.call('XADD', KEYS[1], 'MAXLEN', ARGV[1], '*', 'k', 'c', 'u', ARGV[i + 1], 'a', ARGV[i + 2],
+						't', ARGV[i + 3], 'n', ARGV[2])
+					top = ARGV[i]
+					appended = appended + 1
+				end
+			end
+			if top ~= mark then
+				redis.call('SET', KEYS[2], top)
+			end
+			return appended
+			""", Long.class);
 
 	private static final int BATCH = 256;
 
@@ -199,6 +228,67 @@ public class RedisChangeLog implements ResourceChangeFeed, SmartLifecycle {
 			throw new IllegalStateException("Redis returned no id for XADD");
 		}
 		return id.getValue();
+	}
+
+	/**
+	 * Appends changes of a source that may hand the same change over twice (a database
+	 * capture stopped between appending and saving its position), each at most once:
+	 * in one script with the source's mark, a change is appended only if its key sorts
+	 * after the last one appended for the source. Synchronous: when it returns, the
+	 * changes are in the log.
+	 * @param source the source's id
+	 * @param keys each change's key, sorting in the source's order
+	 * @param changes the changes, in the same order
+	 * @return how many changes were appended
+	 * @throws StoreUnavailableException if Redis cannot be reached
+	 */
+	public long appendOnce(String source, List<String> keys, List<ResourceChange> changes) {
+		if (keys.size() != changes.size()) {
+			throw new IllegalArgumentException("One key per change");
+		}
+		List<String> arguments = new java.util.ArrayList<>(2 + changes.size() * 5);
+		arguments.add(Integer.toString(this.logSize));
+		arguments.add(this.nodeName);
+		for (int i = 0; i < changes.size(); i++) {
+			ResourceChange change = changes.get(i);
+			arguments.add(keys.get(i));
+			arguments.add(change.uri());
+			arguments.add(json.writeValueAsString(change.attributes()));
+			arguments.add(Long.toString(change.publishedAt().toEpochMilli()));
+		}
+		Long appended = this.calls.call("append captured changes to the change log",
+				() -> this.redis.execute(APPEND_ONCE, List.of(this.key, this.capturedKey(source)),
+						arguments.toArray()));
+		long count = (appended != null) ? appended : 0;
+		for (long i = 0; i < count; i++) {
+			this.stats.published();
+		}
+		return count;
+	}
+
+	private String capturedKey(String source) {
+		return this.key + ":captured:" + source;
+	}
+
+	/**
+	 * Appends a resync for the subscriptions that may cover resources of some URI
+	 * templates: every node tells its subscribers of them to re-read. Synchronous.
+	 * @param templates the URI templates
+	 * @throws StoreUnavailableException if Redis cannot be reached
+	 */
+	public void appendResync(java.util.Collection<String> templates) {
+		append(Map.of(KIND, RESYNC, "n", this.nodeName, TEMPLATES, json.writeValueAsString(templates)));
+	}
+
+	/**
+	 * The URI templates a resync record names, or {@code null} for a resync of every
+	 * subscription.
+	 * @param fields the record's fields
+	 * @return the templates, or {@code null}
+	 */
+	static java.util.@Nullable List<String> resyncTemplates(Map<Object, Object> fields) {
+		Object templates = fields.get(TEMPLATES);
+		return (templates != null) ? json.readValue(templates.toString(), STRINGS) : null;
 	}
 
 	/**

@@ -21,6 +21,7 @@ import io.github.mcpsubscriptions.session.McpSessionManager;
 import io.github.mcpsubscriptions.session.ProtocolVersions;
 import io.github.mcpsubscriptions.session.SessionStreamHistory;
 import io.github.mcpsubscriptions.subscription.SubscriptionIndex;
+import io.github.mcpsubscriptions.subscription.CoverageRules;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -443,7 +444,14 @@ public class RedisStreamHistory implements SessionStreamHistory, RedisChangeLog.
 	@Override
 	public void onRecord(String position, String kind, Map<Object, Object> fields) {
 		if (RedisChangeLog.RESYNC.equals(kind)) {
-			resyncAll();
+			List<String> templates = RedisChangeLog.resyncTemplates(fields);
+			if (templates == null) {
+				resyncAll();
+			}
+			else {
+				// A source of some resources lost changes: only their subscriptions re-read.
+				this.dispatcher.resync((subscribedUri) -> CoverageRules.mayOverlap(subscribedUri, templates));
+			}
 			return;
 		}
 		Object sessionId = fields.get("s");

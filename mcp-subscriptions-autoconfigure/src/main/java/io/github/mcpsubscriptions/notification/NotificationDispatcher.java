@@ -15,6 +15,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 import io.github.mcpsubscriptions.subscription.CoverageRules;
 import io.github.mcpsubscriptions.subscription.ResourceAccessPolicy;
@@ -244,6 +245,19 @@ public class NotificationDispatcher implements AutoCloseable {
 	public void onChange(ResourceChange change) {
 		this.stats.eventsReceived.increment();
 		submit(() -> this.observer.observe(change, () -> dispatch(change)));
+	}
+
+	/**
+	 * Tell every subscriber to re-read those of its subscriptions that a test accepts, in
+	 * order with the changes taken before: a source of changes found that it missed some.
+	 * @param subscriptions which subscriptions, by their URI
+	 */
+	public void resync(Predicate<String> subscriptions) {
+		submit(() -> {
+			for (Subscriber subscriber : this.subscribers) {
+				subscriber.getOutbox().resync(subscriptions);
+			}
+		});
 	}
 
 	/**

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 import org.apache.commons.logging.Log;
@@ -226,8 +227,16 @@ public final class Outbox {
 	 * missed changes and should re-read. Called with the lock held.
 	 */
 	private void queueResyncs() {
+		queueResyncs((subscribedUri) -> true);
+	}
+
+	/** Called with the lock held. */
+	private void queueResyncs(Predicate<String> subscriptions) {
 		Instant now = this.clock.instant();
 		for (String subscribedUri : this.activeSubscriptions.get()) {
+			if (!subscriptions.test(subscribedUri)) {
+				continue;
+			}
 			if (this.pending.size() >= this.capacity) {
 				break;
 			}
@@ -245,6 +254,20 @@ public final class Outbox {
 		synchronized (this.lock) {
 			if (!this.closed) {
 				queueResyncs();
+			}
+		}
+		requestDrain();
+	}
+
+	/**
+	 * Tell the client to re-read some of its subscriptions (after a gap in a source that
+	 * feeds only some resources).
+	 * @param subscriptions which subscriptions, by their URI
+	 */
+	public void resync(Predicate<String> subscriptions) {
+		synchronized (this.lock) {
+			if (!this.closed) {
+				queueResyncs(subscriptions);
 			}
 		}
 		requestDrain();

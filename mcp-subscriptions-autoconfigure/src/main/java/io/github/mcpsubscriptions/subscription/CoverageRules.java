@@ -1,5 +1,6 @@
 package io.github.mcpsubscriptions.subscription;
 
+import java.util.Collection;
 import java.util.Locale;
 
 import io.github.mcpsubscriptions.resource.UriTemplate;
@@ -143,6 +144,32 @@ public final class CoverageRules {
 		}
 		int query = subscribedUri.indexOf('?');
 		return (query >= 0) ? subscribedUri.substring(0, query) : subscribedUri;
+	}
+
+	/**
+	 * Whether a subscription may cover a resource of one of some URI templates: its base
+	 * and a template's literal prefix are one a prefix of the other. Errs towards yes, for
+	 * telling subscriptions to resync after a source of those resources lost changes.
+	 * @param subscribedUri the URI the client subscribed to
+	 * @param templates the URI templates (or plain URIs)
+	 * @return whether the subscription may cover one of their resources
+	 */
+	public static boolean mayOverlap(String subscribedUri, Collection<String> templates) {
+		String base;
+		try {
+			base = base(subscribedUri);
+		}
+		catch (IllegalArgumentException ex) {
+			// A subscription a custom matcher took: it may cover anything.
+			return true;
+		}
+		for (String template : templates) {
+			String prefix = UriTemplate.isTemplate(template) ? UriTemplate.parse(template).getLiteralPrefix() : template;
+			if (prefix.startsWith(base) || base.startsWith(prefix)) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	/**

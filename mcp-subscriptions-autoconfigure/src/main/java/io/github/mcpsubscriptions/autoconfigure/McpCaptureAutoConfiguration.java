@@ -1,0 +1,161 @@
+package io.github.mcpsubscriptions.autoconfigure;
+
+import java.sql.SQLException;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import javax.sql.DataSource;
+
+import io.github.mcpsubscriptions.capture.CaptureDatabase;
+import io.github.mcpsubscriptions.capture.CaptureConnections;
+import io.github.mcpsubscriptions.capture.CaptureHealthIndicator;
+import io.github.mcpsubscriptions.capture.CaptureMeterBinder;
+import io.github.mcpsubscriptions.capture.CaptureSink;
+import io.github.mcpsubscriptions.capture.CaptureStats;
+import io.github.mcpsubscriptions.capture.CapturedTable;
+import io.github.mcpsubscriptions.capture.CapturedUriFilter;
+import io.github.mcpsubscriptions.capture.ChangeCapture;
+import io.github.mcpsubscriptions.capture.FeedCaptureSink;
+import io.github.mcpsubscriptions.capture.InvalidCaptureException;
+import io.github.mcpsubscriptions.capture.postgres.PostgresCaptureDatabase;
+import io.github.mcpsubscriptions.cluster.RedisChangeLog;
+import io.github.mcpsubscriptions.notification.NotificationDispatcher;
+import io.github.mcpsubscriptions.notification.ResourceChangeFeed;
+import io.github.mcpsubscriptions.resource.UriTemplate;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.util.ClassUtils;
+
+/**
+ * Auto-configuration for changes made by any writer: the committed row changes of the
+ * tables named in {@code mcp.capture.tables} are read from the application's database
+ * (PostgreSQL) and notify the subscribers of the mapped resources. Active with
+ * {@code mcp.capture.enabled=true}, one {@link DataSource} and the MCP endpoint.
+ */
+@AutoConfiguration(after = { McpEndpointAutoConfiguration.class, McpJpaAutoConfiguration.class },
+		afterName = "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration")
+@ConditionalOnBooleanProperty(name = "mcp.enabled", matchIfMissing = true)
+@ConditionalOnBooleanProperty("mcp.capture.enabled")
+@ConditionalOnSingleCandidate(DataSource.class)
+@ConditionalOnBean(NotificationDispatcher.class)
+public final class McpCaptureAutoConfiguration {
+
+	private static final String POSTGRES_DRIVER = "org.postgresql.PGConnection";
+
+	@Bean
+	@ConditionalOnMissingBean
+	static CaptureStats mcpCaptureStats() {
+		return new CaptureStats();
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	static CapturedUriFilter mcpCapturedUriFilter(McpProperties properties, CaptureStats stats) {
+		return new CapturedUriFilter(tables(properties), stats);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	static CaptureDatabase mcpCaptureDatabase(McpProperties properties) {
+		if (!ClassUtils.isPresent(POSTGRES_DRIVER, McpCaptureAutoConfiguration.class.getClassLoader())) {
+			throw new InvalidCaptureException(List.of("the PostgreSQL JDBC driver (org.postgresql:postgresql) is not "
+					+ "on the class path, and the change capture works on PostgreSQL only"));
+		}
+		return new PostgresCaptureDatabase(properties.getCapture().getTableName());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	static CaptureSink mcpCaptureSink(ResourceChangeFeed feed, NotificationDispatcher dispatcher) {
+		return new FeedCaptureSink(feed, dispatcher);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	static ChangeCapture mcpChangeCapture(CaptureDatabase database, DataSource dataSource, McpProperties properties,
+			CaptureSink sink, CaptureStats stats) throws SQLException {
+		McpProperties.Capture capture = properties.getCapture();
+		CaptureConnections connections = CaptureConnections.derivedFrom(dataSource,
+				database.connectionProperties(ChangeCapture.APPLICATION_NAME));
+		ChangeCapture changeCapture = new ChangeCapture(database, connections, tables(properties), sink, stats,
+				new ChangeCapture.Settings(capture.getBatchSize(), capture.getPollInterval(), capture.getRetention(),
+						capture.getMaxBackOff(), capture.isInstallSchema()),
+				Clock.systemUTC());
+		// At start-up: a table or column that does not exist stops the application now.
+		changeCapture.prepare();
+		return changeCapture;
+	}
+
+	/**
+	 * The captured tables, their templates parsed: an invalid one stops the start-up.
+	 */
+	static List<CapturedTable> tables(McpProperties properties) {
+		List<CapturedTable> tables = new ArrayList<>();
+		List<String> problems = new ArrayList<>();
+		for (Map.Entry<String, String> entry : properties.getCapture().getTables().entrySet()) {
+			try {
+				tables.add(new CapturedTable(entry.getKey(), UriTemplate.parse(entry.getValue())));
+			}
+			catch (IllegalArgumentException ex) {
+				problems.add("the URI template \"" + entry.getValue() + "\" of table " + entry.getKey() + " is invalid: "
+						+ ex.getMessage());
+			}
+		}
+		if (!problems.isEmpty()) {
+			throw new InvalidCaptureException(problems);
+		}
+		return tables;
+	}
+
+	/**
+	 * In a cluster, captured changes enter the shared change log, each once whichever
+	 * node reads it. Processed before the enclosing class's beans, so that this sink
+	 * replaces the single node's.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = "org.springframework.data.redis.connection.RedisConnectionFactory")
+	@ConditionalOnBean(RedisChangeLog.class)
+	static class ClusterCaptureConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean(CaptureSink.class)
+		ClusterCaptureSink mcpCaptureSink(RedisChangeLog log) {
+			return new ClusterCaptureSink(log);
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = "org.springframework.boot.health.contributor.HealthIndicator")
+	static class CaptureHealthConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean(name = "mcpCaptureHealthIndicator")
+		CaptureHealthIndicator mcpCaptureHealthIndicator(CaptureStats stats) {
+			return new CaptureHealthIndicator(stats);
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = "io.micrometer.core.instrument.binder.MeterBinder")
+	static class CaptureMetricsConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		CaptureMeterBinder mcpCaptureMeterBinder(CaptureStats stats) {
+			return new CaptureMeterBinder(stats);
+		}
+
+	}
+
+}
