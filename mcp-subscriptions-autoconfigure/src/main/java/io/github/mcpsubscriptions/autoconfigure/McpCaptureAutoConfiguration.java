@@ -81,11 +81,20 @@ public final class McpCaptureAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	static ChangeCapture mcpChangeCapture(CaptureDatabase database, DataSource dataSource, McpProperties properties,
-			CaptureSink sink, CaptureStats stats) throws SQLException {
+	static CaptureConnections mcpCaptureConnections(CaptureDatabase database, DataSource dataSource)
+			throws SQLException {
+		return CaptureConnections.derivedFrom(dataSource, database.connectionProperties(ChangeCapture.APPLICATION_NAME));
+	}
+
+	/**
+	 * The capture. It depends on the change feed so that the feed starts before it and
+	 * stops after it: a cluster's log reader must read what the capture appends.
+	 */
+	@Bean
+	@ConditionalOnMissingBean
+	static ChangeCapture mcpChangeCapture(CaptureDatabase database, CaptureConnections connections,
+			McpProperties properties, CaptureSink sink, CaptureStats stats, ResourceChangeFeed feed) {
 		McpProperties.Capture capture = properties.getCapture();
-		CaptureConnections connections = CaptureConnections.derivedFrom(dataSource,
-				database.connectionProperties(ChangeCapture.APPLICATION_NAME));
 		ChangeCapture changeCapture = new ChangeCapture(database, connections, tables(properties), sink, stats,
 				new ChangeCapture.Settings(capture.getBatchSize(), capture.getPollInterval(), capture.getRetention(),
 						capture.getMaxBackOff(), capture.isInstallSchema()),

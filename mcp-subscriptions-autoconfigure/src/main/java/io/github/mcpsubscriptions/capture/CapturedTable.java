@@ -24,6 +24,26 @@ public record CapturedTable(String name, UriTemplate template) {
 	}
 
 	/**
+	 * Whether a URI names a row of this table: it matches the template with a value for
+	 * every variable (a template may match its collection's URI with empty values).
+	 * @param uri the URI
+	 * @return whether it names a row
+	 */
+	public boolean names(String uri) {
+		Map<String, String> values = this.template.match(uri);
+		if (values == null) {
+			return false;
+		}
+		for (String column : columns()) {
+			String value = values.get(column);
+			if (value == null || value.isEmpty()) {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	/**
 	 * The URI of a row.
 	 * @param values the row's values of the template's columns
 	 * @return the URI, or {@code null} if a value is missing or the template rejects it

@@ -24,7 +24,7 @@ public class CapturedUriFilter implements PublishedChangeFilter {
 	@Override
 	public boolean accept(ResourceChange change) {
 		for (CapturedTable table : this.tables) {
-			if (table.template().match(change.uri()) != null) {
+			if (table.names(change.uri())) {
 				this.stats.skippedEvent();
 				return false;
 			}

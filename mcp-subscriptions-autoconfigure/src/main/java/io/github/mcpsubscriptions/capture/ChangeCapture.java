@@ -151,9 +151,9 @@ public class ChangeCapture implements SmartLifecycle {
 
 	@Override
 	public int getPhase() {
-		// Stops before the dispatcher and the web server (which stop late), so that no
-		// change is read that could not be delivered.
-		return DEFAULT_PHASE - 1024;
+		// Last, with the cluster's log reader (a dependency, so it starts before the
+		// capture and stops after it): what the capture publishes is read.
+		return DEFAULT_PHASE;
 	}
 
 	private void readLoop() {

@@ -35,11 +35,13 @@ import tools.jackson.databind.json.JsonMapper;
  * operation, the top-level transaction id ({@code pg_current_xact_id()}) and the time,
  * and calls {@code pg_notify} to wake the reader. A row id alone is no safe cursor
  * (transactions commit out of id order), so the reader reads only rows whose transaction
- * id is below its snapshot's xmin (every such transaction has ended: its rows are visible,
- * or rolled back and gone), in (transaction id, row id) order, and keeps that position in
- * the cursor table. A long-running writing transaction anywhere on the server holds the
- * xmin back, and with it every notification after it. The reader's lease is a
- * session-level advisory lock on its connection.
+ * id is below a horizon under which every transaction of this database has ended (its
+ * rows are visible, or rolled back and gone): its snapshot's xmin, not held back by
+ * transactions known to run in other databases of the server. It reads in (transaction
+ * id, row id) order and keeps that position in the cursor table. A long-running
+ * transaction of this database that has written anything holds the horizon back, and with
+ * it every notification after it. The reader's lease is a session-level advisory lock on
+ * its connection.
  */
 public class PostgresCaptureDatabase implements CaptureDatabase {
 
@@ -49,6 +51,18 @@ public class PostgresCaptureDatabase implements CaptureDatabase {
 
 	private static final TypeReference<LinkedHashMap<String, @Nullable Object>> VALUES = new TypeReference<>() {
 	};
+
+	/**
+	 * The transaction id below which every transaction that could still add a change has
+	 * ended: the snapshot's oldest transaction that was running then and is not known to
+	 * run in another database (only this database's transactions fire its triggers), or
+	 * the snapshot's xmax when none. A transaction that has ended since, or whose
+	 * database cannot be seen (another role's session without pg_read_all_stats, a
+	 * prepared transaction), counts as this database's: the horizon is never too far.
+	 */
+	static final String HORIZON = "coalesce((select min(x) from pg_snapshot_xip(pg_current_snapshot()) x "
+			+ "where not exists (select 1 from pg_stat_activity a where a.backend_xid = x::xid "
+			+ "and a.datname is distinct from current_database())), pg_snapshot_xmax(pg_current_snapshot()))";
 
 	/** The change table as configured, lower case. */
 	private final String changeTable;
@@ -345,8 +359,8 @@ public class PostgresCaptureDatabase implements CaptureDatabase {
 
 	@Override
 	public Batch read(Connection connection, CapturePosition after, int limit) throws SQLException {
-		// One statement, one snapshot: the xmin and the rows below it agree.
-		String sql = "with s as (select pg_snapshot_xmin(pg_current_snapshot()) as xmin) "
+		// One statement, one snapshot: the horizon and the rows below it agree.
+		String sql = "with s as (select " + HORIZON + " as xmin) "
 				+ "select s.xmin::text::bigint, c.txid::text::bigint, c.id, c.tbl, c.op, c.new_key::text, c.old_key::text, c.at "
 				+ "from s left join lateral (select * from " + changeTable(connection) + " c "
 				+ "where (c.txid, c.id) > (?::text::xid8, ?) and c.txid < s.xmin order by c.txid, c.id limit ?) c on true";
