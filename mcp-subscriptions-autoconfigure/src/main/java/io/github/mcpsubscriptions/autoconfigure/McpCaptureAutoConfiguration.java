@@ -33,6 +33,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.io.ResourceLoader;
 import org.springframework.util.ClassUtils;
 
 /**
@@ -65,8 +66,8 @@ public final class McpCaptureAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	static CaptureDatabase mcpCaptureDatabase(McpProperties properties) {
-		if (!ClassUtils.isPresent(POSTGRES_DRIVER, McpCaptureAutoConfiguration.class.getClassLoader())) {
+	static CaptureDatabase mcpCaptureDatabase(McpProperties properties, ResourceLoader resourceLoader) {
+		if (!ClassUtils.isPresent(POSTGRES_DRIVER, resourceLoader.getClassLoader())) {
 			throw new InvalidCaptureException(List.of("the PostgreSQL JDBC driver (org.postgresql:postgresql) is not "
 					+ "on the class path, and the change capture works on PostgreSQL only"));
 		}

@@ -92,9 +92,9 @@ public class ChangeCapture implements SmartLifecycle {
 	}
 
 	/**
-	 * Checks the configuration against the database and installs the capture's tables
-	 * and triggers if asked to: at start-up, so that a mistake stops the application
-	 * before its first change.
+	 * Checks the configuration against the database, installs the capture's tables and
+	 * triggers if asked to, and creates the cursor on the first start: at start-up, so
+	 * that a mistake stops the application before its first change.
 	 * @throws InvalidCaptureException if the configuration does not fit the database
 	 * @throws IllegalStateException if the database cannot be reached
 	 */
@@ -108,6 +108,9 @@ public class ChangeCapture implements SmartLifecycle {
 				this.database.install(prepared, this.tables);
 			}
 			this.byName = Map.copyOf(this.database.qualifiedNames(prepared, this.tables));
+			// On the first start, the capture begins here: every change committed after the
+			// application started is delivered, even one made before the reader's first read.
+			this.database.cursor(prepared);
 		}
 		catch (SQLException ex) {
 			throw new IllegalStateException("The MCP change capture could not prepare the database: " + ex.getMessage(),

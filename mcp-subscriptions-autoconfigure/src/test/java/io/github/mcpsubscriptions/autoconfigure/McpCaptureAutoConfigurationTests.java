@@ -4,9 +4,11 @@ import javax.sql.DataSource;
 
 import io.github.mcpsubscriptions.capture.CapturedUriFilter;
 import io.github.mcpsubscriptions.capture.ChangeCapture;
+import io.github.mcpsubscriptions.capture.InvalidCaptureException;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.jdbc.datasource.SimpleDriverDataSource;
 
@@ -45,6 +47,21 @@ class McpCaptureAutoConfigurationTests {
 		this.runner.withBean(DataSource.class, SimpleDriverDataSource::new)
 			.withPropertyValues("mcp.enabled=false", "mcp.capture.enabled=true")
 			.run((context) -> assertThat(context).doesNotHaveBean(ChangeCapture.class));
+	}
+
+	@Test
+	void enabledWithoutThePostgresqlDriverStopsTheStartUp() {
+		this.runner.withBean(DataSource.class, SimpleDriverDataSource::new)
+			.withClassLoader(new FilteredClassLoader("org.postgresql"))
+			.withPropertyValues("mcp.capture.enabled=true", "mcp.capture.tables.product=catalog://products/{id}")
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(context.getStartupFailure()).rootCause()
+					.isInstanceOf(InvalidCaptureException.class)
+					.hasMessageContaining("the PostgreSQL JDBC driver (org.postgresql:postgresql) is not on the class path");
+				assertThat(new InvalidCaptureFailureAnalyzer().analyze(context.getStartupFailure()).getDescription())
+					.contains("The MCP change capture (mcp.capture.*) is configured wrongly");
+			});
 	}
 
 }

@@ -87,6 +87,42 @@ final class CaptureNodes implements AutoCloseable {
 	}
 
 	/**
+	 * Waits until a node's feed has delivered at least some changes; if it does not in
+	 * time, says where the capture stands and which transactions of the server were open
+	 * (a transaction of this database holds the capture back, by design).
+	 * @param node the node
+	 * @param count how many changes
+	 */
+	void awaitRecorded(ConfigurableApplicationContext node, int count) {
+		try {
+			org.awaitility.Awaitility.await().atMost(ChangeCaptureTests.WAIT).until(() -> recorded(node).size() >= count);
+		}
+		catch (org.awaitility.core.ConditionTimeoutException ex) {
+			CaptureStats stats = node.getBean(CaptureStats.class);
+			throw new AssertionError("Expected " + count + " changes, got " + recorded(node) + "; the capture is at "
+					+ stats.getPosition() + " (connected " + stats.isConnected() + ", reading " + stats.isReading()
+					+ "); open transactions: " + openTransactions(), ex);
+		}
+	}
+
+	private String openTransactions() {
+		List<String> open = new ArrayList<>();
+		try (Connection connection = this.dataSource.getConnection();
+				Statement statement = connection.createStatement();
+				ResultSet result = statement.executeQuery("select datname, application_name, state, backend_xid, "
+						+ "now() - xact_start, left(query, 80) from pg_stat_activity where backend_xid is not null")) {
+			while (result.next()) {
+				open.add(result.getString(1) + "/" + result.getString(2) + " " + result.getString(3) + " xid "
+						+ result.getString(4) + " for " + result.getString(5) + ": " + result.getString(6));
+			}
+		}
+		catch (SQLException ex) {
+			open.add(ex.toString());
+		}
+		return open.toString();
+	}
+
+	/**
 	 * Runs statements in one transaction of their own, in the schema.
 	 * @param statements the statements
 	 */
@@ -113,6 +149,19 @@ final class CaptureNodes implements AutoCloseable {
 		Connection connection = this.dataSource.getConnection();
 		connection.setAutoCommit(false);
 		return connection;
+	}
+
+	/**
+	 * Opens a connection to the schema as another role, in auto-commit.
+	 * @param role the role (the server trusts local connections)
+	 * @return the connection
+	 */
+	Connection connectAs(String role) throws SQLException {
+		String url;
+		try (Connection connection = this.dataSource.getConnection()) {
+			url = connection.getMetaData().getURL();
+		}
+		return java.sql.DriverManager.getConnection(url, role, "");
 	}
 
 	/**
@@ -188,6 +237,11 @@ final class CaptureNodes implements AutoCloseable {
 
 		@McpResource(uri = "catalog://products/{id}")
 		String product(String id) {
+			return id;
+		}
+
+		@McpResource(uri = "other://things/{id}")
+		String thing(String id) {
 			return id;
 		}
 

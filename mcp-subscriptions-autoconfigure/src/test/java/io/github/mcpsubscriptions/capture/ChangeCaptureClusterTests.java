@@ -1,17 +1,23 @@
 package io.github.mcpsubscriptions.capture;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
 import io.github.mcpsubscriptions.cluster.RedisTestSupport;
+import io.github.mcpsubscriptions.notification.NotificationEncoder;
 import io.github.mcpsubscriptions.notification.ResourceChange;
+import io.github.mcpsubscriptions.test.SseEvent;
+import io.github.mcpsubscriptions.test.SseStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
 
 import org.springframework.context.ConfigurableApplicationContext;
 
 import static io.github.mcpsubscriptions.capture.CaptureNodes.recorded;
 import static io.github.mcpsubscriptions.capture.ChangeCaptureTests.WAIT;
+import static io.github.mcpsubscriptions.test.McpTestClient.json;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
@@ -33,14 +39,14 @@ class ChangeCaptureClusterTests {
 		this.redis.close();
 	}
 
-	private ConfigurableApplicationContext start(String name) {
+	private ConfigurableApplicationContext start(String name, Class<?>... sources) {
 		List<String> properties = new ArrayList<>();
 		for (String argument : this.redis.nodeArguments("mcp.cluster.node-name=" + name)) {
 			if (!argument.startsWith("--server.port")) {
 				properties.add(argument.substring(2));
 			}
 		}
-		return this.nodes.start(properties.toArray(String[]::new));
+		return this.nodes.start(sources, properties.toArray(String[]::new));
 	}
 
 	@Test
@@ -72,6 +78,30 @@ class ChangeCaptureClusterTests {
 		}
 		assertThat(this.redis.redis().opsForStream().size(this.redis.prefix() + "{log}")).as("entries in the log")
 			.isEqualTo(5);
+	}
+
+	@Test
+	void changesPrunedBeforeAnyNodeReadThemResyncTheCapturedResourcesSubscribersOnEveryNode() throws Exception {
+		ConfigurableApplicationContext a = start("a", ChangeCaptureFaultTests.Gated.class);
+		try (SseStream stream = ChangeCaptureTests.listen(a, "catalog://products/{id}\",\"other://things/{id}")) {
+			this.nodes.sql("insert into product values (1, 'tea', 1)");
+			ChangeCaptureTests.assertNotified(stream, "catalog://products/1", "created");
+			a.getBean(ChangeCaptureFaultTests.Gate.class).open = false;
+			assertThat(this.nodes.terminateReader()).isEqualTo(1);
+			this.nodes.sql("insert into product values (2, 'lost', 1)");
+			this.nodes.sql("update mcp_change set at = at - interval '2 days' where new_key ->> 'id' = '2'");
+			// Another node reads, finds the row pruned, and tells every node through the log.
+			ConfigurableApplicationContext b = start("b");
+			SseEvent event = stream.nextMessage(WAIT);
+			assertThat(event).as("a resync").isNotNull();
+			JsonNode params = json(event.data()).get("params");
+			assertThat(params.get("uri").stringValue()).isEqualTo("catalog://products");
+			assertThat(params.get("_meta").get(NotificationEncoder.RESYNC_META).booleanValue()).isTrue();
+			this.nodes.sql("insert into product values (3, 'after', 1)");
+			ChangeCaptureTests.assertNotified(stream, "catalog://products/3", "created");
+			assertThat(stream.nextMessage(Duration.ofMillis(500))).as("no resync of other://things/{id}").isNull();
+			assertThat(b.getBean(CaptureStats.class).getResyncs()).isEqualTo(1);
+		}
 	}
 
 	private static void awaitBoth(ConfigurableApplicationContext a, ConfigurableApplicationContext b, int count) {

@@ -2,16 +2,19 @@ package io.github.mcpsubscriptions.capture;
 
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import javax.sql.DataSource;
 
 import io.github.mcpsubscriptions.notification.NotificationEncoder;
+import io.github.mcpsubscriptions.notification.ResourceChange;
 import io.github.mcpsubscriptions.test.SseEvent;
 import io.github.mcpsubscriptions.test.SseStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
@@ -101,6 +104,18 @@ class ChangeCaptureFaultTests {
 			.as("pruned").isZero();
 	}
 
+	@Test
+	void aChangeCommittedAfterStartUpButBeforeTheReaderFirstReadsIsDelivered() {
+		// The start-up's check takes the one connection the gate admits: the reader cannot
+		// connect until the test opens the gate again.
+		ConfigurableApplicationContext node = this.nodes.start(new Class<?>[] { Gated.class }, "test.gate.opens=1");
+		Gate gate = node.getBean(Gate.class);
+		this.nodes.sql("insert into product values (1, 'before the first read', 1)");
+		gate.opens.set(Integer.MAX_VALUE);
+		this.nodes.awaitRecorded(node, 1);
+		assertThat(CaptureNodes.recorded(node)).extracting(ResourceChange::uri).containsExactly("catalog://products/1");
+	}
+
 	/**
 	 * Refuses the capture's connections while closed, as a database that does not accept
 	 * connections would.
@@ -109,13 +124,24 @@ class ChangeCaptureFaultTests {
 
 		volatile boolean open = true;
 
+		/** How many connections may be opened before the gate closes by itself. */
+		final AtomicInteger opens;
+
+		Gate(int opens) {
+			this.opens = new AtomicInteger(opens);
+		}
+
+		boolean admit() {
+			return this.open && this.opens.getAndDecrement() > 0;
+		}
+
 	}
 
 	static class Gated {
 
 		@Bean
-		Gate gate() {
-			return new Gate();
+		Gate gate(@Value("${test.gate.opens:2147483647}") int opens) {
+			return new Gate(opens);
 		}
 
 		@Bean
@@ -124,7 +150,7 @@ class ChangeCaptureFaultTests {
 			CaptureConnections connections = CaptureConnections.derivedFrom(dataSource,
 					database.connectionProperties(ChangeCapture.APPLICATION_NAME));
 			return () -> {
-				if (!gate.open) {
+				if (!gate.admit()) {
 					throw new SQLException("The test refuses the capture's connection");
 				}
 				return connections.open();

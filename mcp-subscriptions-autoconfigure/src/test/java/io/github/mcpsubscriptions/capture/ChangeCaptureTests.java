@@ -1,5 +1,8 @@
 package io.github.mcpsubscriptions.capture;
 
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
@@ -43,7 +46,7 @@ class ChangeCaptureTests {
 
 	@Test
 	void everyCommittedChangeKindNotifiesOnceAndARollbackNothing() throws Exception {
-		ConfigurableApplicationContext node = this.nodes.start();
+		ConfigurableApplicationContext node = this.nodes.start("management.endpoint.health.show-details=always");
 		try (SseStream stream = listen(node, "catalog://products")) {
 			this.nodes.sql("insert into product values (1, 'tea', 3.50)");
 			assertNotified(stream, "catalog://products/1", "created");
@@ -63,6 +66,12 @@ class ChangeCaptureTests {
 			assertNotified(stream, "catalog://products/3", "deleted");
 			assertThat(stream.nextMessage(Duration.ofMillis(500))).as("once each, nothing rolled back").isNull();
 		}
+		HttpResponse<String> health = HttpClient.newHttpClient()
+			.send(HttpRequest.newBuilder(client(node).endpoint().resolve("/actuator/health/mcpCapture")).build(),
+					HttpResponse.BodyHandlers.ofString());
+		assertThat(health.statusCode()).isEqualTo(200);
+		assertThat(json(health.body()).get("status").stringValue()).isEqualTo("UP");
+		assertThat(json(health.body()).get("details").get("reading").booleanValue()).isTrue();
 		MeterRegistry meters = node.getBean(MeterRegistry.class);
 		assertThat(meters.get("mcp.capture.changes").functionCounter().count()).isEqualTo(5);
 		assertThat(meters.get("mcp.capture.lag").timer().count()).isEqualTo(5);
@@ -82,7 +91,7 @@ class ChangeCaptureTests {
 			assertThat(changes).as("nothing after an open transaction is published before it ends").isEmpty();
 			first.commit();
 		}
-		await().atMost(WAIT).until(() -> changes.size() >= 3);
+		this.nodes.awaitRecorded(node, 3);
 		assertThat(changes).extracting(ResourceChange::uri)
 			.containsExactly("catalog://products/1", "catalog://products/2", "catalog://products/4");
 	}
@@ -94,9 +103,25 @@ class ChangeCaptureTests {
 			// Holds the server's xmin back, but cannot write to this database.
 			statement.execute("select pg_current_xact_id()");
 			this.nodes.sql("insert into product values (1, 'tea', 1)");
-			await().atMost(WAIT).until(() -> recorded(node).size() == 1);
+			this.nodes.awaitRecorded(node, 1);
 			other.rollback();
 		}
+		assertThat(recorded(node)).extracting(ResourceChange::uri).containsExactly("catalog://products/1");
+	}
+
+	@Test
+	void aWriterWithNoPrivilegeOnTheChangeTableCanWriteAndIsCaptured() throws Exception {
+		ConfigurableApplicationContext node = this.nodes.start();
+		String role = "mcp_writer_" + this.nodes.schema().substring(this.nodes.schema().length() - 8);
+		this.nodes.sql("create role " + role + " login", "grant usage on schema " + this.nodes.schema() + " to " + role,
+				"grant insert on product to " + role);
+		try (Connection writer = this.nodes.connectAs(role); Statement statement = writer.createStatement()) {
+			statement.execute("insert into product values (1, 'by another role', 1)");
+		}
+		finally {
+			this.nodes.sql("drop owned by " + role, "drop role " + role);
+		}
+		this.nodes.awaitRecorded(node, 1);
 		assertThat(recorded(node)).extracting(ResourceChange::uri).containsExactly("catalog://products/1");
 	}
 
@@ -104,11 +129,11 @@ class ChangeCaptureTests {
 	void aChangeCommittedWhileTheApplicationWasDownIsDeliveredWhenItStartsAgain() {
 		ConfigurableApplicationContext first = this.nodes.start();
 		this.nodes.sql("insert into product values (1, 'before', 1)");
-		await().atMost(WAIT).until(() -> recorded(first).size() == 1);
+		this.nodes.awaitRecorded(first, 1);
 		first.close();
 		this.nodes.sql("update product set name = 'while down' where id = 1", "insert into product values (2, 'new', 1)");
 		ConfigurableApplicationContext second = this.nodes.start();
-		await().atMost(WAIT).until(() -> recorded(second).size() >= 2);
+		this.nodes.awaitRecorded(second, 2);
 		assertThat(recorded(second)).extracting(ResourceChange::uri, (change) -> change.attributes().get("change"))
 			.containsExactly(tuple("catalog://products/1", "updated"), tuple("catalog://products/2", "created"));
 	}
@@ -119,7 +144,7 @@ class ChangeCaptureTests {
 		this.nodes.sql("insert into product values (1, null, 1)");
 		this.nodes.sql("insert into product values (2, null, 1)");
 		this.nodes.sql("insert into product values (3, 'tea', 1)");
-		await().atMost(WAIT).until(() -> recorded(node).size() == 1);
+		this.nodes.awaitRecorded(node, 1);
 		assertThat(recorded(node)).extracting(ResourceChange::uri).containsExactly("catalog://products/tea");
 		assertThat(node.getBean(MeterRegistry.class).get("mcp.capture.rejected").functionCounter().count()).isEqualTo(2);
 	}
@@ -132,7 +157,7 @@ class ChangeCaptureTests {
 		this.nodes.sql("insert into product values (1, 'tea', 1)");
 		node.publishEvent(new ResourceChangedEvent("catalog://products/1", Map.of("change", "created")));
 		node.publishEvent(new ResourceChangedEvent("catalog://products"));
-		await().atMost(WAIT).until(() -> recorded(node).size() >= 2);
+		this.nodes.awaitRecorded(node, 2);
 		List<String> uris = new ArrayList<>();
 		recorded(node).forEach((change) -> uris.add(change.uri()));
 		assertThat(uris).containsExactlyInAnyOrder("catalog://products", "catalog://products/1");

@@ -7,6 +7,7 @@ import java.util.function.Consumer;
 
 import io.github.mcpsubscriptions.autoconfigure.McpJpaAutoConfiguration;
 import io.github.mcpsubscriptions.notification.InMemoryResourceChangeFeed;
+import io.github.mcpsubscriptions.notification.PublishedChangeFilter;
 import io.github.mcpsubscriptions.notification.ResourceChange;
 import io.github.mcpsubscriptions.notification.ResourceChangeFeed;
 import jakarta.persistence.EntityManager;
@@ -21,8 +22,10 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.orm.jpa.SharedEntityManagerCreator;
 import org.springframework.transaction.support.TransactionTemplate;
 
+import static org.assertj.core.api.Assertions.as;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
+import static org.assertj.core.api.InstanceOfAssertFactories.STRING;
 
 /**
  * Entities mapped with {@link McpResourceEntity} publish their committed changes, on a
@@ -155,6 +158,20 @@ class EntityChangePublisherTests {
 						(problem) -> assertThat(problem).contains(MisnamedVariable.class.getName(), "{sku}",
 								"names no identifier or persistent property", "identifier id and properties code")));
 		});
+	}
+
+	@Test
+	void aChangeThatAnotherSourcePublishesIsNotPublishedAgain() {
+		// The database capture's filter declines the rows of the tables it captures.
+		this.runner.withBean(PublishedChangeFilter.class,
+				() -> (change) -> !change.uri().startsWith("shop://orders/"))
+			.run((context) -> {
+				List<ResourceChange> changes = recorded(context);
+				Shop shop = new Shop(context);
+				shop.inTransaction((em) -> em.persist(new ShopOrder("new")), ShopOrder.class);
+				shop.inTransaction((em) -> em.persist(new Customer("ada", "eu")), Customer.class);
+				assertThat(changes).extracting(ResourceChange::uri).singleElement(as(STRING)).startsWith("shop://customers/");
+			});
 	}
 
 	private static List<ResourceChange> recorded(AssertableApplicationContext context) {

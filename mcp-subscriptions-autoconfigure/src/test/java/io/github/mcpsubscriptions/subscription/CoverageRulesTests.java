@@ -216,4 +216,14 @@ class CoverageRulesTests {
 			.withMessageContaining("at most 32 variables");
 	}
 
+	@ParameterizedTest
+	@CsvSource({ "catalog://products, true", "catalog://products/7, true", "catalog://products/{id}, true",
+			"catalog://, true", "catalog://products/?pattern=*.json, true", "catalog://products-archive, false",
+			"catalog://products-archive/7, false", "other://things/{id}, false", "file:///logs/?pattern=*.log, false" })
+	void aSubscriptionMayOverlapATemplateWhenOneLiteralBaseIsAPrefixOfTheOther(String subscribedUri,
+			boolean overlaps) {
+		assertThat(CoverageRules.mayOverlap(subscribedUri, java.util.List.of("catalog://products/{id}")))
+			.isEqualTo(overlaps);
+	}
+
 }

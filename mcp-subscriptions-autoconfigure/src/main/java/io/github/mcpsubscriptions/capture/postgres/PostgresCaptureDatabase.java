@@ -259,7 +259,9 @@ public class PostgresCaptureDatabase implements CaptureDatabase {
 				+ "  id bigint not null,\n" //
 				+ "  saved_at timestamptz not null default now())");
 		sql.add("create or replace function " + schema + "." + stem + "_capture() returns trigger\n" //
-				+ "language plpgsql as $$\n" //
+				// As its owner, so that writers need no privilege on the change table; with a
+				// fixed search_path, as a security definer function must have.
+				+ "language plpgsql security definer set search_path = pg_catalog, pg_temp as $$\n" //
 				+ "declare\n" //
 				+ "  row_new jsonb;\n" //
 				+ "  row_old jsonb;\n" //
