@@ -49,8 +49,10 @@ import io.github.mcpsubscriptions.tester.McpTester;
  * <li><b>commits</b>: {@code --writers} connections commit {@code --burst} single-row updates
  * as fast as they can; captured changes per second when each change is a transaction;</li>
  * <li><b>cost</b>: single-row updates in a loop on one connection (autocommit), on the
- * captured table, on an identical table without the trigger, and on one with a copy of the
- * trigger that does not call {@code pg_notify} (writing to a change table nobody reads), in
+ * captured table, on an identical table without the trigger, on one with a copy of the
+ * trigger that does not call {@code pg_notify} (writing to a change table nobody reads), and
+ * on one with that copy as an ordinary function (no {@code security definer}, no
+ * {@code search_path} of its own), in
  * blocks whose order changes every round, with the capture running; updates per second of
  * each and the ratios to the table without trigger per round, with
  * {@code synchronous_commit} on (each commit waits for the disk) and off (the trigger's own
@@ -268,7 +270,7 @@ public final class CaptureHarness {
 	private Map<String, Object> cost(int rows) throws Exception {
 		int ids = Math.min(rows, 1000);
 		String schema = this.schema;
-		for (String table : List.of("product_plain", "product_nonotify")) {
+		for (String table : List.of("product_plain", "product_nonotify", "product_invoker")) {
 			sql("create table " + schema + "." + table + " (like " + schema + ".product including all)");
 			sql("insert into " + schema + "." + table + " select * from " + schema + ".product where id between "
 					+ BASE_ID + " and " + (BASE_ID + ids - 1));
@@ -288,6 +290,15 @@ public final class CaptureHarness {
 			.replaceAll("perform pg_notify\\([^;]*\\);", ""));
 		sql("create trigger mcp_bench_capture after insert or update or delete on " + schema
 				+ ".product_nonotify for each row execute function " + schema + ".mcp_bench_capture('id')");
+		// The same again as an ordinary function (no security definer, no search_path of its
+		// own): what those two clauses cost.
+		sql(function.replace(schema + ".mcp_change_capture(", schema + ".mcp_bench_invoker(")
+			.replace("insert into " + schema + ".mcp_change ", "insert into " + schema + ".mcp_change_bench ")
+			.replaceAll("perform pg_notify\\([^;]*\\);", "")
+			.replaceAll("(?m)^ SECURITY DEFINER\\n", "")
+			.replaceAll("(?m)^ SET search_path[^\\n]*\\n", ""));
+		sql("create trigger mcp_bench_invoker after insert or update or delete on " + schema
+				+ ".product_invoker for each row execute function " + schema + ".mcp_bench_invoker('id')");
 		Map<String, Object> figures = new LinkedHashMap<>();
 		figures.put("updatesPerBlock", this.options.costUpdates);
 		for (String commit : this.options.costCommit.split(",")) {
@@ -299,8 +310,12 @@ public final class CaptureHarness {
 	/** Updates of one table in a row in the cost measurement. */
 	private static final int COST_SLICE = 50;
 
-	/** The tables of the cost measurement: captured, trigger without NOTIFY, no trigger. */
-	private static final List<String> COST_TABLES = List.of("product", "product_nonotify", "product_plain");
+	/**
+	 * The tables of the cost measurement: captured; the capture's trigger without NOTIFY; the
+	 * same as an ordinary function; no trigger.
+	 */
+	private static final List<String> COST_TABLES = List.of("product", "product_nonotify", "product_invoker",
+			"product_plain");
 
 	private Map<String, Object> cost(int ids, String synchronousCommit) throws Exception {
 		Map<String, List<Double>> rates = new LinkedHashMap<>();
@@ -339,7 +354,7 @@ public final class CaptureHarness {
 					rates.get(table).add(round(rate.get(table)));
 					line.append(String.format(Locale.ROOT, " %s %.0f/s", table, rate.get(table)));
 				}
-				for (String table : COST_TABLES.subList(0, 2)) {
+				for (String table : COST_TABLES.subList(0, 3)) {
 					ratios.computeIfAbsent(table + "/product_plain", (key) -> new ArrayList<>())
 						.add(Math.round(rate.get(table) / rate.get("product_plain") * 1000) / 1000.0);
 				}
