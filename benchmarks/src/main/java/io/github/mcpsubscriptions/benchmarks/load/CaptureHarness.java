@@ -104,8 +104,8 @@ public final class CaptureHarness {
 			  --updates N           latency: updates, each of another product (default 2000)
 			  --burst N             burst: rows in one transaction; commits: single-row transactions (default 20000)
 			  --writers N           commits: connections committing at once (default 4)
-			  --cost-updates N      cost: updates per block (default 2000)
-			  --cost-rounds N       cost: rounds of one block on each table (default 6)
+			  --cost-updates N      cost: updates per table and round (default 3000)
+			  --cost-rounds N       cost: rounds (default 7)
 			  --cost-commit LIST    cost: synchronous_commit of the writer, on and/or off (default on,off)
 			  --phases LIST         latency,burst,commits,cost (default all)
 			  --help                this text""";
@@ -620,8 +620,8 @@ public final class CaptureHarness {
 					Integer.parseInt(values.getOrDefault("updates", "2000")),
 					Integer.parseInt(values.getOrDefault("burst", "20000")),
 					Integer.parseInt(values.getOrDefault("writers", "4")),
-					Integer.parseInt(values.getOrDefault("cost-updates", "2000")),
-					Integer.parseInt(values.getOrDefault("cost-rounds", "6")),
+					Integer.parseInt(values.getOrDefault("cost-updates", "3000")),
+					Integer.parseInt(values.getOrDefault("cost-rounds", "7")),
 					values.getOrDefault("cost-commit", "on,off"),
 					values.getOrDefault("phases", "latency,burst,commits,cost"));
 			String host = URI.create(options.jdbc.substring("jdbc:".length())).getHost();
