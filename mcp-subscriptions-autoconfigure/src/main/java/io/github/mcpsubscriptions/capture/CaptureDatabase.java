@@ -15,7 +15,7 @@ import org.jspecify.annotations.Nullable;
  * position, and wake the reader. Every method runs on the capture's own connection, on
  * the capture's thread; none is called by an application thread.
  * <p>
- * PostgreSQL's is {@link io.github.mcpsubscriptions.capture.postgres.PostgresCaptureDatabase}.
+ * PostgreSQL's is {@code PostgresCaptureDatabase}, in the package {@code capture.postgres}.
  * Another database implements the same: a trigger-filled table and a cursor table, a
  * read that returns only rows of finished transactions, and a lease so that one reader at
  * a time reads; a database without notifications waits by polling.

@@ -3,6 +3,8 @@ package io.github.mcpsubscriptions.cluster;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -246,7 +248,7 @@ public class RedisChangeLog implements ResourceChangeFeed, SmartLifecycle {
 		if (keys.size() != changes.size()) {
 			throw new IllegalArgumentException("One key per change");
 		}
-		List<String> arguments = new java.util.ArrayList<>(2 + changes.size() * 5);
+		List<String> arguments = new ArrayList<>(2 + changes.size() * 4);
 		arguments.add(Integer.toString(this.logSize));
 		arguments.add(this.nodeName);
 		for (int i = 0; i < changes.size(); i++) {
@@ -276,7 +278,7 @@ public class RedisChangeLog implements ResourceChangeFeed, SmartLifecycle {
 	 * @param templates the URI templates
 	 * @throws StoreUnavailableException if Redis cannot be reached
 	 */
-	public void appendResync(java.util.Collection<String> templates) {
+	public void appendResync(Collection<String> templates) {
 		append(Map.of(KIND, RESYNC, "n", this.nodeName, TEMPLATES, json.writeValueAsString(templates)));
 	}
 
@@ -286,7 +288,7 @@ public class RedisChangeLog implements ResourceChangeFeed, SmartLifecycle {
 	 * @param fields the record's fields
 	 * @return the templates, or {@code null}
 	 */
-	static java.util.@Nullable List<String> resyncTemplates(Map<Object, Object> fields) {
+	static @Nullable List<String> resyncTemplates(Map<Object, Object> fields) {
 		Object templates = fields.get(TEMPLATES);
 		return (templates != null) ? json.readValue(templates.toString(), STRINGS) : null;
 	}

@@ -27,7 +27,7 @@ import org.springframework.context.annotation.Bean;
  * table {@code product} captured as {@code catalog://products/{id}}, each application on
  * a random port, closed (and the schema dropped) together.
  */
-final class CaptureNodes implements AutoCloseable {
+public final class CaptureNodes implements AutoCloseable {
 
 	private final PostgresTestDatabase database = new PostgresTestDatabase();
 
@@ -35,7 +35,7 @@ final class CaptureNodes implements AutoCloseable {
 
 	private final List<ConfigurableApplicationContext> nodes = new ArrayList<>();
 
-	CaptureNodes() {
+	public CaptureNodes() {
 		sql("create table product (id bigint primary key, name text, price numeric(10, 2))");
 	}
 
@@ -74,7 +74,7 @@ final class CaptureNodes implements AutoCloseable {
 		return context;
 	}
 
-	ConfigurableApplicationContext start(String... properties) {
+	public ConfigurableApplicationContext start(String... properties) {
 		return start(new Class<?>[0], properties);
 	}
 
@@ -82,7 +82,7 @@ final class CaptureNodes implements AutoCloseable {
 		return new McpTestClient(((WebServerApplicationContext) node).getWebServer().getPort());
 	}
 
-	static List<ResourceChange> recorded(ConfigurableApplicationContext node) {
+	public static List<ResourceChange> recorded(ConfigurableApplicationContext node) {
 		return node.getBean(RecordedChanges.class).changes;
 	}
 
@@ -93,7 +93,7 @@ final class CaptureNodes implements AutoCloseable {
 	 * @param node the node
 	 * @param count how many changes
 	 */
-	void awaitRecorded(ConfigurableApplicationContext node, int count) {
+	public void awaitRecorded(ConfigurableApplicationContext node, int count) {
 		try {
 			org.awaitility.Awaitility.await().atMost(ChangeCaptureTests.WAIT).until(() -> recorded(node).size() >= count);
 		}
@@ -126,7 +126,7 @@ final class CaptureNodes implements AutoCloseable {
 	 * Runs statements in one transaction of their own, in the schema.
 	 * @param statements the statements
 	 */
-	void sql(String... statements) {
+	public void sql(String... statements) {
 		try (Connection connection = this.dataSource.getConnection()) {
 			connection.setAutoCommit(false);
 			try (Statement statement = connection.createStatement()) {
@@ -200,11 +200,22 @@ final class CaptureNodes implements AutoCloseable {
 	 * @return how many connections were ended
 	 */
 	long terminateReader() {
-		return queryLong("select count(pg_terminate_backend(l.pid)) from pg_locks l join pg_stat_activity a "
-				+ "on a.pid = l.pid where a.application_name = 'mcp-change-capture' and l.locktype = 'advisory' "
-				+ "and ((l.classid::bigint << 32) | l.objid::bigint) = hashtextextended('mcp-change-capture:"
+		return queryLong("select count(pg_terminate_backend(l.pid)) " + LEASE_HOLDERS + "hashtextextended('mcp-change-capture:"
 				+ schema() + ".mcp_change', 0)");
 	}
+
+	/**
+	 * How many connections hold this schema's capture lease.
+	 * @return the count
+	 */
+	long leaseHolders() {
+		return queryLong("select count(*) " + LEASE_HOLDERS + "hashtextextended('mcp-change-capture:" + schema()
+				+ ".mcp_change', 0)");
+	}
+
+	private static final String LEASE_HOLDERS = "from pg_locks l join pg_stat_activity a on a.pid = l.pid "
+			+ "where a.application_name = 'mcp-change-capture' and l.locktype = 'advisory' and l.granted "
+			+ "and ((l.classid::bigint << 32) | l.objid::bigint) = ";
 
 	@Override
 	public void close() {

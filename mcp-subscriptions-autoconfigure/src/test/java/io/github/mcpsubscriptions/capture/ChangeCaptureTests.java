@@ -139,6 +139,27 @@ class ChangeCaptureTests {
 	}
 
 	@Test
+	void closingTheApplicationEndsTheCaptureThreadAndReleasesItsLease() {
+		ConfigurableApplicationContext node = this.nodes.start();
+		this.nodes.sql("insert into product values (1, 'tea', 1)");
+		this.nodes.awaitRecorded(node, 1);
+		assertThat(captureThreads()).isNotEmpty();
+		assertThat(this.nodes.leaseHolders()).isEqualTo(1);
+		node.close();
+		assertThat(captureThreads()).as("the capture's thread has ended when the context has closed").isEmpty();
+		// The server ends the closed connection's session (and its lock) by itself, soon after.
+		await().atMost(WAIT).until(() -> this.nodes.leaseHolders() == 0);
+	}
+
+	private static List<Thread> captureThreads() {
+		return Thread.getAllStackTraces()
+			.keySet()
+			.stream()
+			.filter((thread) -> thread.isAlive() && thread.getName().equals("mcp-change-capture"))
+			.toList();
+	}
+
+	@Test
 	void aRowWhoseUriCannotBeBuiltIsCountedAndSkippedAndTheNextIsDelivered() {
 		ConfigurableApplicationContext node = this.nodes.start("mcp.capture.tables.product=catalog://products/{name}");
 		this.nodes.sql("insert into product values (1, null, 1)");

@@ -8,6 +8,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -239,7 +240,7 @@ public class PostgresCaptureDatabase implements CaptureDatabase {
 	 * @return the statements, in order
 	 */
 	static List<String> installSql(String changes, List<CapturedTable> tables, String stem,
-			java.util.Collection<String> qualifiedTables) {
+			Collection<String> qualifiedTables) {
 		String schema = changes.substring(0, changes.indexOf('.'));
 		List<String> sql = new ArrayList<>();
 		sql.add("create table if not exists " + changes + " (\n" //
