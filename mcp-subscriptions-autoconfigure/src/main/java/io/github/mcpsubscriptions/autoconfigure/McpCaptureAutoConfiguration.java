@@ -31,6 +31,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
+import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.io.ResourceLoader;
@@ -89,10 +90,13 @@ public final class McpCaptureAutoConfiguration {
 
 	/**
 	 * The capture. It depends on the change feed so that the feed starts before it and
-	 * stops after it: a cluster's log reader must read what the capture appends.
+	 * stops after it: a cluster's log reader must read what the capture appends. It checks
+	 * the captured tables when created, so after the application's database initializers
+	 * (SQL scripts, Flyway, Liquibase) that create them.
 	 */
 	@Bean
 	@ConditionalOnMissingBean
+	@DependsOnDatabaseInitialization
 	static ChangeCapture mcpChangeCapture(CaptureDatabase database, CaptureConnections connections,
 			McpProperties properties, CaptureSink sink, CaptureStats stats, ResourceChangeFeed feed) {
 		McpProperties.Capture capture = properties.getCapture();

@@ -50,6 +50,18 @@ class McpCaptureAutoConfigurationTests {
 	}
 
 	@Test
+	void loadsWithoutSpringBootSql() {
+		// An application may declare its own DataSource without Boot's JDBC support: the
+		// capture's order after database initialization is then moot, not an error.
+		this.runner.withBean(DataSource.class, SimpleDriverDataSource::new)
+			.withClassLoader(new FilteredClassLoader("org.springframework.boot.sql", "org.postgresql"))
+			.withPropertyValues("mcp.capture.enabled=true", "mcp.capture.tables.product=catalog://products/{id}")
+			.run((context) -> assertThat(context.getStartupFailure()).rootCause()
+				.isInstanceOf(InvalidCaptureException.class)
+				.hasMessageContaining("the PostgreSQL JDBC driver"));
+	}
+
+	@Test
 	void enabledWithoutThePostgresqlDriverStopsTheStartUp() {
 		this.runner.withBean(DataSource.class, SimpleDriverDataSource::new)
 			.withClassLoader(new FilteredClassLoader("org.postgresql"))
