@@ -642,7 +642,7 @@ public final class Outbox {
 			this.written++;
 			try {
 				Outbox.this.writer.write(stream, notification);
-				Outbox.this.stats.sent(notification.publishedAt(), Outbox.this.clock.instant());
+				Outbox.this.stats.sent(notification.publishedAt(), Outbox.this.clock);
 			}
 			catch (IOException ex) {
 				synchronized (Outbox.this.lock) {
