@@ -94,6 +94,23 @@ class AsyncSseStreamTests {
 	}
 
 	@Test
+	void aStreamThatWroteSinceTheLastProbeIsNotProbed() throws IOException {
+		// Under load every stream writes between two probes: the probe then costs nothing (#29).
+		this.stream.sendBatch(1 << 20, countdown(1));
+		this.stream.probe();
+		assertThat(this.out.text()).isEqualTo(frames(1));
+		assertThat(this.out.writes).isOne();
+	}
+
+	@Test
+	void anIdleStreamIsProbedWithAnEmptyComment() {
+		this.stream.probe();
+		assertThat(this.out.text()).isEqualTo(":\n\n");
+		this.stream.probe();
+		assertThat(this.out.text()).as("idle still: probed again").isEqualTo(":\n\n:\n\n");
+	}
+
+	@Test
 	void aBatchLargerThanTheFirstBufferArrivesWhole() throws IOException {
 		String big = "x".repeat(3000);
 		this.stream.sendBatch(1 << 20, (target) -> {
