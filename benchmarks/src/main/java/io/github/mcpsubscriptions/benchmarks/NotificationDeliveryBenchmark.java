@@ -134,7 +134,8 @@ public class NotificationDeliveryBenchmark {
 
 		final Map<String, Object> attributes = Map.of("version", 7);
 
-		long next;
+		/** Shared by the threads of {@code sharedMatchOfferEncode}: every change is new. */
+		final java.util.concurrent.atomic.AtomicLong next = new java.util.concurrent.atomic.AtomicLong();
 
 		@Setup(Level.Trial)
 		public void setUp() {
@@ -153,7 +154,7 @@ public class NotificationDeliveryBenchmark {
 		}
 
 		String nextUri() {
-			return "catalog://products/" + (this.next++ & 0xFFFFF);
+			return "catalog://products/" + (this.next.getAndIncrement() & 0xFFFFF);
 		}
 
 		long written() {
@@ -184,6 +185,39 @@ public class NotificationDeliveryBenchmark {
 				.offer(shared.computeIfAbsent(match.subscribedUri(), (uri) -> OutboundNotification.updated(change, uri)));
 		}
 		return matches.size();
+	}
+
+	/**
+	 * The fan-out with subscribers of its own per benchmark thread: run with {@code -t 1},
+	 * {@code -t 2}, {@code -t 4} (and {@code -bm thrpt}), T threads are T partitions of the
+	 * subscribers, each fanning its own changes out in order, sharing nothing but the JVM
+	 * and the cores. How the total grows with T is what fan-out partitioned by subscriber
+	 * could gain from more cores.
+	 */
+	@State(Scope.Thread)
+	public static class PartitionFanout extends Fanout {
+
+	}
+
+	/**
+	 * {@link #matchOfferEncode} on one partition of the subscribers.
+	 * @param state this thread's subscribers
+	 * @return the matches
+	 */
+	@Benchmark
+	public int partitionMatchOfferEncode(PartitionFanout state) {
+		return matchOfferEncode(state);
+	}
+
+	/**
+	 * {@link #matchOfferEncode} by several threads at once on the same subscribers (run
+	 * with {@code -t}): changes fanned out concurrently contend for the same outboxes.
+	 * @param state the shared subscribers
+	 * @return the matches
+	 */
+	@Benchmark
+	public int sharedMatchOfferEncode(Fanout state) {
+		return matchOfferEncode(state);
 	}
 
 	@Benchmark

@@ -5,7 +5,7 @@ import java.security.Principal;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -47,6 +47,11 @@ public class NotificationDispatcher implements AutoCloseable {
 	private final NotificationEncoder encoder;
 
 	private final DeliveryScheduler scheduler;
+
+	private final DrainChunks drains;
+
+	/** Numbers the changes fanned out, on the dispatcher's thread only. */
+	private long changeSequence;
 
 	private final Clock clock;
 
@@ -95,6 +100,7 @@ public class NotificationDispatcher implements AutoCloseable {
 		this.filters = List.copyOf(filters);
 		this.encoder = encoder;
 		this.scheduler = scheduler;
+		this.drains = new DrainChunks(scheduler);
 		this.clock = clock;
 		this.outboxCapacity = outboxCapacity;
 		this.minInterval = minInterval;
@@ -131,7 +137,7 @@ public class NotificationDispatcher implements AutoCloseable {
 		Subscriber subscriber = new Subscriber(id, principal, listChanges, meta);
 		Outbox.Writer own = writer.apply(subscriber);
 		subscriber.setOutbox(new Outbox(this.outboxCapacity, this.detachedOutboxCapacity, this.minInterval,
-				this.clock, this.scheduler, (stream, notification) -> write(subscriber, own, stream, notification),
+				this.clock, this.drains, (stream, notification) -> write(subscriber, own, stream, notification),
 				this.stats, () -> this.index.subscriptionsOf(subscriber), this.writeBatch));
 		this.subscribers.add(subscriber);
 		return subscriber;
@@ -292,6 +298,7 @@ public class NotificationDispatcher implements AutoCloseable {
 		this.backlog.incrementAndGet();
 		try {
 			this.executor.execute(() -> {
+				this.drains.collect();
 				try {
 					task.run();
 				}
@@ -299,6 +306,7 @@ public class NotificationDispatcher implements AutoCloseable {
 					logger.error("MCP notification dispatch failed", ex);
 				}
 				finally {
+					this.drains.submitCollected();
 					this.backlog.decrementAndGet();
 				}
 			});
@@ -343,7 +351,12 @@ public class NotificationDispatcher implements AutoCloseable {
 		List<SubscriptionMatch<Subscriber>> matches = this.index.match(change.uri());
 		// Subscribers without correlation get one notification per change: the most
 		// specific of their matching subscriptions that passes the policy and filters.
-		Map<Subscriber, String> merged = null;
+		// Each is marked with the change's number and its place in the list, so that a
+		// second match finds its first without a map lookup per subscriber.
+		long mark = ++this.changeSequence;
+		Subscriber[] merged = null;
+		String[] mergedUris = null;
+		int mergedCount = 0;
 		// One notification per subscription URI, shared by all its subscribers: it is
 		// encoded once, however many subscribers it goes to.
 		Map<String, OutboundNotification> shared = new HashMap<>();
@@ -357,15 +370,23 @@ public class NotificationDispatcher implements AutoCloseable {
 			if (this.encoder.correlates(subscriber)) {
 				subscriber.getOutbox().offer(notification(shared, change, subscribedUri));
 			}
+			else if (subscriber.dispatchMark == mark) {
+				int slot = subscriber.dispatchSlot;
+				mergedUris[slot] = CoverageRules.moreSpecific(change.uri(), mergedUris[slot], subscribedUri);
+			}
 			else {
-				merged = (merged != null) ? merged : new LinkedHashMap<>(matches.size() * 4 / 3 + 1);
-				merged.merge(subscriber, subscribedUri,
-						(current, candidate) -> CoverageRules.moreSpecific(change.uri(), current, candidate));
+				if (merged == null) {
+					merged = new Subscriber[matches.size()];
+					mergedUris = new String[matches.size()];
+				}
+				subscriber.dispatchMark = mark;
+				subscriber.dispatchSlot = mergedCount;
+				merged[mergedCount] = subscriber;
+				mergedUris[mergedCount++] = subscribedUri;
 			}
 		}
-		if (merged != null) {
-			merged.forEach((subscriber, subscribedUri) -> subscriber.getOutbox()
-				.offer(notification(shared, change, subscribedUri)));
+		for (int i = 0; i < mergedCount; i++) {
+			merged[i].getOutbox().offer(notification(shared, change, mergedUris[i]));
 		}
 		return matches.size();
 	}
@@ -392,7 +413,7 @@ public class NotificationDispatcher implements AutoCloseable {
 	 */
 	public List<OutboundNotification> notificationsFor(ResourceChange change, Subscriber subscriber,
 			SubscriptionIndex<Subscriber> subscriptions) {
-		List<OutboundNotification> notifications = new java.util.ArrayList<>();
+		List<OutboundNotification> notifications = new ArrayList<>();
 		boolean correlates = this.encoder.correlates(subscriber);
 		@Nullable String mostSpecific = null;
 		Decisions decisions = new Decisions(change);
@@ -427,6 +448,104 @@ public class NotificationDispatcher implements AutoCloseable {
 			return false;
 		}
 		return true;
+	}
+
+	/**
+	 * Runs the drains the dispatcher's thread starts in chunks, one task per
+	 * {@link #CHUNK} outboxes rather than one each: fanning a change out to thousands of
+	 * idle outboxes would otherwise hand the delivery executor thousands of tasks, each
+	 * queued, woken and let through the delivery gate on its own. A drain still runs
+	 * alone for its outbox (the outbox's own flag), so order per stream holds. Drains
+	 * started on any other thread (a stream's callback, a timer, a drain that goes on)
+	 * are handed over one by one as before.
+	 */
+	static final class DrainChunks implements DeliveryScheduler {
+
+		static final int CHUNK = 64;
+
+		private final DeliveryScheduler delegate;
+
+		/** The dispatcher's thread while it collects, else {@code null}. */
+		private volatile @Nullable Thread collecting;
+
+		/** Touched by the collecting thread only. */
+		private @Nullable List<Runnable> collected;
+
+		DrainChunks(DeliveryScheduler delegate) {
+			this.delegate = delegate;
+		}
+
+		/** From now on, drains started on this thread are collected. */
+		void collect() {
+			this.collected = null;
+			this.collecting = Thread.currentThread();
+		}
+
+		/** Hand over what was collected, and stop collecting. */
+		void submitCollected() {
+			this.collecting = null;
+			submitChunk();
+		}
+
+		@Override
+		public void execute(Runnable task) {
+			if (this.collecting != Thread.currentThread()) {
+				this.delegate.execute(task);
+				return;
+			}
+			List<Runnable> chunk = this.collected;
+			if (chunk == null) {
+				chunk = new ArrayList<>(CHUNK);
+				this.collected = chunk;
+			}
+			chunk.add(task);
+			if (chunk.size() >= CHUNK) {
+				submitChunk();
+			}
+		}
+
+		private void submitChunk() {
+			List<Runnable> chunk = this.collected;
+			this.collected = null;
+			if (chunk == null) {
+				return;
+			}
+			if (chunk.size() == 1) {
+				this.delegate.execute(chunk.get(0));
+				return;
+			}
+			this.delegate.execute(() -> runAll(chunk));
+		}
+
+		/** Every drain runs, whatever the others throw: one that did not would never run again. */
+		private static void runAll(List<Runnable> chunk) {
+			Throwable failure = null;
+			for (Runnable drain : chunk) {
+				try {
+					drain.run();
+				}
+				catch (Throwable ex) {
+					if (failure == null) {
+						failure = ex;
+					}
+					else {
+						failure.addSuppressed(ex);
+					}
+				}
+			}
+			if (failure instanceof RuntimeException runtime) {
+				throw runtime;
+			}
+			if (failure instanceof Error error) {
+				throw error;
+			}
+		}
+
+		@Override
+		public void schedule(Runnable task, Duration delay) {
+			this.delegate.schedule(task, delay);
+		}
+
 	}
 
 	/**

@@ -1,9 +1,12 @@
 package io.github.mcpsubscriptions.notification;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
+
+import org.jspecify.annotations.Nullable;
 
 /**
  * Counts of what the dispatcher and the outboxes did, for metrics.
@@ -32,8 +35,8 @@ public final class NotificationStats {
 
 	final LongAdder replays = new LongAdder();
 
-	private volatile Consumer<Duration> latencyListener = (latency) -> {
-	};
+	/** Without one, nothing reads the clock per notification. */
+	private volatile @Nullable Consumer<Duration> latencyListener;
 
 	/**
 	 * Be told the time from each change's publication to its notification's write.
@@ -43,9 +46,12 @@ public final class NotificationStats {
 		this.latencyListener = listener;
 	}
 
-	void sent(Instant publishedAt, Instant now) {
+	void sent(Instant publishedAt, Clock clock) {
 		this.sent.increment();
-		this.latencyListener.accept(Duration.between(publishedAt, now));
+		Consumer<Duration> listener = this.latencyListener;
+		if (listener != null) {
+			listener.accept(Duration.between(publishedAt, clock.instant()));
+		}
 	}
 
 	/** Changes received from the feed. */

@@ -217,7 +217,50 @@ public final class OutboundNotification {
 				+ this.publishedAt + ", position=" + this.position + "]";
 	}
 
-	record Key(String method, @Nullable String uri, @Nullable String subscribedUri) {
+	/**
+	 * What makes two notifications the same news. Its hash is computed once: every outbox
+	 * a notification goes to hashes its key at least twice.
+	 */
+	static final class Key {
+
+		private final String method;
+
+		private final @Nullable String uri;
+
+		private final @Nullable String subscribedUri;
+
+		private final int hash;
+
+		Key(String method, @Nullable String uri, @Nullable String subscribedUri) {
+			this.method = method;
+			this.uri = uri;
+			this.subscribedUri = subscribedUri;
+			this.hash = Objects.hash(method, uri, subscribedUri);
+		}
+
+		@Nullable String subscribedUri() {
+			return this.subscribedUri;
+		}
+
+		@Override
+		public boolean equals(@Nullable Object other) {
+			if (this == other) {
+				return true;
+			}
+			return other instanceof Key that && this.hash == that.hash && this.method.equals(that.method)
+					&& Objects.equals(this.uri, that.uri) && Objects.equals(this.subscribedUri, that.subscribedUri);
+		}
+
+		@Override
+		public int hashCode() {
+			return this.hash;
+		}
+
+		@Override
+		public String toString() {
+			return "Key[method=" + this.method + ", uri=" + this.uri + ", subscribedUri=" + this.subscribedUri + "]";
+		}
+
 	}
 
 }

@@ -120,6 +120,12 @@ public final class Outbox {
 
 	private boolean closed;
 
+	/**
+	 * Whether a resync may wait in {@link #pending}: until one is queued, and again once
+	 * the outbox has emptied, an offer need not look for one.
+	 */
+	private boolean resyncMayWait;
+
 	Outbox(int capacity, Function<String, Duration> minInterval, Clock clock, DeliveryScheduler scheduler,
 			Writer writer, NotificationStats stats, Supplier<Collection<String>> activeSubscriptions) {
 		this(capacity, minInterval, clock, scheduler, writer, stats, activeSubscriptions, WriteBatch.DEFAULT);
@@ -163,29 +169,32 @@ public final class Outbox {
 			if (this.closed) {
 				return;
 			}
+			if (this.resyncMayWait && coveredByResync(notification)) {
+				this.stats.coalesced.increment();
+				return;
+			}
 			OutboundNotification.Key key = notification.key();
-			if (coveredByResync(notification)) {
+			// One lookup: a notification with the same key keeps its place and takes the
+			// newer attributes; a new one goes last, and is taken back if it does not fit.
+			if (this.pending.put(key, notification) != null) {
 				this.stats.coalesced.increment();
 				return;
 			}
-			if (this.pending.replace(key, notification) != null) {
-				this.stats.coalesced.increment();
-				return;
-			}
-			if (this.stream == null && this.pending.size() >= this.detachedCapacity) {
+			this.resyncMayWait |= notification.resync();
+			int waiting = this.pending.size() - 1;
+			if (this.stream == null && waiting >= this.detachedCapacity) {
 				// Nobody reads: what waits becomes a resync per subscription, which covers
 				// whatever else arrives until a stream attaches.
+				this.pending.remove(key);
 				overflow();
 				return;
 			}
-			if (this.pending.size() >= this.capacity) {
+			if (waiting >= this.capacity) {
+				this.pending.remove(key);
 				toClose = overflow();
 			}
-			else {
-				this.pending.put(key, notification);
-				if (!startDrain()) {
-					return;
-				}
+			else if (!startDrain()) {
+				return;
 			}
 		}
 		if (toClose != null) {
@@ -242,6 +251,7 @@ public final class Outbox {
 			}
 			OutboundNotification resync = OutboundNotification.resync(subscribedUri, now);
 			this.pending.put(resync.key(), resync);
+			this.resyncMayWait = true;
 			this.stats.resyncsQueued.increment();
 		}
 	}
@@ -655,7 +665,7 @@ public final class Outbox {
 			this.written++;
 			try {
 				Outbox.this.writer.write(stream, notification);
-				Outbox.this.stats.sent(notification.publishedAt(), Outbox.this.clock.instant());
+				Outbox.this.stats.sent(notification.publishedAt(), Outbox.this.clock);
 			}
 			catch (IOException ex) {
 				synchronized (Outbox.this.lock) {
@@ -736,7 +746,12 @@ public final class Outbox {
 				this.lastSent.put(subscription, now);
 			}
 			iterator.remove();
-			this.delayed.remove(candidate.key());
+			if (!this.delayed.isEmpty()) {
+				this.delayed.remove(candidate.key());
+			}
+			if (this.pending.isEmpty()) {
+				this.resyncMayWait = false;
+			}
 			return candidate;
 		}
 		return null;
@@ -775,6 +790,7 @@ public final class Outbox {
 		List<OutboundNotification> rest = new ArrayList<>(this.pending.values());
 		this.pending.clear();
 		this.pending.put(notification.key(), notification);
+		this.resyncMayWait |= notification.resync();
 		for (OutboundNotification waiting : rest) {
 			this.pending.put(waiting.key(), waiting);
 		}

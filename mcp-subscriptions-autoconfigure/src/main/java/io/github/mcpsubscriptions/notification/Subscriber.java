@@ -28,6 +28,14 @@ public final class Subscriber {
 
 	private volatile boolean toolListChanges;
 
+	/**
+	 * The dispatcher's own bookkeeping while it fans a change out, on its thread only: the
+	 * change this subscriber was last seen in, and its place in that change's list.
+	 */
+	long dispatchMark;
+
+	int dispatchSlot;
+
 	Subscriber(String id, @Nullable Principal principal, boolean listChanges, Map<String, Object> meta) {
 		this.id = id;
 		this.principal = principal;

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.EnumMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -161,7 +162,7 @@ public final class SubscriptionIndex<S> {
 	 * duplicates, in no particular order
 	 */
 	public List<SubscriptionMatch<S>> match(String changedUri) {
-		List<SubscriptionMatch<S>> matches = new ArrayList<>();
+		Matches<S> matches = new Matches<>();
 		int pathEnd = CoverageRules.pathEnd(changedUri);
 		// The length of the last candidate looked up, as "a//b" yields "a/" twice.
 		int lastLength = -1;
@@ -191,7 +192,9 @@ public final class SubscriptionIndex<S> {
 				collectGroup(this.customGroups, scheme, changedUri, matches);
 			}
 		}
-		return distinct(matches);
+		// Only a URI collected twice (it left a group and came back while the group was
+		// iterated) can repeat a subscriber: the rest need no set of every match.
+		return matches.repeated ? distinct(matches.list) : matches.list;
 	}
 
 	/**
@@ -346,24 +349,44 @@ public final class SubscriptionIndex<S> {
 		return (definition.groupKey != null) ? this.groups : null;
 	}
 
-	private void collectPlain(String candidate, List<SubscriptionMatch<S>> matches) {
+	private void collectPlain(String candidate, Matches<S> matches) {
 		Entry<S> entry = this.entries.get(candidate);
 		// Being found under one of the candidates is what makes a plain URI cover the change.
 		if (entry != null && entry.definition.isIndexedPlain()) {
-			entry.collect(matches);
+			matches.collect(entry);
 		}
 	}
 
 	private void collectGroup(Map<String, ConcurrentHashMap<String, Entry<S>>> groups, String key, String changedUri,
-			List<SubscriptionMatch<S>> matches) {
+			Matches<S> matches) {
 		Map<String, Entry<S>> group = groups.get(key);
 		if (group != null) {
 			for (Entry<S> entry : group.values()) {
 				if (entry.definition.covers(changedUri)) {
-					entry.collect(matches);
+					matches.collect(entry);
 				}
 			}
 		}
+	}
+
+	/**
+	 * The matches of one change, and whether a subscribed URI was collected twice.
+	 */
+	private static final class Matches<S> {
+
+		final List<SubscriptionMatch<S>> list = new ArrayList<>();
+
+		private final Set<String> uris = new HashSet<>();
+
+		boolean repeated;
+
+		void collect(Entry<S> entry) {
+			if (!this.uris.add(entry.definition.uri)) {
+				this.repeated = true;
+			}
+			entry.collect(this.list);
+		}
+
 	}
 
 	/**

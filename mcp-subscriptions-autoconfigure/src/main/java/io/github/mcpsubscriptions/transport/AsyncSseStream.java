@@ -1,10 +1,12 @@
 package io.github.mcpsubscriptions.transport;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
@@ -63,7 +65,7 @@ final class AsyncSseStream implements MessageStream {
 
 	private final ServletOutputStream out;
 
-	private final ArrayDeque<byte[]> waiting = new ArrayDeque<>();
+	private final ArrayDeque<ByteBuffer> waiting = new ArrayDeque<>();
 
 	private final List<Runnable> writableCallbacks = new ArrayList<>();
 
@@ -90,6 +92,13 @@ final class AsyncSseStream implements MessageStream {
 
 	/** Inside {@link #sendBatch}: frames wait here until the batch ends. */
 	private boolean batching;
+
+	/**
+	 * The frames of the batch under way, one after the other: the container gets them
+	 * with one write, as it costs a readiness check and a copy per write. Dropped when the
+	 * batch is handed over, so an idle stream holds no buffer.
+	 */
+	private byte @Nullable [] batch;
 
 	private int batchedBytes;
 
@@ -153,8 +162,46 @@ final class AsyncSseStream implements MessageStream {
 		boolean message = !data.isEmpty();
 		int length = ((id != null) ? ID.length + id.length + 1 : 0) + (message ? MESSAGE_EVENT_LINE.length : 0)
 				+ DATA.length + payload.length + 2;
-		byte[] frame = new byte[length];
-		int at = 0;
+		IOException failure;
+		synchronized (this.lock) {
+			if (this.state != State.OPEN) {
+				throw new IOException("The stream is closed");
+			}
+			if (this.batching) {
+				byte[] into = batchRoom(length);
+				frame(id, message, payload, into, this.batchedBytes);
+				this.batchedBytes += length;
+				return;
+			}
+			byte[] frame = new byte[length];
+			frame(id, message, payload, frame, 0);
+			this.waiting.add(ByteBuffer.wrap(frame));
+			failure = pumpOrFail();
+		}
+		if (failure != null) {
+			ended();
+			complete();
+			throw failure;
+		}
+	}
+
+	/** Room for {@code length} more bytes in the batch's buffer. Called with the lock held. */
+	private byte[] batchRoom(int length) {
+		byte[] current = this.batch;
+		int needed = this.batchedBytes + length;
+		if (current == null || current.length < needed) {
+			int size = (current != null) ? current.length : 1024;
+			while (size < needed) {
+				size *= 2;
+			}
+			current = (current != null) ? Arrays.copyOf(current, size) : new byte[size];
+			this.batch = current;
+		}
+		return current;
+	}
+
+	private static void frame(byte @Nullable [] id, boolean message, byte[] payload, byte[] frame, int from) {
+		int at = from;
 		if (id != null) {
 			at = put(ID, frame, at);
 			at = put(id, frame, at);
@@ -169,7 +216,6 @@ final class AsyncSseStream implements MessageStream {
 		at = put(payload, frame, at);
 		frame[at++] = '\n';
 		frame[at] = '\n';
-		write(frame);
 	}
 
 	private static int put(byte[] part, byte[] frame, int at) {
@@ -225,14 +271,29 @@ final class AsyncSseStream implements MessageStream {
 		synchronized (this.lock) {
 			this.batching = false;
 			if (this.state != State.DONE) {
+				takeBatch();
 				failure = pumpOrFail();
 			}
+			this.batch = null;
 		}
 		if (failure != null) {
 			ended();
 			complete();
 			throw failure;
 		}
+	}
+
+	/**
+	 * The frames of the batch under way go to what waits for the container, as one
+	 * array. Called with the lock held.
+	 */
+	private void takeBatch() {
+		byte[] frames = this.batch;
+		if (frames != null && this.batchedBytes > 0) {
+			this.waiting.add(ByteBuffer.wrap(frames, 0, this.batchedBytes));
+		}
+		this.batch = null;
+		this.batchedBytes = 0;
 	}
 
 	private void write(CharSequence frame) throws IOException {
@@ -245,11 +306,12 @@ final class AsyncSseStream implements MessageStream {
 			if (this.state != State.OPEN) {
 				throw new IOException("The stream is closed");
 			}
-			this.waiting.add(bytes);
 			if (this.batching) {
+				System.arraycopy(bytes, 0, batchRoom(bytes.length), this.batchedBytes, bytes.length);
 				this.batchedBytes += bytes.length;
 				return;
 			}
+			this.waiting.add(ByteBuffer.wrap(bytes));
 			failure = pumpOrFail();
 		}
 		if (failure != null) {
@@ -266,7 +328,7 @@ final class AsyncSseStream implements MessageStream {
 	private @Nullable IOException pumpOrFail() {
 		try {
 			while (this.out.isReady()) {
-				byte[] next = this.waiting.poll();
+				ByteBuffer next = this.waiting.poll();
 				if (next == null) {
 					if (this.needsFlush) {
 						this.needsFlush = false;
@@ -274,7 +336,7 @@ final class AsyncSseStream implements MessageStream {
 					}
 					return null;
 				}
-				this.out.write(next);
+				this.out.write(next.array(), next.arrayOffset() + next.position(), next.remaining());
 				this.needsFlush = true;
 				this.wroteSinceProbe = true;
 			}
@@ -351,8 +413,12 @@ final class AsyncSseStream implements MessageStream {
 			}
 			this.closedByServer = true;
 			this.state = State.CLOSING;
+			// Closed by the writer of a batch (a last message, then close): what the batch
+			// wrote goes first.
+			takeBatch();
 			if (this.retryOnClose != null) {
-				this.waiting.add(("retry:" + this.retryOnClose.toMillis() + "\n\n").getBytes(StandardCharsets.UTF_8));
+				this.waiting.add(ByteBuffer
+					.wrap(("retry:" + this.retryOnClose.toMillis() + "\n\n").getBytes(StandardCharsets.UTF_8)));
 			}
 			failure = pumpOrFail();
 			complete = failure != null || containerHoldsNothing();
@@ -431,7 +497,7 @@ final class AsyncSseStream implements MessageStream {
 				// Completed under us: the container has told, or is telling, the listener.
 				return;
 			}
-			this.waiting.add(PROBE);
+			this.waiting.add(ByteBuffer.wrap(PROBE));
 			failure = pumpOrFail();
 			this.wroteSinceProbe = false;
 		}

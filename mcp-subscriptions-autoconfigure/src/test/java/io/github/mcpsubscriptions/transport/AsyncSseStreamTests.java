@@ -68,6 +68,62 @@ class AsyncSseStreamTests {
 	}
 
 	@Test
+	void aBatchIsHandedOverWithOneWrite() throws IOException {
+		// Each write costs the container a readiness check and a copy (#29).
+		this.stream.sendBatch(1 << 20, (target) -> {
+			target.send("s-1", "{\"a\":1}");
+			target.sendComment("keep-alive");
+			target.send(null, "line one\nline two");
+			target.prime("s-2");
+			return false;
+		});
+		assertThat(this.out.writes).isOne();
+		assertThat(this.out.text()).isEqualTo("id:s-1\nevent:message\ndata:{\"a\":1}\n\n" + ":keep-alive\n\n"
+				+ "event:message\ndata:line one\ndata:line two\n\n" + "id:s-2\ndata:\n\n");
+	}
+
+	@Test
+	void whatABatchWroteBeforeItsWriterClosedTheStreamIsSent() throws IOException {
+		this.stream.sendBatch(1 << 20, (target) -> {
+			target.send(null, "{\"n\":1}");
+			target.close();
+			return false;
+		});
+		assertThat(this.out.text()).isEqualTo(frames(1));
+		assertThat(this.stream.isOpen()).isFalse();
+	}
+
+	@Test
+	void aStreamThatWroteSinceTheLastProbeIsNotProbed() throws IOException {
+		// Under load every stream writes between two probes: the probe then costs nothing (#29).
+		this.stream.sendBatch(1 << 20, countdown(1));
+		this.stream.probe();
+		assertThat(this.out.text()).isEqualTo(frames(1));
+		assertThat(this.out.writes).isOne();
+	}
+
+	@Test
+	void anIdleStreamIsProbedWithAnEmptyComment() {
+		this.stream.probe();
+		assertThat(this.out.text()).isEqualTo(":\n\n");
+		this.stream.probe();
+		assertThat(this.out.text()).as("idle still: probed again").isEqualTo(":\n\n:\n\n");
+	}
+
+	@Test
+	void aBatchLargerThanTheFirstBufferArrivesWhole() throws IOException {
+		String big = "x".repeat(3000);
+		this.stream.sendBatch(1 << 20, (target) -> {
+			target.send(null, "{\"n\":1}");
+			target.send(null, big);
+			target.send(null, "{\"n\":2}");
+			return false;
+		});
+		assertThat(this.out.writes).isOne();
+		assertThat(this.out.text()).isEqualTo(frames(1) + "event:message\ndata:" + big + "\n\n" + frames(2));
+	}
+
+	@Test
 	void withoutABatchEveryMessageIsFlushed() throws IOException {
 		this.stream.send(null, "{\"n\":1}");
 		this.stream.send(null, "{\"n\":2}");
@@ -140,6 +196,8 @@ class AsyncSseStreamTests {
 
 		int flushes;
 
+		int writes;
+
 		@Nullable WriteListener listener;
 
 		@Override
@@ -159,6 +217,7 @@ class AsyncSseStreamTests {
 
 		@Override
 		public void write(byte[] b, int off, int len) {
+			this.writes++;
 			this.bytes.write(b, off, len);
 		}
 

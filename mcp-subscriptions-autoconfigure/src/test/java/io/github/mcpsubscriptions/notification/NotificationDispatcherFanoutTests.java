@@ -1,0 +1,163 @@
+package io.github.mcpsubscriptions.notification;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.github.mcpsubscriptions.jsonrpc.JsonRpcCodec;
+import io.github.mcpsubscriptions.subscription.CoverageRules;
+import io.github.mcpsubscriptions.subscription.ResourceAccessPolicy;
+import io.github.mcpsubscriptions.subscription.SubscriptionIndex;
+import io.github.mcpsubscriptions.test.MutableClock;
+import io.github.mcpsubscriptions.test.RecordingStream;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * What a change fanned out to many subscribers costs the delivery executor (#29), and that
+ * the cheaper fan-out still gives a subscriber without correlation one notification, for
+ * its most specific subscription.
+ */
+class NotificationDispatcherFanoutTests {
+
+	private static final Instant AT = Instant.parse("2026-01-01T00:00:00Z");
+
+	private final MutableClock clock = new MutableClock(AT);
+
+	private final InMemoryResourceChangeFeed feed = new InMemoryResourceChangeFeed();
+
+	@Test
+	void theDrainsOfAFanOutAreHandedToTheExecutorInChunks() {
+		CountingScheduler scheduler = new CountingScheduler();
+		try (NotificationDispatcher dispatcher = dispatcher(scheduler, CorrelationMode.ALWAYS)) {
+			List<RecordingStream> streams = new ArrayList<>();
+			for (int i = 0; i < 300; i++) {
+				Subscriber subscriber = dispatcher.register("s" + i, null, false, Map.of());
+				dispatcher.subscribe(subscriber, "catalog://products/{id}");
+				RecordingStream stream = new RecordingStream();
+				subscriber.getOutbox().attach(stream);
+				streams.add(stream);
+			}
+			scheduler.executed.set(0);
+
+			this.feed.publish(new ResourceChange("catalog://products/7", Map.of(), AT));
+
+			await().atMost(10, TimeUnit.SECONDS)
+				.until(() -> streams.stream().allMatch((stream) -> stream.written().size() == 1));
+			assertThat(scheduler.executed).as("one task per %d idle outboxes, not one each",
+					NotificationDispatcher.DrainChunks.CHUNK)
+				.hasValue(5);
+		}
+	}
+
+	@Test
+	void aDrainThatThrowsLeavesTheOthersOfItsChunkToRun() {
+		CountingScheduler scheduler = new CountingScheduler();
+		NotificationDispatcher.DrainChunks chunks = new NotificationDispatcher.DrainChunks(scheduler);
+		AtomicInteger ran = new AtomicInteger();
+		chunks.collect();
+		chunks.execute(ran::incrementAndGet);
+		chunks.execute(() -> {
+			throw new IllegalStateException("a bug in a writer");
+		});
+		chunks.execute(ran::incrementAndGet);
+		assertThat(ran).as("collected, not run yet").hasValue(0);
+		assertThatIllegalStateException().isThrownBy(chunks::submitCollected).withMessage("a bug in a writer");
+		assertThat(ran).hasValue(2);
+		assertThat(scheduler.executed).hasValue(1);
+	}
+
+	@Test
+	void drainsStartedOffTheDispatcherThreadAreNotHeldBack() {
+		CountingScheduler scheduler = new CountingScheduler();
+		NotificationDispatcher.DrainChunks chunks = new NotificationDispatcher.DrainChunks(scheduler);
+		AtomicInteger ran = new AtomicInteger();
+		chunks.execute(ran::incrementAndGet);
+		assertThat(ran).hasValue(1);
+	}
+
+	@Test
+	void aSubscriberWithoutCorrelationGetsOneNotificationForItsMostSpecificSubscription() {
+		try (NotificationDispatcher dispatcher = dispatcher(new CountingScheduler(), CorrelationMode.NEVER)) {
+			List<List<String>> delivered = new ArrayList<>();
+			List<List<String>> subscribed = new ArrayList<>();
+			// Subscribers follow one another in the index, each with its own set of
+			// subscriptions that all cover the change, in different orders.
+			for (int i = 0; i < 30; i++) {
+				List<String> received = new CopyOnWriteArrayList<>();
+				Subscriber subscriber = dispatcher.register("s" + i, null, false, Map.of(),
+						(created) -> (stream, n) -> received.add(n.uri() + " " + n.subscribedUri()));
+				List<String> uris = new ArrayList<>();
+				if (i % 3 == 0) {
+					uris.add("catalog://products/{id}");
+				}
+				uris.add("catalog://products");
+				if (i % 2 == 0) {
+					uris.add("catalog://products/7");
+				}
+				uris.forEach((uri) -> dispatcher.subscribe(subscriber, uri));
+				subscriber.getOutbox().attach(new RecordingStream());
+				delivered.add(received);
+				subscribed.add(uris);
+			}
+
+			this.feed.publish(new ResourceChange("catalog://products/7", Map.of(), AT));
+			this.feed.publish(new ResourceChange("catalog://products/8", Map.of(), AT));
+
+			await().atMost(10, TimeUnit.SECONDS).until(() -> delivered.stream().allMatch((r) -> r.size() == 2));
+			for (int i = 0; i < 30; i++) {
+				assertThat(delivered.get(i)).as("subscriber %d", i)
+					.containsExactly("catalog://products/7 " + mostSpecific("catalog://products/7", subscribed.get(i)),
+							"catalog://products/8 " + mostSpecific("catalog://products/8", subscribed.get(i)));
+			}
+			assertThat(delivered.get(0)).containsExactly("catalog://products/7 catalog://products/7",
+					"catalog://products/8 catalog://products/{id}");
+		}
+	}
+
+	private static String mostSpecific(String changed, List<String> subscriptions) {
+		String best = null;
+		for (String uri : subscriptions) {
+			if (CoverageRules.covers(uri, changed)) {
+				best = (best != null) ? CoverageRules.moreSpecific(changed, best, uri) : uri;
+			}
+		}
+		return best;
+	}
+
+	private NotificationDispatcher dispatcher(DeliveryScheduler scheduler, CorrelationMode correlation) {
+		return new NotificationDispatcher(this.feed, new SubscriptionIndex<>(), ResourceAccessPolicy.PERMIT_ALL,
+				List.of(), new NotificationEncoder(new JsonRpcCodec(), correlation), scheduler, this.clock, 100,
+				(uri) -> Duration.ZERO);
+	}
+
+	/** Runs every task on one thread of its own, in order, and counts them. */
+	private static final class CountingScheduler implements DeliveryScheduler {
+
+		final AtomicInteger executed = new AtomicInteger();
+
+		private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
+
+		@Override
+		public void execute(Runnable task) {
+			this.executed.incrementAndGet();
+			task.run();
+		}
+
+		@Override
+		public void schedule(Runnable task, Duration delay) {
+			this.tasks.add(task);
+		}
+
+	}
+
+}
