@@ -2,12 +2,12 @@ package io.github.mcpsubscriptions.notification;
 
 import java.lang.reflect.Method;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -26,6 +26,10 @@ public final class ExecutorDeliveryScheduler implements DeliveryScheduler, AutoC
 
 	/** How long a drain may hold its place before it is taken to be blocked on a socket. */
 	public static final Duration DEFAULT_LEASE = Duration.ofMillis(100);
+
+	private final NamedThreads deliveryThreads = NamedThreads.numbered("mcp-delivery-");
+
+	private final NamedThreads timerThreads = NamedThreads.numbered("mcp-delivery-timer-");
 
 	private final ExecutorService delivery;
 
@@ -54,12 +58,12 @@ public final class ExecutorDeliveryScheduler implements DeliveryScheduler, AutoC
 	ExecutorDeliveryScheduler(int poolSize, int parallelism, Duration lease, boolean virtualThreadsIfAvailable) {
 		ExecutorService virtualThreads = virtualThreadsIfAvailable ? virtualThreadExecutor() : null;
 		this.delivery = (virtualThreads != null) ? virtualThreads
-				: Executors.newFixedThreadPool(poolSize, daemon("mcp-delivery-"));
+				: Executors.newFixedThreadPool(poolSize, this.deliveryThreads);
 		this.gate = new DeliveryGate(parallelism, lease.toNanos(), System::nanoTime);
 		logger.info(((virtualThreads != null) ? "MCP notifications are written on virtual threads"
 				: "MCP notifications are written on a pool of " + poolSize + " threads (JDK 21+ uses virtual threads)")
 				+ ", at most " + parallelism + " at once");
-		this.timer = Executors.newSingleThreadScheduledExecutor(daemon("mcp-delivery-timer-"));
+		this.timer = Executors.newSingleThreadScheduledExecutor(this.timerThreads);
 	}
 
 	/**
@@ -99,15 +103,6 @@ public final class ExecutorDeliveryScheduler implements DeliveryScheduler, AutoC
 		catch (ReflectiveOperationException ex) {
 			return null;
 		}
-	}
-
-	private static java.util.concurrent.ThreadFactory daemon(String prefix) {
-		AtomicInteger count = new AtomicInteger();
-		return (task) -> {
-			Thread thread = new Thread(task, prefix + count.incrementAndGet());
-			thread.setDaemon(true);
-			return thread;
-		};
 	}
 
 	@Override
@@ -150,7 +145,7 @@ public final class ExecutorDeliveryScheduler implements DeliveryScheduler, AutoC
 
 	@Override
 	public void close() {
-		ExecutorShutdown.now(this.timer, this.delivery);
+		ExecutorShutdown.now(List.of(this.timerThreads, this.deliveryThreads), this.timer, this.delivery);
 	}
 
 }

@@ -1,5 +1,6 @@
 package io.github.mcpsubscriptions.notification;
 
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 
@@ -20,6 +21,16 @@ final class ExecutorShutdown {
 	}
 
 	static void now(ExecutorService... executors) {
+		now(List.of(), executors);
+	}
+
+	/**
+	 * Stops executors, then waits for their threads too: an executor reports termination
+	 * while its last worker is still returning.
+	 * @param threads the factories of the executors' threads
+	 * @param executors the executors
+	 */
+	static void now(List<NamedThreads> threads, ExecutorService... executors) {
 		for (ExecutorService executor : executors) {
 			executor.shutdownNow();
 		}
@@ -27,6 +38,13 @@ final class ExecutorShutdown {
 			for (ExecutorService executor : executors) {
 				if (!executor.awaitTermination(WAIT_SECONDS, TimeUnit.SECONDS)) {
 					logger.warn("MCP notification threads did not stop within " + WAIT_SECONDS + " s");
+					return;
+				}
+			}
+			for (NamedThreads factory : threads) {
+				if (!factory.awaitEnd(WAIT_SECONDS, TimeUnit.SECONDS)) {
+					logger.warn("MCP notification threads did not end within " + WAIT_SECONDS + " s");
+					return;
 				}
 			}
 		}

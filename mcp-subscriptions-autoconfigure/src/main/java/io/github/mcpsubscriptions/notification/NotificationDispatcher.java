@@ -73,11 +73,9 @@ public class NotificationDispatcher implements AutoCloseable {
 
 	private volatile int detachedOutboxCapacity = Integer.MAX_VALUE;
 
-	private final ExecutorService executor = Executors.newSingleThreadExecutor((task) -> {
-		Thread thread = new Thread(task, "mcp-dispatch");
-		thread.setDaemon(true);
-		return thread;
-	});
+	private final NamedThreads dispatchThread = NamedThreads.named("mcp-dispatch");
+
+	private final ExecutorService executor = Executors.newSingleThreadExecutor(this.dispatchThread);
 
 	/**
 	 * Create a dispatcher and subscribe it to the feed.
@@ -642,7 +640,7 @@ public class NotificationDispatcher implements AutoCloseable {
 
 	@Override
 	public void close() {
-		ExecutorShutdown.now(this.executor);
+		ExecutorShutdown.now(List.of(this.dispatchThread), this.executor);
 	}
 
 }
