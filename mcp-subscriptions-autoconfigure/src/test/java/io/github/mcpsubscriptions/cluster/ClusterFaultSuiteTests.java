@@ -121,8 +121,13 @@ class ClusterFaultSuiteTests {
 			x.resume();
 			publishInOrder(a, Load.MARK);
 			published.add(Load.MARK);
-			era2025.readUntil(stream, Load.MARK, WAIT).read(stream, QUIET).assertNothingLostOrResynced(published);
-			era2026.readUntil(listen, Load.MARK, WAIT).read(listen, QUIET).assertNothingLostOrResynced(published);
+			try {
+				era2025.readUntil(stream, Load.MARK, WAIT).read(stream, QUIET).assertNothingLostOrResynced(published);
+				era2026.readUntil(listen, Load.MARK, WAIT).read(listen, QUIET).assertNothingLostOrResynced(published);
+			}
+			catch (AssertionError ex) {
+				throw new AssertionError(ex.getMessage() + "\nThe paused node's log:\n" + x.output(), ex);
+			}
 		}
 		answering.assertAnswered();
 		endAndAssertCountsBackToZero(a, session);
