@@ -23,8 +23,8 @@ public final class Subscriber {
 
 	private volatile boolean correlationDeclared;
 
-	/** The {@code _meta} entries as JSON, built once by the encoder. */
-	private volatile @Nullable String encodedMeta;
+	/** The {@code _meta} entries as JSON and its bytes, built once by the encoder. */
+	private volatile EncodedMessage.@Nullable Part encodedMeta;
 
 	private volatile boolean toolListChanges;
 
@@ -126,11 +126,11 @@ public final class Subscriber {
 		return current;
 	}
 
-	@Nullable String getEncodedMeta() {
+	EncodedMessage.@Nullable Part getEncodedMeta() {
 		return this.encodedMeta;
 	}
 
-	void setEncodedMeta(String encodedMeta) {
+	void setEncodedMeta(EncodedMessage.Part encodedMeta) {
 		this.encodedMeta = encodedMeta;
 	}
 

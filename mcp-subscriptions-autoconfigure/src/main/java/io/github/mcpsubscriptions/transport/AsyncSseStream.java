@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 import io.github.mcpsubscriptions.notification.DeliveryScheduler;
+import io.github.mcpsubscriptions.notification.EncodedMessage;
 import io.github.mcpsubscriptions.notification.MessageStream;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.AsyncEvent;
@@ -155,13 +156,26 @@ final class AsyncSseStream implements MessageStream {
 
 	@Override
 	public void send(@Nullable String eventId, String data) throws IOException {
+		String payload = (data.indexOf('\n') < 0) ? data : data.replace("\n", "\ndata:");
+		send(eventId, !data.isEmpty(), EncodedMessage.of(payload));
+	}
+
+	@Override
+	public void send(@Nullable String eventId, EncodedMessage data) throws IOException {
+		if (!data.isSingleLine() || data.length() == 0) {
+			send(eventId, data.text());
+			return;
+		}
+		// The message's bytes are shared with every other stream it goes to: copied, not
+		// converted again.
+		send(eventId, true, data);
+	}
+
+	private void send(@Nullable String eventId, boolean message, EncodedMessage payload) throws IOException {
 		// Built as bytes in one array: this runs once per subscriber and notification.
 		byte[] id = (eventId != null) ? eventId.getBytes(StandardCharsets.UTF_8) : null;
-		byte[] payload = ((data.indexOf('\n') < 0) ? data : data.replace("\n", "\ndata:"))
-			.getBytes(StandardCharsets.UTF_8);
-		boolean message = !data.isEmpty();
 		int length = ((id != null) ? ID.length + id.length + 1 : 0) + (message ? MESSAGE_EVENT_LINE.length : 0)
-				+ DATA.length + payload.length + 2;
+				+ DATA.length + payload.length() + 2;
 		IOException failure;
 		synchronized (this.lock) {
 			if (this.state != State.OPEN) {
@@ -200,7 +214,8 @@ final class AsyncSseStream implements MessageStream {
 		return current;
 	}
 
-	private static void frame(byte @Nullable [] id, boolean message, byte[] payload, byte[] frame, int from) {
+	private static void frame(byte @Nullable [] id, boolean message, EncodedMessage payload, byte[] frame,
+			int from) {
 		int at = from;
 		if (id != null) {
 			at = put(ID, frame, at);
@@ -213,7 +228,7 @@ final class AsyncSseStream implements MessageStream {
 			at = put(MESSAGE_EVENT_LINE, frame, at);
 		}
 		at = put(DATA, frame, at);
-		at = put(payload, frame, at);
+		at = payload.copyTo(frame, at);
 		frame[at++] = '\n';
 		frame[at] = '\n';
 	}

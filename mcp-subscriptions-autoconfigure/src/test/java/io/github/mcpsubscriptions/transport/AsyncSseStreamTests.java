@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.github.mcpsubscriptions.notification.EncodedMessage;
 import io.github.mcpsubscriptions.notification.MessageStream;
 import io.github.mcpsubscriptions.test.ManualDeliveryScheduler;
 import io.github.mcpsubscriptions.test.MutableClock;
@@ -58,6 +59,21 @@ class AsyncSseStreamTests {
 		assertThat(this.out.text()).isEqualTo("id:s-1\nevent:message\ndata:{\"a\":1}\n\n"
 				+ "event:message\ndata:line one\ndata:line two\n\n" + "id:s-2\ndata:\n\n"
 				+ "id:s-3\nevent:message\ndata:é€😀\n\n" + ":keep-alive\n\n");
+	}
+
+	@Test
+	void framesOfMessagesInBytesAreThoseOfTheirText() throws IOException {
+		this.stream.sendBatch(1 << 20, (target) -> {
+			target.send("s-1", EncodedMessage.of("{\"a\":1}"));
+			target.send(null, EncodedMessage.of("line one\nline two"));
+			target.send("s-2", EncodedMessage.of(""));
+			target.send("s-3", EncodedMessage.of("é€😀"));
+			return false;
+		});
+		this.stream.send(null, EncodedMessage.of("{\"b\":2}"));
+		assertThat(this.out.text()).isEqualTo("id:s-1\nevent:message\ndata:{\"a\":1}\n\n"
+				+ "event:message\ndata:line one\ndata:line two\n\n" + "id:s-2\ndata:\n\n"
+				+ "id:s-3\nevent:message\ndata:é€😀\n\n" + "event:message\ndata:{\"b\":2}\n\n");
 	}
 
 	@Test
