@@ -1,5 +1,6 @@
 package io.github.mcpsubscriptions.benchmarks;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -9,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcCodec;
 import io.github.mcpsubscriptions.notification.DeliveryScheduler;
+import io.github.mcpsubscriptions.notification.EncodedMessage;
 import io.github.mcpsubscriptions.notification.InMemoryResourceChangeFeed;
 import io.github.mcpsubscriptions.notification.MessageStream;
 import io.github.mcpsubscriptions.notification.NotificationDispatcher;
@@ -73,17 +75,38 @@ public class NotificationDeliveryBenchmark {
 
 	static final String TEMPLATE = "catalog://products/{id}";
 
-	/** Counts writes; sends nothing. */
+	/**
+	 * Counts writes and turns each message into bytes in a buffer of its own, as a real SSE
+	 * stream does before handing them to the container; sends nothing.
+	 */
 	static final class NoOpStream implements MessageStream {
 
 		volatile long sent;
 
 		private long bytes;
 
+		private byte[] buffer = new byte[1024];
+
 		@Override
 		public void send(String eventId, String data) {
+			byte[] message = data.getBytes(StandardCharsets.UTF_8);
+			System.arraycopy(message, 0, room(message.length), 0, message.length);
+			this.bytes += message.length;
+			this.sent++;
+		}
+
+		@Override
+		public void send(String eventId, EncodedMessage data) {
+			data.copyTo(room(data.length()), 0);
 			this.bytes += data.length();
 			this.sent++;
+		}
+
+		private byte[] room(int length) {
+			if (this.buffer.length < length) {
+				this.buffer = new byte[Math.max(length, this.buffer.length * 2)];
+			}
+			return this.buffer;
 		}
 
 		@Override
@@ -126,6 +149,13 @@ public class NotificationDeliveryBenchmark {
 		@Param({ "1", "100", "1000" })
 		int subscribers;
 
+		/**
+		 * {@code 2025}: subscribers without {@code _meta} of their own (sessions);
+		 * {@code 2026}: each with its subscription id (listen streams).
+		 */
+		@Param({ "2025", "2026" })
+		String era;
+
 		NotificationDispatcher dispatcher;
 
 		SubscriptionIndex<Subscriber> index;
@@ -145,7 +175,8 @@ public class NotificationDeliveryBenchmark {
 					new SameThreadScheduler(), Clock.systemUTC(), 1000, (uri) -> Duration.ZERO);
 			this.streams = new NoOpStream[this.subscribers];
 			for (int i = 0; i < this.subscribers; i++) {
-				Subscriber subscriber = this.dispatcher.register("bench-" + i, null, false, Map.of());
+				Subscriber subscriber = this.dispatcher.register("bench-" + i, null, false,
+						"2026".equals(this.era) ? Map.of("io.modelcontextprotocol/subscriptionId", i) : Map.of());
 				this.dispatcher.subscribe(subscriber, TEMPLATE);
 				this.dispatcher.subscribe(subscriber, "catalog://orders/" + i);
 				this.streams[i] = new NoOpStream();
