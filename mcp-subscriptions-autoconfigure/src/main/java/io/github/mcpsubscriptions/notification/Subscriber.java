@@ -17,6 +17,9 @@ public final class Subscriber {
 
 	private final Map<String, Object> meta;
 
+	/** The keys of {@link #meta}, which the encoder checks for every notification. */
+	private final String[] metaKeys;
+
 	private volatile @Nullable Principal principal;
 
 	private volatile @Nullable Outbox outbox;
@@ -42,6 +45,7 @@ public final class Subscriber {
 		this.listChanges = listChanges;
 		this.toolListChanges = listChanges;
 		this.meta = Map.copyOf(meta);
+		this.metaKeys = this.meta.keySet().toArray(new String[0]);
 	}
 
 	/**
@@ -99,6 +103,10 @@ public final class Subscriber {
 	 */
 	public Map<String, Object> getMeta() {
 		return this.meta;
+	}
+
+	String[] getMetaKeys() {
+		return this.metaKeys;
 	}
 
 	/**
