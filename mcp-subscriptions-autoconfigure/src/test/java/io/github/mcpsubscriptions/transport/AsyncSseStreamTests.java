@@ -34,17 +34,21 @@ class AsyncSseStreamTests {
 
 	@BeforeEach
 	void open() throws IOException {
+		this.stream = open(this.out);
+	}
+
+	private static AsyncSseStream open(CountingOutputStream out) throws IOException {
 		MockHttpServletRequest request = new MockHttpServletRequest("GET", "/mcp");
 		request.setAsyncSupported(true);
 		HttpServletResponseWrapper response = new HttpServletResponseWrapper(new MockHttpServletResponse()) {
 
 			@Override
 			public ServletOutputStream getOutputStream() {
-				return AsyncSseStreamTests.this.out;
+				return out;
 			}
 
 		};
-		this.stream = AsyncSseStream.open(request, response, (closed) -> {
+		return AsyncSseStream.open(request, response, (closed) -> {
 		}, (done) -> {
 		}, null, new ManualDeliveryScheduler(new MutableClock(Instant.EPOCH)), java.time.Duration.ofSeconds(1));
 	}
@@ -175,6 +179,38 @@ class AsyncSseStreamTests {
 	}
 
 	@Test
+	void successiveBatchesOfOneThreadAreBuiltInOneBuffer() throws IOException {
+		// A buffer per stream and batch was most of what delivery allocated (#29).
+		CountingOutputStream otherOut = new CountingOutputStream();
+		AsyncSseStream other = open(otherOut);
+		this.stream.sendBatch(1 << 20, countdown(2));
+		other.sendBatch(1 << 20, countdown(1));
+		this.stream.sendBatch(1 << 20, countdown(3));
+		assertThat(this.out.text()).isEqualTo(frames(2, 1) + frames(3, 2, 1));
+		assertThat(otherOut.text()).isEqualTo(frames(1));
+		assertThat(otherOut.arrays).singleElement().isSameAs(this.out.arrays.get(0));
+		assertThat(this.out.arrays).hasSize(2).allSatisfy((array) -> assertThat(array).isSameAs(this.out.arrays.get(0)));
+	}
+
+	@Test
+	void aBatchTheClientCannotTakeYetKeepsItsBytesWhileTheThreadBuildsOthers() throws IOException {
+		CountingOutputStream otherOut = new CountingOutputStream();
+		AsyncSseStream other = open(otherOut);
+		this.out.ready = false;
+		this.stream.sendBatch(1 << 20, countdown(2));
+		other.sendBatch(1 << 20, countdown(9));
+		this.stream.sendBatch(1 << 20, (target) -> {
+			target.send(null, "{\"n\":7}");
+			target.close();
+			return false;
+		});
+		this.out.ready = true;
+		this.out.listener.onWritePossible();
+		assertThat(otherOut.text()).isEqualTo(frames(9, 8, 7, 6, 5, 4, 3, 2, 1));
+		assertThat(this.out.text()).isEqualTo(frames(2, 1, 7));
+	}
+
+	@Test
 	void aClosedStreamFailsTheBatch() {
 		this.stream.close();
 		AtomicInteger calls = new AtomicInteger();
@@ -214,6 +250,9 @@ class AsyncSseStreamTests {
 
 		int writes;
 
+		/** The arrays the container was handed, in order. */
+		final java.util.List<byte[]> arrays = new java.util.ArrayList<>();
+
 		@Nullable WriteListener listener;
 
 		@Override
@@ -234,6 +273,7 @@ class AsyncSseStreamTests {
 		@Override
 		public void write(byte[] b, int off, int len) {
 			this.writes++;
+			this.arrays.add(b);
 			this.bytes.write(b, off, len);
 		}
 
