@@ -48,9 +48,11 @@ import org.springframework.security.authentication.TestingAuthenticationToken;
  * <b>Fan-out</b> ({@link Fanout}, M = 1, 100, 1000 subscribers, each subscribed to the
  * template <code>catalog://products/{id}</code> and to one exact URI of its own): every
  * change (a distinct {@code catalog://products/<n>}, so nothing coalesces) matches once per
- * subscriber. Each subscriber's outbox is attached to a no-op {@link MessageStream}, and
- * drains run on the calling thread (a same-thread {@link DeliveryScheduler}), so one
- * operation is the whole synchronous path: match, queue, encode, write.
+ * subscriber (with a subscription id of its own in the {@code 2026} era). Each
+ * subscriber's outbox is attached to a no-op {@link MessageStream} that turns each message
+ * into bytes as a real stream does, and drains run on the calling thread (a same-thread
+ * {@link DeliveryScheduler}), so one operation is the whole synchronous path: match,
+ * queue, encode, write.
  * <ul>
  * <li>{@code matchOfferEncode}: {@link SubscriptionIndex#match}, then
  * {@code Outbox.offer} per match, whose drain encodes with the dispatcher's

@@ -162,7 +162,8 @@ public final class NotificationEncoder {
 		EncodedMessage.Part fragment = subscriber.getEncodedMeta();
 		if (fragment == null) {
 			String object = this.codec.writeAsString(subscriber.getMeta());
-			fragment = new EncodedMessage.Part((object.length() > 2) ? object.substring(1, object.length() - 1) : "");
+			fragment = new EncodedMessage.Part(
+					(object.length() > 2) ? object.substring(1, object.length() - 1) : "");
 			subscriber.setEncodedMeta(fragment);
 		}
 		return fragment;
@@ -188,8 +189,8 @@ public final class NotificationEncoder {
 
 	/**
 	 * A notification's wire form, kept with it: the message for subscribers without entries
-	 * of their own, and the text and bytes around such entries. Each part is built when first needed;
-	 * two threads may both build it, with the same result.
+	 * of their own, and the text and bytes around such entries. Each part is built when
+	 * first needed; two threads may both build it, with the same result.
 	 */
 	static final class Encoded {
 

@@ -189,7 +189,8 @@ class AsyncSseStreamTests {
 		assertThat(this.out.text()).isEqualTo(frames(2, 1) + frames(3, 2, 1));
 		assertThat(otherOut.text()).isEqualTo(frames(1));
 		assertThat(otherOut.arrays).singleElement().isSameAs(this.out.arrays.get(0));
-		assertThat(this.out.arrays).hasSize(2).allSatisfy((array) -> assertThat(array).isSameAs(this.out.arrays.get(0)));
+		assertThat(this.out.arrays).hasSize(2)
+			.allSatisfy((array) -> assertThat(array).isSameAs(this.out.arrays.get(0)));
 	}
 
 	@Test
