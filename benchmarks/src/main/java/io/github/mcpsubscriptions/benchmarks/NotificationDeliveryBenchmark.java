@@ -1,5 +1,6 @@
 package io.github.mcpsubscriptions.benchmarks;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -9,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcCodec;
 import io.github.mcpsubscriptions.notification.DeliveryScheduler;
+import io.github.mcpsubscriptions.notification.EncodedMessage;
 import io.github.mcpsubscriptions.notification.InMemoryResourceChangeFeed;
 import io.github.mcpsubscriptions.notification.MessageStream;
 import io.github.mcpsubscriptions.notification.NotificationDispatcher;
@@ -46,9 +48,11 @@ import org.springframework.security.authentication.TestingAuthenticationToken;
  * <b>Fan-out</b> ({@link Fanout}, M = 1, 100, 1000 subscribers, each subscribed to the
  * template <code>catalog://products/{id}</code> and to one exact URI of its own): every
  * change (a distinct {@code catalog://products/<n>}, so nothing coalesces) matches once per
- * subscriber. Each subscriber's outbox is attached to a no-op {@link MessageStream}, and
- * drains run on the calling thread (a same-thread {@link DeliveryScheduler}), so one
- * operation is the whole synchronous path: match, queue, encode, write.
+ * subscriber (with a subscription id of its own in the {@code 2026} era). Each
+ * subscriber's outbox is attached to a no-op {@link MessageStream} that turns each message
+ * into bytes as a real stream does, and drains run on the calling thread (a same-thread
+ * {@link DeliveryScheduler}), so one operation is the whole synchronous path: match,
+ * queue, encode, write.
  * <ul>
  * <li>{@code matchOfferEncode}: {@link SubscriptionIndex#match}, then
  * {@code Outbox.offer} per match, whose drain encodes with the dispatcher's
@@ -73,17 +77,38 @@ public class NotificationDeliveryBenchmark {
 
 	static final String TEMPLATE = "catalog://products/{id}";
 
-	/** Counts writes; sends nothing. */
+	/**
+	 * Counts writes and turns each message into bytes in a buffer of its own, as a real SSE
+	 * stream does before handing them to the container; sends nothing.
+	 */
 	static final class NoOpStream implements MessageStream {
 
 		volatile long sent;
 
 		private long bytes;
 
+		private byte[] buffer = new byte[1024];
+
 		@Override
 		public void send(String eventId, String data) {
+			byte[] message = data.getBytes(StandardCharsets.UTF_8);
+			System.arraycopy(message, 0, room(message.length), 0, message.length);
+			this.bytes += message.length;
+			this.sent++;
+		}
+
+		@Override
+		public void send(String eventId, EncodedMessage data) {
+			data.copyTo(room(data.length()), 0);
 			this.bytes += data.length();
 			this.sent++;
+		}
+
+		private byte[] room(int length) {
+			if (this.buffer.length < length) {
+				this.buffer = new byte[Math.max(length, this.buffer.length * 2)];
+			}
+			return this.buffer;
 		}
 
 		@Override
@@ -126,6 +151,13 @@ public class NotificationDeliveryBenchmark {
 		@Param({ "1", "100", "1000" })
 		int subscribers;
 
+		/**
+		 * {@code 2025}: subscribers without {@code _meta} of their own (sessions);
+		 * {@code 2026}: each with its subscription id (listen streams).
+		 */
+		@Param({ "2025", "2026" })
+		String era;
+
 		NotificationDispatcher dispatcher;
 
 		SubscriptionIndex<Subscriber> index;
@@ -145,7 +177,8 @@ public class NotificationDeliveryBenchmark {
 					new SameThreadScheduler(), Clock.systemUTC(), 1000, (uri) -> Duration.ZERO);
 			this.streams = new NoOpStream[this.subscribers];
 			for (int i = 0; i < this.subscribers; i++) {
-				Subscriber subscriber = this.dispatcher.register("bench-" + i, null, false, Map.of());
+				Subscriber subscriber = this.dispatcher.register("bench-" + i, null, false,
+						"2026".equals(this.era) ? Map.of("io.modelcontextprotocol/subscriptionId", i) : Map.of());
 				this.dispatcher.subscribe(subscriber, TEMPLATE);
 				this.dispatcher.subscribe(subscriber, "catalog://orders/" + i);
 				this.streams[i] = new NoOpStream();

@@ -21,6 +21,16 @@ public interface MessageStream {
 	void send(@Nullable String eventId, String data) throws IOException;
 
 	/**
+	 * Write one message whose bytes are built already, mostly shared with other streams.
+	 * @param eventId the SSE event id, or {@code null} for none
+	 * @param data the message (one line of JSON)
+	 * @throws IOException when the client is gone; the stream is closed then
+	 */
+	default void send(@Nullable String eventId, EncodedMessage data) throws IOException {
+		send(eventId, data.text());
+	}
+
+	/**
 	 * Write a priming event: an event id with empty data, so that a client which loses the
 	 * connection reconnects with that id as {@code Last-Event-ID}. Only clients of protocol
 	 * 2025-11-25 or later understand it. It never carries an SSE {@code retry} field: the

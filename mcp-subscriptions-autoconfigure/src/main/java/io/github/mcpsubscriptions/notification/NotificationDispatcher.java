@@ -116,8 +116,8 @@ public class NotificationDispatcher implements AutoCloseable {
 	public Subscriber register(String id, @Nullable Principal principal, boolean listChanges,
 			Map<String, Object> meta) {
 		return register(id, principal, listChanges, meta,
-				(subscriber) -> (stream, notification) -> stream.send(null, this.encoder.encode(notification,
-						subscriber)));
+				(subscriber) -> (stream, notification) -> stream.send(null,
+						this.encoder.encodeMessage(notification, subscriber)));
 	}
 
 	/**
@@ -178,6 +178,17 @@ public class NotificationDispatcher implements AutoCloseable {
 	 */
 	public String encode(OutboundNotification notification, Subscriber subscriber) {
 		return this.encoder.encode(notification, subscriber);
+	}
+
+	/**
+	 * Encode a notification for a subscriber as text and bytes, most of them shared with
+	 * the notification's other subscribers.
+	 * @param notification the notification
+	 * @param subscriber who it is for
+	 * @return the message
+	 */
+	public EncodedMessage encodeMessage(OutboundNotification notification, Subscriber subscriber) {
+		return this.encoder.encodeMessage(notification, subscriber);
 	}
 
 	/**

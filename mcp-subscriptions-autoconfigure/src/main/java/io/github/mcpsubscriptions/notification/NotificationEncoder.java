@@ -66,6 +66,19 @@ public final class NotificationEncoder {
 	 * @return one line of JSON
 	 */
 	public String encode(OutboundNotification notification, Subscriber subscriber) {
+		return encodeMessage(notification, subscriber).text();
+	}
+
+	/**
+	 * Encode a notification for a subscriber as text and UTF-8 bytes, as {@link #encode}
+	 * does. What subscribers share is converted to bytes once per notification, their own
+	 * entries once per subscriber: a stream copies the bytes rather than converting the
+	 * text again for every subscriber.
+	 * @param notification the notification
+	 * @param subscriber who it is for
+	 * @return the message
+	 */
+	public EncodedMessage encodeMessage(OutboundNotification notification, Subscriber subscriber) {
 		Map<String, Object> own = subscriber.getMeta();
 		Encoded encoded = notification.encoded();
 		if (encoded == null || encoded.encoder != this) {
@@ -73,26 +86,26 @@ public final class NotificationEncoder {
 			notification.encoded(encoded);
 		}
 		if (own.isEmpty()) {
-			String plain = encoded.plain;
+			EncodedMessage plain = encoded.plain;
 			if (plain == null) {
-				plain = encodeFully(notification, Map.of());
+				plain = EncodedMessage.of(encodeFully(notification, Map.of()));
 				encoded.plain = plain;
 			}
 			return plain;
 		}
-		String fragment = ownMeta(subscriber);
-		if (fragment.isEmpty() || collides(notification, own)) {
-			return encodeFully(notification, own);
+		EncodedMessage.Part fragment = ownMeta(subscriber);
+		if (fragment.text.isEmpty() || collides(notification, subscriber.getMetaKeys())) {
+			return EncodedMessage.of(encodeFully(notification, own));
 		}
-		String[] spliced = encoded.spliced;
+		EncodedMessage.Part[] spliced = encoded.spliced;
 		if (spliced == null) {
 			spliced = splice(notification);
 			encoded.spliced = spliced;
 		}
 		if (spliced.length == 0) {
-			return encodeFully(notification, own);
+			return EncodedMessage.of(encodeFully(notification, own));
 		}
-		return spliced[0] + fragment + spliced[1];
+		return EncodedMessage.spliced(spliced[0], fragment, spliced[1]);
 	}
 
 	/**
@@ -131,33 +144,43 @@ public final class NotificationEncoder {
 	 * once with a placeholder entry in their place. Empty when the change's attributes use
 	 * the placeholder's key.
 	 */
-	private String[] splice(OutboundNotification notification) {
+	private EncodedMessage.Part[] splice(OutboundNotification notification) {
 		if (notification.attributes().containsKey(SPLICE_KEY)) {
-			return new String[0];
+			return new EncodedMessage.Part[0];
 		}
 		String json = encodeFully(notification, Map.of(SPLICE_KEY, 0));
 		int at = json.lastIndexOf(this.spliceEntry);
 		if (at < 0) {
-			return new String[0];
+			return new EncodedMessage.Part[0];
 		}
-		return new String[] { json.substring(0, at), json.substring(at + this.spliceEntry.length()) };
+		return new EncodedMessage.Part[] { new EncodedMessage.Part(json.substring(0, at)),
+				new EncodedMessage.Part(json.substring(at + this.spliceEntry.length())) };
 	}
 
 	/** The subscriber's own entries as JSON object members, written once per subscriber. */
-	private String ownMeta(Subscriber subscriber) {
-		String fragment = subscriber.getEncodedMeta();
+	private EncodedMessage.Part ownMeta(Subscriber subscriber) {
+		EncodedMessage.Part fragment = subscriber.getEncodedMeta();
 		if (fragment == null) {
 			String object = this.codec.writeAsString(subscriber.getMeta());
-			fragment = (object.length() > 2) ? object.substring(1, object.length() - 1) : "";
+			fragment = new EncodedMessage.Part(
+					(object.length() > 2) ? object.substring(1, object.length() - 1) : "");
 			subscriber.setEncodedMeta(fragment);
 		}
 		return fragment;
 	}
 
-	/** Whether a subscriber's own entry would replace one of the notification's. */
-	private static boolean collides(OutboundNotification notification, Map<String, Object> own) {
-		for (String key : own.keySet()) {
-			if (notification.attributes().containsKey(key) || (notification.resync() && RESYNC_META.equals(key))) {
+	/**
+	 * Whether a subscriber's own entry would replace one of the notification's. Checked for
+	 * every subscriber and notification: over an array, so that it allocates nothing.
+	 */
+	private static boolean collides(OutboundNotification notification, String[] own) {
+		Map<String, Object> attributes = notification.attributes();
+		boolean resync = notification.resync();
+		if (attributes.isEmpty() && !resync) {
+			return false;
+		}
+		for (String key : own) {
+			if (attributes.containsKey(key) || (resync && RESYNC_META.equals(key))) {
 				return true;
 			}
 		}
@@ -165,17 +188,17 @@ public final class NotificationEncoder {
 	}
 
 	/**
-	 * A notification's wire form, kept with it: the text for subscribers without entries of
-	 * their own, and the text around such entries. Each part is built when first needed;
-	 * two threads may both build it, with the same result.
+	 * A notification's wire form, kept with it: the message for subscribers without entries
+	 * of their own, and the text and bytes around such entries. Each part is built when
+	 * first needed; two threads may both build it, with the same result.
 	 */
 	static final class Encoded {
 
 		private final NotificationEncoder encoder;
 
-		private volatile @Nullable String plain;
+		private volatile @Nullable EncodedMessage plain;
 
-		private volatile String @Nullable [] spliced;
+		private volatile EncodedMessage.Part @Nullable [] spliced;
 
 		Encoded(NotificationEncoder encoder) {
 			this.encoder = encoder;

@@ -17,14 +17,17 @@ public final class Subscriber {
 
 	private final Map<String, Object> meta;
 
+	/** The keys of {@link #meta}, which the encoder checks for every notification. */
+	private final String[] metaKeys;
+
 	private volatile @Nullable Principal principal;
 
 	private volatile @Nullable Outbox outbox;
 
 	private volatile boolean correlationDeclared;
 
-	/** The {@code _meta} entries as JSON, built once by the encoder. */
-	private volatile @Nullable String encodedMeta;
+	/** The {@code _meta} entries as JSON and its bytes, built once by the encoder. */
+	private volatile EncodedMessage.@Nullable Part encodedMeta;
 
 	private volatile boolean toolListChanges;
 
@@ -42,6 +45,7 @@ public final class Subscriber {
 		this.listChanges = listChanges;
 		this.toolListChanges = listChanges;
 		this.meta = Map.copyOf(meta);
+		this.metaKeys = this.meta.keySet().toArray(new String[0]);
 	}
 
 	/**
@@ -101,6 +105,10 @@ public final class Subscriber {
 		return this.meta;
 	}
 
+	String[] getMetaKeys() {
+		return this.metaKeys;
+	}
+
 	/**
 	 * Whether the subscriber's client declared {@link CorrelationMode#CAPABILITY}.
 	 * @return whether it understands {@code subscribedUri}
@@ -126,11 +134,11 @@ public final class Subscriber {
 		return current;
 	}
 
-	@Nullable String getEncodedMeta() {
+	EncodedMessage.@Nullable Part getEncodedMeta() {
 		return this.encodedMeta;
 	}
 
-	void setEncodedMeta(String encodedMeta) {
+	void setEncodedMeta(EncodedMessage.Part encodedMeta) {
 		this.encodedMeta = encodedMeta;
 	}
 

@@ -15,6 +15,7 @@ import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.github.mcpsubscriptions.notification.CorrelationMode;
+import io.github.mcpsubscriptions.notification.EncodedMessage;
 import io.github.mcpsubscriptions.notification.MessageStream;
 import io.github.mcpsubscriptions.notification.NotificationDispatcher;
 import io.github.mcpsubscriptions.notification.OutboundNotification;
@@ -227,14 +228,15 @@ public class McpSessionManager implements SmartLifecycle {
 		if (!stream.isOpen()) {
 			throw new IOException("The stream is closed");
 		}
-		String data = this.dispatcher.encode(notification, subscriber);
+		EncodedMessage message = this.dispatcher.encodeMessage(notification, subscriber);
+		String data = message.text();
 		String eventId = (this.history != null) ? this.history.append(session, notification, data)
 				: session.getEventLog().append(data);
 		if (eventId == null) {
 			return;
 		}
 		try {
-			stream.send(eventId, data);
+			stream.send(eventId, message);
 		}
 		catch (IOException ex) {
 			logger.debug("A session's stream failed; the message waits in its replay log", ex);

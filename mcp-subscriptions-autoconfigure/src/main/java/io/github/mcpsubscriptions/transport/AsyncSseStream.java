@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 import io.github.mcpsubscriptions.notification.DeliveryScheduler;
+import io.github.mcpsubscriptions.notification.EncodedMessage;
 import io.github.mcpsubscriptions.notification.MessageStream;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.AsyncEvent;
@@ -52,6 +53,13 @@ final class AsyncSseStream implements MessageStream {
 	private static final byte[] DATA = "data:".getBytes(StandardCharsets.UTF_8);
 
 	private static final byte[] PROBE = ":\n\n".getBytes(StandardCharsets.UTF_8);
+
+	/**
+	 * Each delivery thread builds its batches in one buffer of its own: a stream's batch
+	 * is usually handed to the container (which copies it) as soon as it ends, and a
+	 * buffer per stream and batch was most of what delivery allocated.
+	 */
+	private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
 
 	private enum State {
 
@@ -95,12 +103,16 @@ final class AsyncSseStream implements MessageStream {
 
 	/**
 	 * The frames of the batch under way, one after the other: the container gets them
-	 * with one write, as it costs a readiness check and a copy per write. Dropped when the
-	 * batch is handed over, so an idle stream holds no buffer.
+	 * with one write, as it costs a readiness check and a copy per write. Built in the
+	 * batching thread's buffer when it can be; dropped when the batch is handed over (what
+	 * the container has not taken yet copied), so an idle stream holds no buffer.
 	 */
 	private byte @Nullable [] batch;
 
 	private int batchedBytes;
+
+	/** The batching thread's buffer, while this stream's batch may be built in it. */
+	private @Nullable Scratch scratch;
 
 	/**
 	 * Given up while the container held bytes the client had not taken: the response is
@@ -155,13 +167,26 @@ final class AsyncSseStream implements MessageStream {
 
 	@Override
 	public void send(@Nullable String eventId, String data) throws IOException {
+		String payload = (data.indexOf('\n') < 0) ? data : data.replace("\n", "\ndata:");
+		send(eventId, !data.isEmpty(), EncodedMessage.of(payload));
+	}
+
+	@Override
+	public void send(@Nullable String eventId, EncodedMessage data) throws IOException {
+		if (!data.isSingleLine() || data.length() == 0) {
+			send(eventId, data.text());
+			return;
+		}
+		// The message's bytes are shared with every other stream it goes to: copied, not
+		// converted again.
+		send(eventId, true, data);
+	}
+
+	private void send(@Nullable String eventId, boolean message, EncodedMessage payload) throws IOException {
 		// Built as bytes in one array: this runs once per subscriber and notification.
 		byte[] id = (eventId != null) ? eventId.getBytes(StandardCharsets.UTF_8) : null;
-		byte[] payload = ((data.indexOf('\n') < 0) ? data : data.replace("\n", "\ndata:"))
-			.getBytes(StandardCharsets.UTF_8);
-		boolean message = !data.isEmpty();
 		int length = ((id != null) ? ID.length + id.length + 1 : 0) + (message ? MESSAGE_EVENT_LINE.length : 0)
-				+ DATA.length + payload.length + 2;
+				+ DATA.length + payload.length() + 2;
 		IOException failure;
 		synchronized (this.lock) {
 			if (this.state != State.OPEN) {
@@ -189,18 +214,27 @@ final class AsyncSseStream implements MessageStream {
 	private byte[] batchRoom(int length) {
 		byte[] current = this.batch;
 		int needed = this.batchedBytes + length;
+		Scratch scratch = this.scratch;
+		if (current == null && scratch != null) {
+			current = scratch.bytes;
+			this.batch = current;
+		}
 		if (current == null || current.length < needed) {
 			int size = (current != null) ? current.length : 1024;
 			while (size < needed) {
 				size *= 2;
 			}
 			current = (current != null) ? Arrays.copyOf(current, size) : new byte[size];
+			if (scratch != null && this.batch == scratch.bytes && size <= Scratch.MAX_SIZE) {
+				scratch.bytes = current;
+			}
 			this.batch = current;
 		}
 		return current;
 	}
 
-	private static void frame(byte @Nullable [] id, boolean message, byte[] payload, byte[] frame, int from) {
+	private static void frame(byte @Nullable [] id, boolean message, EncodedMessage payload, byte[] frame,
+			int from) {
 		int at = from;
 		if (id != null) {
 			at = put(ID, frame, at);
@@ -213,7 +247,7 @@ final class AsyncSseStream implements MessageStream {
 			at = put(MESSAGE_EVENT_LINE, frame, at);
 		}
 		at = put(DATA, frame, at);
-		at = put(payload, frame, at);
+		at = payload.copyTo(frame, at);
 		frame[at++] = '\n';
 		frame[at] = '\n';
 	}
@@ -251,6 +285,7 @@ final class AsyncSseStream implements MessageStream {
 			}
 			this.batching = true;
 			this.batchedBytes = 0;
+			this.scratch = Scratch.take();
 		}
 		try {
 			while (writer.writeNext(this)) {
@@ -275,6 +310,7 @@ final class AsyncSseStream implements MessageStream {
 				failure = pumpOrFail();
 			}
 			this.batch = null;
+			releaseScratch();
 		}
 		if (failure != null) {
 			ended();
@@ -294,6 +330,35 @@ final class AsyncSseStream implements MessageStream {
 		}
 		this.batch = null;
 		this.batchedBytes = 0;
+	}
+
+	/**
+	 * The batch's frames that the container has not taken yet get an array of their own:
+	 * the scratch buffer is the thread's next batch's. Called with the lock held.
+	 */
+	private void keepNoScratch() {
+		Scratch scratch = this.scratch;
+		if (scratch == null) {
+			return;
+		}
+		for (int i = this.waiting.size(); i > 0; i--) {
+			ByteBuffer next = this.waiting.poll();
+			if (next.array() == scratch.bytes) {
+				int from = next.arrayOffset() + next.position();
+				next = ByteBuffer.wrap(Arrays.copyOfRange(next.array(), from, from + next.remaining()));
+			}
+			this.waiting.add(next);
+		}
+	}
+
+	/** The batch ends: the thread may use its buffer again. Called with the lock held. */
+	private void releaseScratch() {
+		Scratch scratch = this.scratch;
+		if (scratch != null) {
+			keepNoScratch();
+			this.scratch = null;
+			scratch.inUse = false;
+		}
 	}
 
 	private void write(CharSequence frame) throws IOException {
@@ -416,6 +481,7 @@ final class AsyncSseStream implements MessageStream {
 			// Closed by the writer of a batch (a last message, then close): what the batch
 			// wrote goes first.
 			takeBatch();
+			keepNoScratch();
 			if (this.retryOnClose != null) {
 				this.waiting.add(ByteBuffer
 					.wrap(("retry:" + this.retryOnClose.toMillis() + "\n\n").getBytes(StandardCharsets.UTF_8)));
@@ -638,6 +704,31 @@ final class AsyncSseStream implements MessageStream {
 
 		@Override
 		public void onStartAsync(AsyncEvent event) {
+		}
+
+	}
+
+	/** A delivery thread's batch buffer. */
+	private static final class Scratch {
+
+		/** The most a thread keeps: a larger batch gets a buffer of its own. */
+		static final int MAX_SIZE = 64 * 1024;
+
+		byte[] bytes = new byte[1024];
+
+		boolean inUse;
+
+		/**
+		 * The calling thread's buffer, or {@code null} if one of its batches uses it
+		 * already.
+		 */
+		static @Nullable Scratch take() {
+			Scratch scratch = SCRATCH.get();
+			if (scratch.inUse) {
+				return null;
+			}
+			scratch.inUse = true;
+			return scratch;
 		}
 
 	}

@@ -1,5 +1,6 @@
 package io.github.mcpsubscriptions.notification;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -15,6 +16,7 @@ import io.github.mcpsubscriptions.subscription.SubscriptionIndex;
 import io.github.mcpsubscriptions.test.ManualDeliveryScheduler;
 import io.github.mcpsubscriptions.test.MutableClock;
 import io.github.mcpsubscriptions.test.RecordingStream;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.node.JsonNodeFactory;
 
@@ -125,6 +127,99 @@ class NotificationEncoderTests {
 					"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/resources/updated\",\"params\":{\"uri\":\"catalog://products/7\",\"subscribedUri\":\"catalog://products\",\"_meta\":{\"change\":\"updated\",\"io.modelcontextprotocol/subscriptionId\":\"listen-1\"}}}",
 					"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/resources/updated\",\"params\":{\"uri\":\"catalog://products/7\",\"subscribedUri\":\"catalog://products\",\"_meta\":{\"change\":\"updated\",\"io.modelcontextprotocol/subscriptionId\":\"listen-2\"}}}");
 		}
+	}
+
+	@Test
+	void sharedBytesAreTheTextInUtf8InEveryVariant() {
+		for (CorrelationMode mode : CorrelationMode.values()) {
+			NotificationEncoder encoder = new NotificationEncoder(this.codec, mode);
+			for (NotificationFactory factory : notifications()) {
+				OutboundNotification shared = factory.create();
+				for (Subscriber subscriber : subscribers()) {
+					String expected = encoder.encodeFully(factory.create(), subscriber);
+					EncodedMessage message = encoder.encodeMessage(shared, subscriber);
+					byte[] bytes = new byte[message.length()];
+					assertThat(message.copyTo(bytes, 0)).isEqualTo(bytes.length);
+					assertThat(new String(bytes, StandardCharsets.UTF_8)).as("%s, %s, %s", mode, shared,
+							subscriber.getMeta())
+						.isEqualTo(expected);
+					assertThat(message.text()).isEqualTo(expected);
+					assertThat(message.isSingleLine()).isEqualTo(expected.indexOf('\n') < 0);
+				}
+			}
+		}
+	}
+
+	@Test
+	void threeHundredSubscribersOfOneUriShareTheBytesOfOneEncodingInBothEras() {
+		// The bytes of a change are built once, not once per subscriber: converting the same
+		// text again for each of 8,000 streams cost more than writing it (#29).
+		for (boolean ownEntries : new boolean[] { false, true }) {
+			MutableClock clock = new MutableClock(AT);
+			InMemoryResourceChangeFeed feed = new InMemoryResourceChangeFeed();
+			NotificationEncoder encoder = new NotificationEncoder(this.codec, CorrelationMode.ALWAYS);
+			try (NotificationDispatcher dispatcher = new NotificationDispatcher(feed, new SubscriptionIndex<>(),
+					ResourceAccessPolicy.PERMIT_ALL, List.of(), encoder, new ManualDeliveryScheduler(clock), clock,
+					10, (uri) -> Duration.ZERO)) {
+				List<EncodedMessage> sent = new CopyOnWriteArrayList<>();
+				for (int i = 0; i < 300; i++) {
+					Subscriber subscriber = dispatcher.register("s" + i, null, false,
+							ownEntries ? Map.of(SUBSCRIPTION_ID, "listen-" + i) : Map.of());
+					dispatcher.subscribe(subscriber, "catalog://products/{id}");
+					subscriber.getOutbox().attach(new BytesStream(sent));
+				}
+				feed.publish(new ResourceChange("catalog://products/7", Map.of("change", "updated"), AT));
+				await().atMost(10, TimeUnit.SECONDS).until(() -> sent.size() == 300);
+				assertThat(sent).extracting(EncodedMessage::headBytes)
+					.as("own entries: %s", ownEntries)
+					.allSatisfy((bytes) -> assertThat(bytes).isSameAs(sent.get(0).headBytes()));
+				if (!ownEntries) {
+					assertThat(sent).allSatisfy((message) -> assertThat(message).isSameAs(sent.get(0)));
+				}
+				else {
+					assertThat(sent).extracting(EncodedMessage::text)
+						.contains("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/resources/updated\",\"params\":{\"uri\":\"catalog://products/7\",\"subscribedUri\":\"catalog://products/{id}\",\"_meta\":{\"change\":\"updated\",\"io.modelcontextprotocol/subscriptionId\":\"listen-299\"}}}");
+				}
+			}
+		}
+	}
+
+	/** Keeps the messages as a stream that writes bytes gets them. */
+	private static final class BytesStream implements MessageStream {
+
+		private final List<EncodedMessage> sent;
+
+		BytesStream(List<EncodedMessage> sent) {
+			this.sent = sent;
+		}
+
+		@Override
+		public void send(@Nullable String eventId, EncodedMessage data) {
+			this.sent.add(data);
+		}
+
+		@Override
+		public void send(@Nullable String eventId, String data) {
+			throw new AssertionError("Converted to bytes per subscriber: " + data);
+		}
+
+		@Override
+		public void prime(String eventId) {
+		}
+
+		@Override
+		public void sendComment(String comment) {
+		}
+
+		@Override
+		public boolean isOpen() {
+			return true;
+		}
+
+		@Override
+		public void close() {
+		}
+
 	}
 
 	@FunctionalInterface

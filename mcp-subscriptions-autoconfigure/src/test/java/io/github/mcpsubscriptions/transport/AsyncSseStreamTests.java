@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.github.mcpsubscriptions.notification.EncodedMessage;
 import io.github.mcpsubscriptions.notification.MessageStream;
 import io.github.mcpsubscriptions.test.ManualDeliveryScheduler;
 import io.github.mcpsubscriptions.test.MutableClock;
@@ -33,17 +34,21 @@ class AsyncSseStreamTests {
 
 	@BeforeEach
 	void open() throws IOException {
+		this.stream = open(this.out);
+	}
+
+	private static AsyncSseStream open(CountingOutputStream out) throws IOException {
 		MockHttpServletRequest request = new MockHttpServletRequest("GET", "/mcp");
 		request.setAsyncSupported(true);
 		HttpServletResponseWrapper response = new HttpServletResponseWrapper(new MockHttpServletResponse()) {
 
 			@Override
 			public ServletOutputStream getOutputStream() {
-				return AsyncSseStreamTests.this.out;
+				return out;
 			}
 
 		};
-		this.stream = AsyncSseStream.open(request, response, (closed) -> {
+		return AsyncSseStream.open(request, response, (closed) -> {
 		}, (done) -> {
 		}, null, new ManualDeliveryScheduler(new MutableClock(Instant.EPOCH)), java.time.Duration.ofSeconds(1));
 	}
@@ -58,6 +63,21 @@ class AsyncSseStreamTests {
 		assertThat(this.out.text()).isEqualTo("id:s-1\nevent:message\ndata:{\"a\":1}\n\n"
 				+ "event:message\ndata:line one\ndata:line two\n\n" + "id:s-2\ndata:\n\n"
 				+ "id:s-3\nevent:message\ndata:é€😀\n\n" + ":keep-alive\n\n");
+	}
+
+	@Test
+	void framesOfMessagesInBytesAreThoseOfTheirText() throws IOException {
+		this.stream.sendBatch(1 << 20, (target) -> {
+			target.send("s-1", EncodedMessage.of("{\"a\":1}"));
+			target.send(null, EncodedMessage.of("line one\nline two"));
+			target.send("s-2", EncodedMessage.of(""));
+			target.send("s-3", EncodedMessage.of("é€😀"));
+			return false;
+		});
+		this.stream.send(null, EncodedMessage.of("{\"b\":2}"));
+		assertThat(this.out.text()).isEqualTo("id:s-1\nevent:message\ndata:{\"a\":1}\n\n"
+				+ "event:message\ndata:line one\ndata:line two\n\n" + "id:s-2\ndata:\n\n"
+				+ "id:s-3\nevent:message\ndata:é€😀\n\n" + "event:message\ndata:{\"b\":2}\n\n");
 	}
 
 	@Test
@@ -159,6 +179,39 @@ class AsyncSseStreamTests {
 	}
 
 	@Test
+	void successiveBatchesOfOneThreadAreBuiltInOneBuffer() throws IOException {
+		// A buffer per stream and batch was most of what delivery allocated (#29).
+		CountingOutputStream otherOut = new CountingOutputStream();
+		AsyncSseStream other = open(otherOut);
+		this.stream.sendBatch(1 << 20, countdown(2));
+		other.sendBatch(1 << 20, countdown(1));
+		this.stream.sendBatch(1 << 20, countdown(3));
+		assertThat(this.out.text()).isEqualTo(frames(2, 1) + frames(3, 2, 1));
+		assertThat(otherOut.text()).isEqualTo(frames(1));
+		assertThat(otherOut.arrays).singleElement().isSameAs(this.out.arrays.get(0));
+		assertThat(this.out.arrays).hasSize(2)
+			.allSatisfy((array) -> assertThat(array).isSameAs(this.out.arrays.get(0)));
+	}
+
+	@Test
+	void aBatchTheClientCannotTakeYetKeepsItsBytesWhileTheThreadBuildsOthers() throws IOException {
+		CountingOutputStream otherOut = new CountingOutputStream();
+		AsyncSseStream other = open(otherOut);
+		this.out.ready = false;
+		this.stream.sendBatch(1 << 20, countdown(2));
+		other.sendBatch(1 << 20, countdown(9));
+		this.stream.sendBatch(1 << 20, (target) -> {
+			target.send(null, "{\"n\":7}");
+			target.close();
+			return false;
+		});
+		this.out.ready = true;
+		this.out.listener.onWritePossible();
+		assertThat(otherOut.text()).isEqualTo(frames(9, 8, 7, 6, 5, 4, 3, 2, 1));
+		assertThat(this.out.text()).isEqualTo(frames(2, 1, 7));
+	}
+
+	@Test
 	void aClosedStreamFailsTheBatch() {
 		this.stream.close();
 		AtomicInteger calls = new AtomicInteger();
@@ -198,6 +251,9 @@ class AsyncSseStreamTests {
 
 		int writes;
 
+		/** The arrays the container was handed, in order. */
+		final java.util.List<byte[]> arrays = new java.util.ArrayList<>();
+
 		@Nullable WriteListener listener;
 
 		@Override
@@ -218,6 +274,7 @@ class AsyncSseStreamTests {
 		@Override
 		public void write(byte[] b, int off, int len) {
 			this.writes++;
+			this.arrays.add(b);
 			this.bytes.write(b, off, len);
 		}
 
