@@ -223,10 +223,26 @@ public class PostgresCaptureDatabase implements CaptureDatabase {
 	@Override
 	public void install(Connection connection, List<CapturedTable> tables) throws SQLException {
 		String changes = changeTable(connection);
-		try (Statement statement = connection.createStatement()) {
+		boolean autoCommit = connection.getAutoCommit();
+		connection.setAutoCommit(false);
+		try (Statement statement = connection.createStatement();
+				PreparedStatement lock = connection
+					.prepareStatement("select pg_advisory_xact_lock(hashtextextended(?, 0))")) {
+			// One installer at a time: nodes of a cluster start together, and PostgreSQL
+			// fails one of two concurrent "create table if not exists" of one name.
+			lock.setString(1, changes + ":install");
+			lock.execute();
 			for (String sql : installSql(changes, tables, this.stem, qualifiedNames(connection, tables).keySet())) {
 				statement.execute(sql);
 			}
+			connection.commit();
+		}
+		catch (SQLException | RuntimeException ex) {
+			connection.rollback();
+			throw ex;
+		}
+		finally {
+			connection.setAutoCommit(autoCommit);
 		}
 	}
 
