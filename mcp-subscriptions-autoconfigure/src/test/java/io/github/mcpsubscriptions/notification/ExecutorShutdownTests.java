@@ -1,15 +1,21 @@
 package io.github.mcpsubscriptions.notification;
 
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
 
 /**
  * A shutdown returns when the executor's threads have ended, not only when the executor
@@ -22,17 +28,13 @@ class ExecutorShutdownTests {
 	void waitsForAThreadThatOutlivesItsExecutorsTermination() throws Exception {
 		NamedThreads threads = NamedThreads.numbered("test-worker-");
 		AtomicReference<Thread> worker = new AtomicReference<>();
-		// The worker's exit made slow, so that the window after termination is wide.
+		CountDownLatch release = new CountDownLatch(1);
+		// The worker's exit held until the test releases it: the window after termination.
 		ExecutorService executor = new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
 				(task) -> {
 					Thread thread = threads.newThread(() -> {
 						task.run();
-						try {
-							Thread.sleep(300);
-						}
-						catch (InterruptedException ex) {
-							Thread.currentThread().interrupt();
-						}
+						awaitUninterruptibly(release);
 					});
 					worker.set(thread);
 					return thread;
@@ -40,12 +42,29 @@ class ExecutorShutdownTests {
 		executor.submit(() -> {
 		}).get();
 
-		ExecutorShutdown.now(List.of(threads), executor);
+		CompletableFuture<Void> shutdown = CompletableFuture
+			.runAsync(() -> ExecutorShutdown.now(List.of(threads), executor));
+		await().atMost(Duration.ofSeconds(10)).until(executor::isTerminated);
+		assertThatExceptionOfType(TimeoutException.class).as("the shutdown waits for the worker thread")
+			.isThrownBy(() -> shutdown.get(300, TimeUnit.MILLISECONDS));
+		release.countDown();
+		shutdown.get(10, TimeUnit.SECONDS);
 
-		assertThat(executor.isTerminated()).isTrue();
 		assertThat(worker.get().isAlive()).as("the worker thread after the shutdown").isFalse();
 		assertThat(worker.get().getName()).isEqualTo("test-worker-1");
 		assertThat(worker.get().isDaemon()).isTrue();
+	}
+
+	private static void awaitUninterruptibly(CountDownLatch latch) {
+		while (true) {
+			try {
+				latch.await();
+				return;
+			}
+			catch (InterruptedException ex) {
+				// shutdownNow interrupts the worker; it still ends only when released.
+			}
+		}
 	}
 
 }
