@@ -367,6 +367,20 @@ class OutboxTests {
 	}
 
 	@Test
+	void takenWriteIsNeverTakenForAStall() {
+		Outbox outbox = outbox(10, Duration.ZERO);
+		RecordingStream stream = new RecordingStream();
+		outbox.attach(stream);
+		outbox.offer(change("a://items/1", 1));
+		assertThat(this.written).containsExactly("a://items/1 1");
+		this.clock.advance(Duration.ofSeconds(11));
+		assertThat(outbox.takeStalledStream(this.clock.instant(), Duration.ofSeconds(10)))
+			.as("an idle stream whose client took the last write")
+			.isNull();
+		assertThat(this.stats.getStalls()).isZero();
+	}
+
+	@Test
 	void keepAliveGoesThroughTheWriter() {
 		Outbox outbox = outbox(10, Duration.ZERO);
 		RecordingStream stream = new RecordingStream();

@@ -1,0 +1,124 @@
+package io.github.mcpsubscriptions.notification;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The outbox's queue keeps one notification in a field and moves to a table when a
+ * second one waits: in both states it keeps order and one notification per key.
+ */
+class WaitingNotificationsTests {
+
+	private final WaitingNotifications waiting = new WaitingNotifications();
+
+	@Test
+	void oneNotificationWaitsAndIsReplacedByItsNewerSelf() {
+		OutboundNotification first = change("a://items/1", 1);
+		OutboundNotification newer = change("a://items/1", 2);
+		assertThat(this.waiting.put(first)).isNull();
+		assertThat(this.waiting.put(newer)).isSameAs(first);
+		assertThat(this.waiting.size()).isEqualTo(1);
+		assertThat(this.waiting.get(first.key())).isSameAs(newer);
+		assertThat(uris()).containsExactly("a://items/1 2");
+	}
+
+	@Test
+	void aSecondKeyQueuesBehindTheFirstAndCoalescesInPlace() {
+		this.waiting.put(change("a://items/1", 1));
+		this.waiting.put(change("a://items/2", 1));
+		this.waiting.put(change("a://items/3", 1));
+		assertThat(this.waiting.put(change("a://items/1", 2))).isNotNull();
+		assertThat(this.waiting.size()).isEqualTo(3);
+		assertThat(uris()).containsExactly("a://items/1 2", "a://items/2 1", "a://items/3 1");
+	}
+
+	@Test
+	void emptiedTableTakesOneNotificationInItsFieldAgain() {
+		this.waiting.put(change("a://items/1", 1));
+		this.waiting.put(change("a://items/2", 1));
+		poll();
+		poll();
+		assertThat(this.waiting.isEmpty()).isTrue();
+		assertThat(this.waiting.size()).isZero();
+		this.waiting.put(change("a://items/3", 1));
+		this.waiting.put(change("a://items/4", 1));
+		assertThat(uris()).containsExactly("a://items/3 1", "a://items/4 1");
+		assertThat(poll()).isEqualTo("a://items/3 1");
+		assertThat(this.waiting.put(change("a://items/4", 2))).isNotNull();
+		assertThat(uris()).containsExactly("a://items/4 2");
+	}
+
+	@Test
+	void removeTakesTheNotificationOfAKeyInBothStates() {
+		OutboundNotification one = change("a://items/1", 1);
+		this.waiting.put(one);
+		this.waiting.remove(change("a://items/2", 1).key());
+		assertThat(this.waiting.size()).isEqualTo(1);
+		this.waiting.remove(one.key());
+		assertThat(this.waiting.isEmpty()).isTrue();
+		this.waiting.put(one);
+		OutboundNotification two = change("a://items/2", 1);
+		this.waiting.put(two);
+		this.waiting.remove(two.key());
+		this.waiting.remove(one.key());
+		assertThat(this.waiting.isEmpty()).isTrue();
+		assertThat(this.waiting.get(one.key())).isNull();
+	}
+
+	@Test
+	void removeIfAndClearEmptyBothStates() {
+		this.waiting.put(change("a://items/1", 1));
+		this.waiting.removeIf((notification) -> notification.uri().endsWith("/1"));
+		assertThat(this.waiting.isEmpty()).isTrue();
+		this.waiting.put(change("a://items/1", 1));
+		this.waiting.put(change("a://items/2", 1));
+		this.waiting.removeIf((notification) -> notification.uri().endsWith("/1"));
+		assertThat(uris()).containsExactly("a://items/2 1");
+		this.waiting.removeIf((notification) -> true);
+		assertThat(this.waiting.isEmpty()).isTrue();
+		this.waiting.put(change("a://items/1", 1));
+		this.waiting.put(change("a://items/2", 1));
+		this.waiting.clear();
+		assertThat(this.waiting.isEmpty()).isTrue();
+		assertThat(uris()).isEmpty();
+	}
+
+	@Test
+	void putFirstGoesAheadUnlessItsKeyWaits() {
+		this.waiting.putFirst(change("a://items/1", 1));
+		assertThat(uris()).containsExactly("a://items/1 1");
+		this.waiting.putFirst(change("a://items/2", 1));
+		this.waiting.putFirst(change("a://items/1", 3));
+		assertThat(uris()).containsExactly("a://items/2 1", "a://items/1 1");
+	}
+
+	private String poll() {
+		Iterator<OutboundNotification> iterator = this.waiting.iterator();
+		OutboundNotification first = iterator.next();
+		iterator.remove();
+		return describe(first);
+	}
+
+	private List<String> uris() {
+		List<String> uris = new ArrayList<>();
+		this.waiting.forEach((notification) -> uris.add(describe(notification)));
+		return uris;
+	}
+
+	private static String describe(OutboundNotification notification) {
+		return notification.uri() + " " + notification.attributes().get("v");
+	}
+
+	private static OutboundNotification change(String uri, int version) {
+		return OutboundNotification.updated(new ResourceChange(uri, Map.of("v", version), Instant.EPOCH),
+				"a://items/{id}");
+	}
+
+}
