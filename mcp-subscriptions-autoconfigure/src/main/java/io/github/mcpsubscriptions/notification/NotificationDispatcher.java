@@ -366,9 +366,7 @@ public class NotificationDispatcher implements AutoCloseable {
 		Subscriber[] merged = null;
 		String[] mergedUris = null;
 		int mergedCount = 0;
-		// One notification per subscription URI, shared by all its subscribers: it is
-		// encoded once, however many subscribers it goes to.
-		Map<String, OutboundNotification> shared = new HashMap<>();
+		SharedNotifications shared = new SharedNotifications(change);
 		Decisions decisions = new Decisions(change);
 		for (SubscriptionMatch<Subscriber> match : matches) {
 			Subscriber subscriber = match.subscriber();
@@ -377,7 +375,7 @@ public class NotificationDispatcher implements AutoCloseable {
 				continue;
 			}
 			if (this.encoder.correlates(subscriber)) {
-				subscriber.getOutbox().offer(notification(shared, change, subscribedUri));
+				subscriber.getOutbox().offer(shared.of(subscribedUri));
 			}
 			else if (subscriber.dispatchMark == mark) {
 				int slot = subscriber.dispatchSlot;
@@ -395,19 +393,39 @@ public class NotificationDispatcher implements AutoCloseable {
 			}
 		}
 		for (int i = 0; i < mergedCount; i++) {
-			merged[i].getOutbox().offer(notification(shared, change, mergedUris[i]));
+			merged[i].getOutbox().offer(shared.of(mergedUris[i]));
 		}
 		return matches.size();
 	}
 
-	private static OutboundNotification notification(Map<String, OutboundNotification> shared, ResourceChange change,
-			String subscribedUri) {
-		OutboundNotification notification = shared.get(subscribedUri);
-		if (notification == null) {
-			notification = OutboundNotification.updated(change, subscribedUri);
-			shared.put(subscribedUri, notification);
+	/**
+	 * One notification of a change per subscription URI, shared by all its subscribers: it
+	 * is encoded once, however many subscribers it goes to. The index yields a
+	 * subscription's subscribers together, so the last one is kept at hand.
+	 */
+	private static final class SharedNotifications {
+
+		private final ResourceChange change;
+
+		private final Map<String, OutboundNotification> byUri = new HashMap<>();
+
+		private @Nullable OutboundNotification last;
+
+		SharedNotifications(ResourceChange change) {
+			this.change = change;
 		}
-		return notification;
+
+		OutboundNotification of(String subscribedUri) {
+			OutboundNotification notification = this.last;
+			if (notification != null && subscribedUri.equals(notification.subscribedUri())) {
+				return notification;
+			}
+			notification = this.byUri.computeIfAbsent(subscribedUri,
+					(uri) -> OutboundNotification.updated(this.change, uri));
+			this.last = notification;
+			return notification;
+		}
+
 	}
 
 	/**

@@ -374,7 +374,7 @@ public final class SubscriptionIndex<S> {
 	 */
 	private static final class Matches<S> {
 
-		final List<SubscriptionMatch<S>> list = new ArrayList<>();
+		final ArrayList<SubscriptionMatch<S>> list = new ArrayList<>();
 
 		private final Set<String> uris = new HashSet<>();
 
@@ -495,8 +495,10 @@ public final class SubscriptionIndex<S> {
 		}
 
 		@SuppressWarnings("unchecked")
-		void collect(List<SubscriptionMatch<S>> matches) {
-			for (Object subscriber : this.subscribers) {
+		void collect(ArrayList<SubscriptionMatch<S>> matches) {
+			Object[] subscribers = this.subscribers;
+			matches.ensureCapacity(matches.size() + subscribers.length);
+			for (Object subscriber : subscribers) {
 				matches.add(new SubscriptionMatch<>((S) subscriber, this.definition.uri));
 			}
 		}
