@@ -26,7 +26,13 @@ public final class SessionEventLog {
 
 	private final int capacity;
 
-	private final ArrayDeque<Event> events;
+	/**
+	 * The messages kept, oldest first, the last being {@link #lastSequence}'s: only the
+	 * message, which the other sessions it went to share. An event object and an id
+	 * string per kept message were most of a busy session's heap (256 of each by default,
+	 * times thousands of sessions), and the garbage collector's work as they aged.
+	 */
+	private final ArrayDeque<String> messages;
 
 	private long lastSequence;
 
@@ -44,7 +50,7 @@ public final class SessionEventLog {
 		RANDOM.nextBytes(bytes);
 		this.stream = HexFormat.of().formatHex(bytes);
 		this.capacity = capacity;
-		this.events = new ArrayDeque<>(Math.min(capacity, 64));
+		this.messages = new ArrayDeque<>(Math.min(capacity, 64));
 	}
 
 	/**
@@ -54,12 +60,11 @@ public final class SessionEventLog {
 	 */
 	public synchronized String append(String data) {
 		this.lastSequence++;
-		Event event = new Event(id(this.lastSequence), this.lastSequence, data);
-		if (this.events.size() == this.capacity) {
-			this.events.removeFirst();
+		if (this.messages.size() == this.capacity) {
+			this.messages.removeFirst();
 		}
-		this.events.addLast(event);
-		return event.id();
+		this.messages.addLast(data);
+		return id(this.lastSequence);
 	}
 
 	/**
@@ -95,15 +100,17 @@ public final class SessionEventLog {
 		if (sequence < 0 || sequence > this.lastSequence) {
 			return null;
 		}
-		long oldestKept = this.events.isEmpty() ? this.lastSequence + 1 : this.events.getFirst().sequence();
+		long oldestKept = this.lastSequence - this.messages.size() + 1;
 		if (sequence + 1 < oldestKept) {
 			return null;
 		}
-		List<Event> replay = new ArrayList<>();
-		for (Event event : this.events) {
-			if (event.sequence() > sequence) {
-				replay.add(event);
+		List<Event> replay = new ArrayList<>((int) (this.lastSequence - sequence));
+		long next = oldestKept;
+		for (String message : this.messages) {
+			if (next > sequence) {
+				replay.add(new Event(id(next), next, message));
 			}
+			next++;
 		}
 		return replay;
 	}
