@@ -426,6 +426,8 @@ public final class LoadHarness {
 			long cpuAfter = (server != null) ? server.cpuNanos() : -1;
 			long cpuWindowEnd = System.nanoTime();
 			long resident = (server != null) ? server.residentBytes() : -1;
+			// After the CPU window: what the run left on the heap (replay logs, say).
+			long heapAfterRun = (server != null && heapOpen > 0) ? server.usedHeapAfterGc() : -1;
 			long end = Math.max(stats.lastReceiveNanos(), publishEnd);
 			double seconds = Math.max(1e-9, (end - firstPublish) / 1e9);
 			double publishSeconds = Math.max(1e-9, (publishEnd - firstPublish) / 1e9);
@@ -477,6 +479,8 @@ public final class LoadHarness {
 				json.put("heapNote", (options.server().equals("fork") ? "server JVM" : "in-process, includes the harness's clients")
 						+ ": used heap after GC with all subscribers open minus with the first tenth open, / the other nine tenths"
 						+ (options.openStreams() || raw ? "" : " (sessions without streams)"));
+				json.put("heapAfterRunPerSessionBytes",
+						(heapAfterRun > 0) ? Math.round((double) (heapAfterRun - heapOpen) / Math.max(1, ready)) : null);
 			}
 			else {
 				json.put("heapPerSessionBytes", null);
