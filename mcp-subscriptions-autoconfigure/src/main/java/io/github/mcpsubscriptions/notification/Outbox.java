@@ -52,6 +52,8 @@ public final class Outbox {
 
 	private static final Log logger = LogFactory.getLog(Outbox.class);
 
+	private static final long NOT_WRITING = Long.MIN_VALUE;
+
 	/**
 	 * Writes one notification to a stream.
 	 */
@@ -114,7 +116,12 @@ public final class Outbox {
 
 	private boolean keepAliveRequested;
 
-	private volatile @Nullable Instant writeStartedAt;
+	/**
+	 * When the write the client has not taken yet began (the clock's millis), or
+	 * {@link #NOT_WRITING}: a number rather than an {@code Instant}, as it is set for every
+	 * batch and a reference stored into this long-lived object costs the garbage collector.
+	 */
+	private volatile long writeStartedAt = NOT_WRITING;
 
 	private @Nullable MessageStream awaiting;
 
@@ -381,7 +388,7 @@ public final class Outbox {
 			// A stream given up while the client had not taken a write does not count against
 			// the new one.
 			this.awaiting = null;
-			this.writeStartedAt = null;
+			this.writeStartedAt = NOT_WRITING;
 		}
 		requestDrain();
 	}
@@ -410,8 +417,8 @@ public final class Outbox {
 	 * @return the stalled stream, or {@code null}
 	 */
 	public @Nullable MessageStream takeStalledStream(Instant now, Duration timeout) {
-		Instant started = this.writeStartedAt;
-		if (started == null || !now.isAfter(started.plus(timeout))) {
+		long started = this.writeStartedAt;
+		if (started == NOT_WRITING || now.toEpochMilli() - started <= timeout.toMillis()) {
 			return null;
 		}
 		synchronized (this.lock) {
@@ -421,7 +428,7 @@ public final class Outbox {
 			}
 			this.stream = null;
 			this.awaiting = null;
-			this.writeStartedAt = null;
+			this.writeStartedAt = NOT_WRITING;
 			this.replay = null;
 			this.replayStream = null;
 			this.stats.stalls.increment();
@@ -459,7 +466,7 @@ public final class Outbox {
 			}
 			if (this.awaiting == stream) {
 				this.awaiting = null;
-				this.writeStartedAt = null;
+				this.writeStartedAt = NOT_WRITING;
 			}
 			if (this.onWritableStream == stream) {
 				this.onWritable = null;
@@ -561,13 +568,13 @@ public final class Outbox {
 					if (!target.whenWritable(writableCallback(target))) {
 						// The client has not taken the last write: no thread waits for it.
 						this.awaiting = target;
-						if (this.writeStartedAt == null) {
-							this.writeStartedAt = this.clock.instant();
+						if (this.writeStartedAt == NOT_WRITING) {
+							this.writeStartedAt = this.clock.millis();
 						}
 						this.draining = false;
 						return;
 					}
-					this.writeStartedAt = null;
+					this.writeStartedAt = NOT_WRITING;
 				}
 				AttachAction action = this.attachAction;
 				boolean keepAlive = this.keepAliveRequested;
@@ -590,11 +597,11 @@ public final class Outbox {
 				batch = new Batch(action, keepAlive, first);
 			}
 			try {
-				this.writeStartedAt = this.clock.instant();
+				this.writeStartedAt = this.clock.millis();
 				target.sendBatch(this.batchBytes, batch);
 			}
 			catch (IOException ex) {
-				this.writeStartedAt = null;
+				this.writeStartedAt = NOT_WRITING;
 				synchronized (this.lock) {
 					OutboundNotification unwritten = batch.next;
 					if (unwritten != null) {
@@ -749,7 +756,7 @@ public final class Outbox {
 				return;
 			}
 			this.awaiting = null;
-			this.writeStartedAt = null;
+			this.writeStartedAt = NOT_WRITING;
 		}
 		requestDrain();
 	}
