@@ -80,6 +80,10 @@ public final class LoadHarness {
 			  --server-jar JAR        fork the embedded server (MCP and raw) from this jar rather than this
 			                          harness's own: the same harness then measures another build (a
 			                          baseline checked out and built elsewhere) with identical load
+			  --server-heap growing|fixed
+			                          the forked server's heap: growing (default) from 512 MiB to 4 GiB as
+			                          G1 sizes it; fixed at 4 GiB, so that the heap G1 grew to while the
+			                          subscribers connected does not decide its share of the CPU
 			  --server-properties P   comma-separated name=value settings for the forked embedded server (as
 			                          system properties, over LoadServer's own), e.g.
 			                          server.tomcat.max-http-response-header-size=1KB
@@ -203,6 +207,18 @@ public final class LoadHarness {
 				}
 				serverProperties.add("-D" + property);
 			}
+		}
+		String heap = values.getOrDefault("server-heap", "growing");
+		values.remove("server-heap");
+		if (!heap.equals("growing") && !heap.equals("fixed")) {
+			throw new IllegalArgumentException("--server-heap must be growing or fixed");
+		}
+		if (heap.equals("fixed")) {
+			if (url != null || !server.equals("fork")) {
+				throw new IllegalArgumentException("--server-heap is for the forked embedded server");
+			}
+			// Over the -Xms512m the fork starts with: the JVM takes the last.
+			serverProperties.add("-Xms4g");
 		}
 		if (serverJar != null && !Files.isRegularFile(Path.of(serverJar))) {
 			throw new IllegalArgumentException("--server-jar: no such file " + serverJar);
