@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Runs the load harness once with a forked server and prints where that server's CPU went
+# while the harness published: CPU seconds (user + system, from /proc/<pid>/task/*/stat) per
+# group of threads (the name without its number: mcp-delivery, mcp-dispatch, GC Thread,
+# G1 Refine, C2 CompilerThre(ad), http-nio-..., raw-writer), over the 15 s after every
+# subscriber is ready. Linux only; starts and ends only the harness and the server it forks.
+# Build the jar first: ./mvnw -q -DskipTests package -pl benchmarks -am
+# Usage: benchmarks/server-threads.sh [LoadHarness options, without --duration]
+#   e.g. benchmarks/server-threads.sh --subscribers 8000 --rate 10 --era 2025 --server-heap fixed
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+jar="$here/target/benchmarks.jar"
+if [[ ! -f "$jar" ]]; then
+	echo "No $jar: build it with ./mvnw -q -DskipTests package -pl benchmarks -am" >&2
+	exit 2
+fi
+hard="$(ulimit -Hn)"
+if [[ "$hard" != "unlimited" && "$(ulimit -Sn)" -lt "$hard" ]]; then
+	ulimit -Sn "$hard"
+fi
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+java -Xmx2g -cp "$jar" io.github.mcpsubscriptions.benchmarks.load.LoadHarness --duration 15 "$@" \
+	>"$work/harness.txt" 2>&1 &
+harness=$!
+until grep -q "subscribers ready" "$work/harness.txt"; do
+	kill -0 "$harness" 2>/dev/null || { cat "$work/harness.txt" >&2; exit 1; }
+	sleep 0.2
+done
+# The server is the harness's child: the only JVM it forks.
+server="$(pgrep -P "$harness" java | head -1)"
+snapshot() {
+	for task in /proc/"$server"/task/*; do
+		echo "$(basename "$task") $(awk '{print $14 + $15}' "$task/stat" 2>/dev/null) $(cat "$task/comm" 2>/dev/null)"
+	done
+}
+snapshot >"$work/before"
+sleep 15
+snapshot >"$work/after"
+wait "$harness"
+python3 - "$work/before" "$work/after" "$(getconf CLK_TCK)" <<'PY'
+import collections, re, sys
+ticks = float(sys.argv[3])
+before = {}
+for line in open(sys.argv[1]):
+    parts = line.split(None, 2)
+    if len(parts) == 3 and parts[1].isdigit():
+        before[parts[0]] = int(parts[1])
+groups = collections.Counter()
+for line in open(sys.argv[2]):
+    parts = line.split(None, 2)
+    if len(parts) == 3 and parts[1].isdigit():
+        groups[re.sub(r'[-#]?\d+$', '', parts[2].strip())] += int(parts[1]) - before.get(parts[0], 0)
+total = sum(groups.values())
+print(f"server CPU over 15 s: {total / ticks:.2f} s")
+for name, used in groups.most_common(12):
+    print(f"{used / ticks:7.2f} s {100 * used / max(1, total):5.1f}%  {name}")
+PY
+grep -E '^\{"harness"' "$work/harness.txt" | tail -1
