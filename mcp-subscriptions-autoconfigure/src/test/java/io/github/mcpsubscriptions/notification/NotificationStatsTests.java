@@ -1,14 +1,11 @@
 package io.github.mcpsubscriptions.notification;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 
+import io.github.mcpsubscriptions.test.MutableClock;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -21,7 +18,7 @@ class NotificationStatsTests {
 
 	private static final Instant PUBLISHED = Instant.parse("2026-01-01T00:00:00Z");
 
-	private final CountingClock clock = new CountingClock(PUBLISHED.plusMillis(250));
+	private final MutableClock clock = new MutableClock(PUBLISHED.plusMillis(250));
 
 	@Test
 	void withoutALatencyListenerTheClockIsNotRead() {
@@ -29,7 +26,7 @@ class NotificationStatsTests {
 		stats.sent(PUBLISHED, this.clock);
 		stats.sent(PUBLISHED, this.clock);
 		assertThat(stats.getSent()).isEqualTo(2);
-		assertThat(this.clock.reads).hasValue(0);
+		assertThat(this.clock.reads()).isZero();
 	}
 
 	@Test
@@ -40,34 +37,6 @@ class NotificationStatsTests {
 		stats.sent(PUBLISHED, this.clock);
 		assertThat(stats.getSent()).isOne();
 		assertThat(latencies).containsExactly(Duration.ofMillis(250));
-	}
-
-	private static final class CountingClock extends Clock {
-
-		final AtomicInteger reads = new AtomicInteger();
-
-		private final Instant now;
-
-		CountingClock(Instant now) {
-			this.now = now;
-		}
-
-		@Override
-		public Instant instant() {
-			this.reads.incrementAndGet();
-			return this.now;
-		}
-
-		@Override
-		public ZoneId getZone() {
-			return ZoneOffset.UTC;
-		}
-
-		@Override
-		public Clock withZone(ZoneId zone) {
-			return this;
-		}
-
 	}
 
 }

@@ -5,11 +5,14 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A clock that tests move by hand.
+ * A clock that tests move by hand, and that counts how often it is read.
  */
 public final class MutableClock extends Clock {
+
+	private final AtomicInteger reads = new AtomicInteger();
 
 	private volatile Instant now;
 
@@ -21,8 +24,17 @@ public final class MutableClock extends Clock {
 		this.now = this.now.plus(duration);
 	}
 
+	/**
+	 * How often {@link #instant()} was called.
+	 * @return the count
+	 */
+	public int reads() {
+		return this.reads.get();
+	}
+
 	@Override
 	public Instant instant() {
+		this.reads.incrementAndGet();
 		return this.now;
 	}
 
