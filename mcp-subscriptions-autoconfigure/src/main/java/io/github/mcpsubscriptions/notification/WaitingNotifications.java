@@ -10,32 +10,40 @@ import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The notifications waiting in an {@link Outbox}, in order, at most one per key. An
- * outbox whose stream keeps up holds one notification at a time, and a change is offered
- * to thousands of outboxes in a row: that one is kept in a field, because a hash table
- * per subscriber cost a cache miss and an entry per offer. The table is made the first
- * time two wait, and kept for the next burst. Not thread-safe: the outbox's lock guards it.
+ * The notifications waiting in an {@link Outbox}, in order, at most one per key. A change
+ * is offered to thousands of outboxes in a row, and an outbox whose stream keeps up, or
+ * nearly, holds a few notifications at a time: those wait in a small ring of slots made
+ * with the outbox, found by comparing keys. Each offer then stores one reference into
+ * that long-lived array; an entry of a hash table stored three (bucket, table, previous
+ * entry), each a card for the garbage collector to refine, besides the entry itself. More
+ * than {@value #FEW} waiting move to a table, made then and kept for the next burst. Not
+ * thread-safe: the outbox's lock guards it.
  */
 final class WaitingNotifications implements Iterable<OutboundNotification> {
 
-	/** The one waiting notification, while the table holds none. */
-	private @Nullable OutboundNotification sole;
+	/** How many wait in the ring before they move to the table: a power of two. */
+	static final int FEW = 8;
 
-	/** Used once two have waited at the same time; then everything waiting is here. */
+	private final @Nullable OutboundNotification[] ring = new OutboundNotification[FEW];
+
+	/** The ring's first slot. */
+	private int head;
+
+	/** How many wait in the ring. */
+	private int count;
+
+	/** Used once more than {@value #FEW} have waited at the same time; then everything waiting is here. */
 	private @Nullable LinkedHashMap<OutboundNotification.Key, OutboundNotification> table;
 
-	/** Whether what waits is in {@link #table} rather than in {@link #sole}. */
+	/** Whether what waits is in {@link #table} rather than in the ring. */
 	private boolean spilled;
 
 	boolean isEmpty() {
-		return !this.spilled && this.sole == null;
+		return !this.spilled && this.count == 0;
 	}
 
 	int size() {
-		if (this.spilled) {
-			return table().size();
-		}
-		return (this.sole != null) ? 1 : 0;
+		return this.spilled ? table().size() : this.count;
 	}
 
 	/**
@@ -44,19 +52,19 @@ final class WaitingNotifications implements Iterable<OutboundNotification> {
 	 */
 	@Nullable OutboundNotification put(OutboundNotification notification) {
 		if (!this.spilled) {
-			OutboundNotification current = this.sole;
-			if (current == null || current.key().equals(notification.key())) {
-				this.sole = notification;
+			int at = indexOf(notification.key());
+			if (at >= 0) {
+				int slot = slot(at);
+				OutboundNotification current = this.ring[slot];
+				this.ring[slot] = notification;
 				return current;
 			}
-			LinkedHashMap<OutboundNotification.Key, OutboundNotification> table = this.table;
-			if (table == null) {
-				table = new LinkedHashMap<>();
-				this.table = table;
+			if (this.count < FEW) {
+				this.ring[slot(this.count)] = notification;
+				this.count++;
+				return null;
 			}
-			table.put(current.key(), current);
-			this.sole = null;
-			this.spilled = true;
+			spill();
 		}
 		return table().put(notification.key(), notification);
 	}
@@ -65,17 +73,19 @@ final class WaitingNotifications implements Iterable<OutboundNotification> {
 		if (this.spilled) {
 			return table().get(key);
 		}
-		OutboundNotification current = this.sole;
-		return (current != null && current.key().equals(key)) ? current : null;
+		int at = indexOf(key);
+		return (at >= 0) ? this.ring[slot(at)] : null;
 	}
 
 	void remove(OutboundNotification.Key key) {
 		if (this.spilled) {
 			table().remove(key);
 			this.spilled = !table().isEmpty();
+			return;
 		}
-		else if (this.sole != null && this.sole.key().equals(key)) {
-			this.sole = null;
+		int at = indexOf(key);
+		if (at >= 0) {
+			removeAt(at);
 		}
 	}
 
@@ -83,15 +93,25 @@ final class WaitingNotifications implements Iterable<OutboundNotification> {
 		if (this.spilled) {
 			table().values().removeIf(filter);
 			this.spilled = !table().isEmpty();
+			return;
 		}
-		else if (this.sole != null && filter.test(this.sole)) {
-			this.sole = null;
+		for (int at = this.count - 1; at >= 0; at--) {
+			OutboundNotification waiting = this.ring[slot(at)];
+			if (waiting != null && filter.test(waiting)) {
+				removeAt(at);
+			}
 		}
 	}
 
 	/** Queue a notification first, unless one with its key waits. */
 	void putFirst(OutboundNotification notification) {
 		if (get(notification.key()) != null) {
+			return;
+		}
+		if (!this.spilled && this.count < FEW) {
+			this.head = (this.head - 1) & (FEW - 1);
+			this.ring[this.head] = notification;
+			this.count++;
 			return;
 		}
 		List<OutboundNotification> rest = new ArrayList<>(size());
@@ -102,7 +122,11 @@ final class WaitingNotifications implements Iterable<OutboundNotification> {
 	}
 
 	void clear() {
-		this.sole = null;
+		for (int at = 0; at < this.count; at++) {
+			this.ring[slot(at)] = null;
+		}
+		this.head = 0;
+		this.count = 0;
 		if (this.spilled) {
 			table().clear();
 			this.spilled = false;
@@ -112,7 +136,58 @@ final class WaitingNotifications implements Iterable<OutboundNotification> {
 	/** In order; {@link Iterator#remove()} removes. */
 	@Override
 	public Iterator<OutboundNotification> iterator() {
-		return this.spilled ? new TableIterator(table().values().iterator()) : new SoleIterator();
+		return this.spilled ? new TableIterator(table().values().iterator()) : new RingIterator();
+	}
+
+	/** The slot of the ring's {@code at}-th notification. */
+	private int slot(int at) {
+		return (this.head + at) & (FEW - 1);
+	}
+
+	/** Where in the ring the notification with the key waits, or -1. */
+	private int indexOf(OutboundNotification.Key key) {
+		for (int at = 0; at < this.count; at++) {
+			OutboundNotification waiting = this.ring[slot(at)];
+			if (waiting != null && waiting.key().equals(key)) {
+				return at;
+			}
+		}
+		return -1;
+	}
+
+	/** Take the ring's {@code at}-th notification out; those behind it move up. */
+	private void removeAt(int at) {
+		if (at == 0) {
+			this.ring[this.head] = null;
+			this.head = (this.head + 1) & (FEW - 1);
+		}
+		else {
+			for (int i = at; i < this.count - 1; i++) {
+				this.ring[slot(i)] = this.ring[slot(i + 1)];
+			}
+			this.ring[slot(this.count - 1)] = null;
+		}
+		this.count--;
+		if (this.count == 0) {
+			this.head = 0;
+		}
+	}
+
+	/** The ring is full: everything waiting moves to the table, in order. */
+	private void spill() {
+		LinkedHashMap<OutboundNotification.Key, OutboundNotification> table = this.table;
+		if (table == null) {
+			table = new LinkedHashMap<>();
+			this.table = table;
+		}
+		for (int at = 0; at < this.count; at++) {
+			OutboundNotification waiting = this.ring[slot(at)];
+			if (waiting != null) {
+				table.put(waiting.key(), waiting);
+			}
+		}
+		clear();
+		this.spilled = true;
 	}
 
 	private LinkedHashMap<OutboundNotification.Key, OutboundNotification> table() {
@@ -123,31 +198,40 @@ final class WaitingNotifications implements Iterable<OutboundNotification> {
 		return table;
 	}
 
-	private final class SoleIterator implements Iterator<OutboundNotification> {
+	private final class RingIterator implements Iterator<OutboundNotification> {
 
-		private boolean taken;
+		/** The ring position of the next notification. */
+		private int next;
+
+		private boolean removable;
 
 		@Override
 		public boolean hasNext() {
-			return !this.taken && WaitingNotifications.this.sole != null;
+			return this.next < WaitingNotifications.this.count;
 		}
 
 		@Override
 		public OutboundNotification next() {
-			OutboundNotification current = WaitingNotifications.this.sole;
-			if (this.taken || current == null) {
+			if (!hasNext()) {
 				throw new NoSuchElementException();
 			}
-			this.taken = true;
+			OutboundNotification current = WaitingNotifications.this.ring[slot(this.next)];
+			if (current == null) {
+				throw new NoSuchElementException();
+			}
+			this.next++;
+			this.removable = true;
 			return current;
 		}
 
 		@Override
 		public void remove() {
-			if (!this.taken) {
+			if (!this.removable) {
 				throw new IllegalStateException();
 			}
-			WaitingNotifications.this.sole = null;
+			this.removable = false;
+			this.next--;
+			removeAt(this.next);
 		}
 
 	}

@@ -11,8 +11,8 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The outbox's queue keeps one notification in a field and moves to a table when a
- * second one waits: in both states it keeps order and one notification per key.
+ * The outbox's queue keeps a few notifications in a ring and moves to a table when more
+ * wait: in both states it keeps order and one notification per key.
  */
 class WaitingNotificationsTests {
 
@@ -40,7 +40,7 @@ class WaitingNotificationsTests {
 	}
 
 	@Test
-	void emptiedTableTakesOneNotificationInItsFieldAgain() {
+	void emptiedQueueTakesNotificationsAgain() {
 		this.waiting.put(change("a://items/1", 1));
 		this.waiting.put(change("a://items/2", 1));
 		poll();
@@ -97,6 +97,55 @@ class WaitingNotificationsTests {
 		this.waiting.putFirst(change("a://items/2", 1));
 		this.waiting.putFirst(change("a://items/1", 3));
 		assertThat(uris()).containsExactly("a://items/2 1", "a://items/1 1");
+	}
+
+	@Test
+	void moreThanTheRingHoldsMoveToTheTableInOrderAndStillCoalesce() {
+		int many = WaitingNotifications.FEW + 3;
+		for (int i = 1; i <= many; i++) {
+			assertThat(this.waiting.put(change("a://items/" + i, 1))).isNull();
+		}
+		assertThat(this.waiting.put(change("a://items/2", 2))).isNotNull();
+		assertThat(this.waiting.size()).isEqualTo(many);
+		List<String> expected = new ArrayList<>();
+		for (int i = 1; i <= many; i++) {
+			expected.add("a://items/" + i + " " + ((i == 2) ? 2 : 1));
+		}
+		assertThat(uris()).isEqualTo(expected);
+		for (int i = 0; i < many; i++) {
+			assertThat(poll()).isEqualTo(expected.get(i));
+		}
+		assertThat(this.waiting.isEmpty()).isTrue();
+		this.waiting.put(change("a://items/9", 1));
+		this.waiting.put(change("a://items/9", 2));
+		assertThat(uris()).containsExactly("a://items/9 2");
+	}
+
+	@Test
+	void theRingKeepsOrderAcrossItsEndAndWhenOneInTheMiddleGoes() {
+		for (int round = 0; round < 3; round++) {
+			for (int i = 0; i < WaitingNotifications.FEW - 2; i++) {
+				this.waiting.put(change("a://items/" + round + "-" + i, 1));
+			}
+			for (int i = 0; i < WaitingNotifications.FEW - 3; i++) {
+				poll();
+			}
+			this.waiting.clear();
+		}
+		this.waiting.put(change("a://items/1", 1));
+		this.waiting.put(change("a://items/2", 1));
+		this.waiting.put(change("a://items/3", 1));
+		poll();
+		this.waiting.put(change("a://items/4", 1));
+		this.waiting.putFirst(change("a://items/0", 1));
+		this.waiting.remove(change("a://items/3", 1).key());
+		Iterator<OutboundNotification> iterator = this.waiting.iterator();
+		iterator.next();
+		iterator.next();
+		iterator.remove();
+		assertThat(uris()).containsExactly("a://items/0 1", "a://items/4 1");
+		assertThat(this.waiting.get(change("a://items/4", 1).key())).isNotNull();
+		assertThat(this.waiting.get(change("a://items/2", 1).key())).isNull();
 	}
 
 	private String poll() {
