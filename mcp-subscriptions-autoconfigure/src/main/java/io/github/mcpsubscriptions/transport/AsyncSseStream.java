@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 import io.github.mcpsubscriptions.notification.DeliveryScheduler;
@@ -59,7 +60,9 @@ final class AsyncSseStream implements MessageStream {
 	 * is usually handed to the container (which copies it) as soon as it ends, and a
 	 * buffer per stream and batch was most of what delivery allocated.
 	 */
-	private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
+	private static final ThreadLocal<BatchBuffer> BUFFERS = ThreadLocal.withInitial(BatchBuffer::new);
+
+	private static final AtomicLong IDS = new AtomicLong();
 
 	private enum State {
 
@@ -95,24 +98,40 @@ final class AsyncSseStream implements MessageStream {
 
 	private boolean needsFlush;
 
+	/**
+	 * Whether the container said it was ready for more and nothing was written since: it
+	 * stays ready until this stream writes, and each readiness check takes the container's
+	 * write-registration path (Tomcat's own write and flush check it once more).
+	 */
+	private boolean ready;
+
 	/** Whether anything went to the container since the last {@link #probe()}. */
 	private boolean wroteSinceProbe;
 
-	/** Inside {@link #sendBatch}: frames wait here until the batch ends. */
+	/**
+	 * Inside {@link #sendBatch}: the frames of the batch wait in the batching thread's
+	 * buffer, which is marked with this stream's {@link #id}, and the container gets them
+	 * with one write when the batch ends (a write costs a readiness check and a copy).
+	 * The stream keeps no reference to that buffer: a reference stored into this
+	 * long-lived object for every batch of every stream was a card for the garbage
+	 * collector to refine each time, while the thread's buffer is one card, dirty already.
+	 */
 	private boolean batching;
 
+	/** Marks the batching thread's buffer as this stream's: a number, not a reference. */
+	private final long id = IDS.incrementAndGet();
+
 	/**
-	 * The frames of the batch under way, one after the other: the container gets them
-	 * with one write, as it costs a readiness check and a copy per write. Built in the
-	 * batching thread's buffer when it can be; dropped when the batch is handed over (what
-	 * the container has not taken yet copied), so an idle stream holds no buffer.
+	 * The batch's buffer when the batching thread's own held another stream's batch (one
+	 * batch written inside another); otherwise {@code null}.
 	 */
-	private byte @Nullable [] batch;
+	private @Nullable BatchBuffer nestedBatch;
 
-	private int batchedBytes;
-
-	/** The batching thread's buffer, while this stream's batch may be built in it. */
-	private @Nullable Scratch scratch;
+	/**
+	 * Closed by another thread while a batch was under way: the batching thread finishes
+	 * closing when the batch ends, after its frames.
+	 */
+	private boolean closeAfterBatch;
 
 	/**
 	 * Given up while the container held bytes the client had not taken: the response is
@@ -192,10 +211,10 @@ final class AsyncSseStream implements MessageStream {
 			if (this.state != State.OPEN) {
 				throw new IOException("The stream is closed");
 			}
-			if (this.batching) {
-				byte[] into = batchRoom(length);
-				frame(id, message, payload, into, this.batchedBytes);
-				this.batchedBytes += length;
+			BatchBuffer batch = batchBuffer();
+			if (batch != null) {
+				frame(id, message, payload, batch.room(length), batch.length);
+				batch.length += length;
 				return;
 			}
 			byte[] frame = new byte[length];
@@ -210,27 +229,20 @@ final class AsyncSseStream implements MessageStream {
 		}
 	}
 
-	/** Room for {@code length} more bytes in the batch's buffer. Called with the lock held. */
-	private byte[] batchRoom(int length) {
-		byte[] current = this.batch;
-		int needed = this.batchedBytes + length;
-		Scratch scratch = this.scratch;
-		if (current == null && scratch != null) {
-			current = scratch.bytes;
-			this.batch = current;
+	/**
+	 * The buffer of this stream's batch, if the calling thread is writing one. Called with
+	 * the lock held.
+	 */
+	private @Nullable BatchBuffer batchBuffer() {
+		if (!this.batching) {
+			return null;
 		}
-		if (current == null || current.length < needed) {
-			int size = (current != null) ? current.length : 1024;
-			while (size < needed) {
-				size *= 2;
-			}
-			current = (current != null) ? Arrays.copyOf(current, size) : new byte[size];
-			if (scratch != null && this.batch == scratch.bytes && size <= Scratch.MAX_SIZE) {
-				scratch.bytes = current;
-			}
-			this.batch = current;
+		BatchBuffer nested = this.nestedBatch;
+		if (nested != null) {
+			return nested;
 		}
-		return current;
+		BatchBuffer mine = BUFFERS.get();
+		return (mine.owner == this.id) ? mine : null;
 	}
 
 	private static void frame(byte @Nullable [] id, boolean message, EncodedMessage payload, byte[] frame,
@@ -283,14 +295,19 @@ final class AsyncSseStream implements MessageStream {
 			if (this.state != State.OPEN) {
 				throw new IOException("The stream is closed");
 			}
+			BatchBuffer batch = BUFFERS.get();
+			if (batch.owner != 0) {
+				batch = new BatchBuffer();
+				this.nestedBatch = batch;
+			}
+			batch.owner = this.id;
 			this.batching = true;
-			this.batchedBytes = 0;
-			this.scratch = Scratch.take();
 		}
 		try {
 			while (writer.writeNext(this)) {
 				synchronized (this.lock) {
-					if (this.batchedBytes >= maxBytes) {
+					BatchBuffer batch = batchBuffer();
+					if (batch == null || batch.length >= maxBytes) {
 						break;
 					}
 				}
@@ -303,61 +320,67 @@ final class AsyncSseStream implements MessageStream {
 
 	private void handOverBatch() throws IOException {
 		IOException failure = null;
+		boolean close;
 		synchronized (this.lock) {
+			BatchBuffer batch = batchBuffer();
 			this.batching = false;
+			this.nestedBatch = null;
 			if (this.state != State.DONE) {
-				takeBatch();
-				failure = pumpOrFail();
+				failure = (batch != null) ? handOver(batch) : pumpOrFail();
 			}
-			this.batch = null;
-			releaseScratch();
+			if (batch != null) {
+				batch.release();
+			}
+			close = this.closeAfterBatch && failure == null;
+			this.closeAfterBatch = false;
 		}
 		if (failure != null) {
 			ended();
 			complete();
 			throw failure;
 		}
+		if (close) {
+			finishClose();
+		}
 	}
 
 	/**
-	 * The frames of the batch under way go to what waits for the container, as one
-	 * array. Called with the lock held.
+	 * The batch's frames go to the container: straight from the buffer when nothing waits
+	 * before them and the container is ready, else they wait in an array of their own (the
+	 * thread's buffer is its next batch's). Called with the lock held.
+	 */
+	private @Nullable IOException handOver(BatchBuffer batch) {
+		int length = batch.length;
+		batch.length = 0;
+		if (length > 0) {
+			if (this.waiting.isEmpty()) {
+				try {
+					if (ready()) {
+						this.ready = false;
+						this.out.write(batch.current, 0, length);
+						this.needsFlush = true;
+						this.wroteSinceProbe = true;
+						return pumpOrFail();
+					}
+				}
+				catch (IOException | RuntimeException ex) {
+					return failed(ex);
+				}
+			}
+			this.waiting.add(ByteBuffer.wrap(Arrays.copyOf(batch.current, length)));
+		}
+		return pumpOrFail();
+	}
+
+	/**
+	 * The frames of a batch the stream is closed in go to what waits for the container,
+	 * first. Called with the lock held.
 	 */
 	private void takeBatch() {
-		byte[] frames = this.batch;
-		if (frames != null && this.batchedBytes > 0) {
-			this.waiting.add(ByteBuffer.wrap(frames, 0, this.batchedBytes));
-		}
-		this.batch = null;
-		this.batchedBytes = 0;
-	}
-
-	/**
-	 * The batch's frames that the container has not taken yet get an array of their own:
-	 * the scratch buffer is the thread's next batch's. Called with the lock held.
-	 */
-	private void keepNoScratch() {
-		Scratch scratch = this.scratch;
-		if (scratch == null) {
-			return;
-		}
-		for (int i = this.waiting.size(); i > 0; i--) {
-			ByteBuffer next = this.waiting.poll();
-			if (next.array() == scratch.bytes) {
-				int from = next.arrayOffset() + next.position();
-				next = ByteBuffer.wrap(Arrays.copyOfRange(next.array(), from, from + next.remaining()));
-			}
-			this.waiting.add(next);
-		}
-	}
-
-	/** The batch ends: the thread may use its buffer again. Called with the lock held. */
-	private void releaseScratch() {
-		Scratch scratch = this.scratch;
-		if (scratch != null) {
-			keepNoScratch();
-			this.scratch = null;
-			scratch.inUse = false;
+		BatchBuffer batch = batchBuffer();
+		if (batch != null && batch.length > 0) {
+			this.waiting.add(ByteBuffer.wrap(Arrays.copyOf(batch.current, batch.length)));
+			batch.length = 0;
 		}
 	}
 
@@ -371,9 +394,10 @@ final class AsyncSseStream implements MessageStream {
 			if (this.state != State.OPEN) {
 				throw new IOException("The stream is closed");
 			}
-			if (this.batching) {
-				System.arraycopy(bytes, 0, batchRoom(bytes.length), this.batchedBytes, bytes.length);
-				this.batchedBytes += bytes.length;
+			BatchBuffer batch = batchBuffer();
+			if (batch != null) {
+				System.arraycopy(bytes, 0, batch.room(bytes.length), batch.length, bytes.length);
+				batch.length += bytes.length;
 				return;
 			}
 			this.waiting.add(ByteBuffer.wrap(bytes));
@@ -387,20 +411,34 @@ final class AsyncSseStream implements MessageStream {
 	}
 
 	/**
+	 * Whether the container takes a write now: if not, it calls {@code onWritePossible}
+	 * once it does. Called with the lock held.
+	 */
+	private boolean ready() {
+		if (!this.ready) {
+			this.ready = this.out.isReady();
+		}
+		return this.ready;
+	}
+
+	/**
 	 * Hand the container what waits, as far as it is ready for it. Called with the lock
 	 * held; never blocks. A failure ends the stream (the caller reports it).
 	 */
 	private @Nullable IOException pumpOrFail() {
 		try {
-			while (this.out.isReady()) {
+			while (ready()) {
 				ByteBuffer next = this.waiting.poll();
 				if (next == null) {
 					if (this.needsFlush) {
 						this.needsFlush = false;
+						this.ready = false;
 						this.out.flush();
+						continue;
 					}
 					return null;
 				}
+				this.ready = false;
 				this.out.write(next.array(), next.arrayOffset() + next.position(), next.remaining());
 				this.needsFlush = true;
 				this.wroteSinceProbe = true;
@@ -409,11 +447,18 @@ final class AsyncSseStream implements MessageStream {
 			return null;
 		}
 		catch (IOException | RuntimeException ex) {
-			// The client went away, or the response completed under us.
-			this.state = State.DONE;
-			this.waiting.clear();
-			return (ex instanceof IOException io) ? io : new IOException(ex.getMessage(), ex);
+			return failed(ex);
 		}
+	}
+
+	/**
+	 * The client went away, or the response completed under us: the stream is done.
+	 * Called with the lock held.
+	 */
+	private IOException failed(Exception ex) {
+		this.state = State.DONE;
+		this.waiting.clear();
+		return (ex instanceof IOException io) ? io : new IOException(ex.getMessage(), ex);
 	}
 
 	/** Called with the lock held: everything written is in the container's hands. */
@@ -428,7 +473,7 @@ final class AsyncSseStream implements MessageStream {
 	 */
 	private boolean containerHoldsNothing() {
 		try {
-			return handedOver() && this.out.isReady();
+			return handedOver() && ready();
 		}
 		catch (RuntimeException ex) {
 			// Completed under us: nothing is held any more.
@@ -444,7 +489,7 @@ final class AsyncSseStream implements MessageStream {
 				return true;
 			}
 			try {
-				if (handedOver() && this.out.isReady()) {
+				if (handedOver() && ready()) {
 					return true;
 				}
 			}
@@ -470,33 +515,50 @@ final class AsyncSseStream implements MessageStream {
 	 */
 	@Override
 	public void close() {
-		boolean complete;
-		IOException failure;
 		synchronized (this.lock) {
 			if (this.state != State.OPEN) {
 				return;
 			}
 			this.closedByServer = true;
 			this.state = State.CLOSING;
+			if (this.batching && batchBuffer() == null) {
+				// Another thread's batch: its frames go first, so that thread closes.
+				this.closeAfterBatch = true;
+				return;
+			}
 			// Closed by the writer of a batch (a last message, then close): what the batch
 			// wrote goes first.
 			takeBatch();
-			keepNoScratch();
-			if (this.retryOnClose != null) {
-				this.waiting.add(ByteBuffer
-					.wrap(("retry:" + this.retryOnClose.toMillis() + "\n\n").getBytes(StandardCharsets.UTF_8)));
-			}
-			failure = pumpOrFail();
-			complete = failure != null || containerHoldsNothing();
-			if (complete) {
-				this.state = State.DONE;
+		}
+		finishClose();
+	}
+
+	/**
+	 * The server's close, after the frames already written: a {@code retry} field, then
+	 * the response completes once the client has taken what waits.
+	 */
+	private void finishClose() {
+		boolean closing;
+		boolean complete = false;
+		synchronized (this.lock) {
+			// Not closing any more: given up, or ended by the client, meanwhile.
+			closing = this.state == State.CLOSING;
+			if (closing) {
+				if (this.retryOnClose != null) {
+					this.waiting.add(ByteBuffer
+						.wrap(("retry:" + this.retryOnClose.toMillis() + "\n\n").getBytes(StandardCharsets.UTF_8)));
+				}
+				complete = pumpOrFail() != null || containerHoldsNothing();
+				if (complete) {
+					this.state = State.DONE;
+				}
 			}
 		}
 		ended();
 		if (complete) {
 			complete();
 		}
-		else {
+		else if (closing) {
 			this.timer.schedule(this::abort, this.closeTimeout);
 		}
 	}
@@ -555,7 +617,7 @@ final class AsyncSseStream implements MessageStream {
 				return;
 			}
 			try {
-				if (!handedOver() || !this.out.isReady()) {
+				if (!handedOver() || !ready()) {
 					return;
 				}
 			}
@@ -652,8 +714,8 @@ final class AsyncSseStream implements MessageStream {
 				}
 				else {
 					failure = pumpOrFail();
-					if (failure == null && handedOver() && AsyncSseStream.this.out.isReady()) {
-						if (AsyncSseStream.this.state == State.CLOSING) {
+					if (failure == null && handedOver() && ready()) {
+						if (AsyncSseStream.this.state == State.CLOSING && !AsyncSseStream.this.closeAfterBatch) {
 							AsyncSseStream.this.state = State.DONE;
 							complete = true;
 						}
@@ -708,27 +770,47 @@ final class AsyncSseStream implements MessageStream {
 
 	}
 
-	/** A delivery thread's batch buffer. */
-	private static final class Scratch {
+	/**
+	 * A thread's buffer for the frames of a batch: kept by the thread, marked with the
+	 * stream whose batch it holds.
+	 */
+	private static final class BatchBuffer {
 
 		/** The most a thread keeps: a larger batch gets a buffer of its own. */
 		static final int MAX_SIZE = 64 * 1024;
 
-		byte[] bytes = new byte[1024];
+		/** What the thread keeps for its next batch. */
+		byte[] kept = new byte[1024];
 
-		boolean inUse;
+		/** The batch's bytes: {@link #kept}, or a larger copy when it outgrew it. */
+		byte[] current = this.kept;
 
-		/**
-		 * The calling thread's buffer, or {@code null} if one of its batches uses it
-		 * already.
-		 */
-		static @Nullable Scratch take() {
-			Scratch scratch = SCRATCH.get();
-			if (scratch.inUse) {
-				return null;
+		int length;
+
+		/** The id of the stream whose batch this holds, or 0. */
+		long owner;
+
+		/** Room for {@code more} bytes after {@link #length}. */
+		byte[] room(int more) {
+			int needed = this.length + more;
+			if (this.current.length < needed) {
+				int size = this.current.length;
+				while (size < needed) {
+					size *= 2;
+				}
+				this.current = Arrays.copyOf(this.current, size);
 			}
-			scratch.inUse = true;
-			return scratch;
+			return this.current;
+		}
+
+		/** The batch is over: the buffer is free for the thread's next batch. */
+		void release() {
+			if (this.current != this.kept && this.current.length <= MAX_SIZE) {
+				this.kept = this.current;
+			}
+			this.current = this.kept;
+			this.length = 0;
+			this.owner = 0;
 		}
 
 	}

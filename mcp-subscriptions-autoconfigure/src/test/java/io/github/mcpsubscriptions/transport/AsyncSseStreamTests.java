@@ -38,6 +38,12 @@ class AsyncSseStreamTests {
 	}
 
 	private static AsyncSseStream open(CountingOutputStream out) throws IOException {
+		return open(out, (closed) -> {
+		}, null);
+	}
+
+	private static AsyncSseStream open(CountingOutputStream out, java.util.function.Consumer<MessageStream> onClosed,
+			java.time.@Nullable Duration retryOnClose) throws IOException {
 		MockHttpServletRequest request = new MockHttpServletRequest("GET", "/mcp");
 		request.setAsyncSupported(true);
 		HttpServletResponseWrapper response = new HttpServletResponseWrapper(new MockHttpServletResponse()) {
@@ -48,9 +54,8 @@ class AsyncSseStreamTests {
 			}
 
 		};
-		return AsyncSseStream.open(request, response, (closed) -> {
-		}, (done) -> {
-		}, null, new ManualDeliveryScheduler(new MutableClock(Instant.EPOCH)), java.time.Duration.ofSeconds(1));
+		return AsyncSseStream.open(request, response, onClosed, (done) -> {
+		}, retryOnClose, new ManualDeliveryScheduler(new MutableClock(Instant.EPOCH)), java.time.Duration.ofSeconds(1));
 	}
 
 	@Test
@@ -212,6 +217,80 @@ class AsyncSseStreamTests {
 	}
 
 	@Test
+	void aContainerThatStaysReadyIsAskedTwiceABatch() throws IOException {
+		// After the write and after the flush; the writer's check before the next batch
+		// and the batch's own hand-over need not ask again (#29).
+		this.stream.sendBatch(1 << 20, countdown(1));
+		int before = this.out.readyChecks;
+		for (int i = 0; i < 3; i++) {
+			assertThat(this.stream.whenWritable(() -> {
+			})).isTrue();
+			this.stream.sendBatch(1 << 20, countdown(2));
+		}
+		assertThat(this.stream.whenWritable(() -> {
+		})).isTrue();
+		assertThat(this.out.readyChecks - before).isEqualTo(6);
+		assertThat(this.out.text()).isEqualTo(frames(1) + frames(2, 1) + frames(2, 1) + frames(2, 1));
+	}
+
+	@Test
+	void closedByAnotherThreadInABatchTheBatchGoesOutBeforeTheClose() throws Exception {
+		AtomicInteger closedCalls = new AtomicInteger();
+		AsyncSseStream closing = open(this.out, (closed) -> closedCalls.incrementAndGet(),
+				java.time.Duration.ofMillis(1500));
+		java.util.concurrent.CountDownLatch inBatch = new java.util.concurrent.CountDownLatch(1);
+		java.util.concurrent.CountDownLatch closedMeanwhile = new java.util.concurrent.CountDownLatch(1);
+		java.util.concurrent.atomic.AtomicReference<@Nullable Throwable> afterClose = new java.util.concurrent.atomic.AtomicReference<>();
+		Thread writer = new Thread(() -> {
+			try {
+				closing.sendBatch(1 << 20, (target) -> {
+					target.send(null, "{\"n\":1}");
+					inBatch.countDown();
+					try {
+						closedMeanwhile.await();
+						target.send(null, "{\"n\":2}");
+					}
+					catch (IOException | InterruptedException ex) {
+						afterClose.set(ex);
+					}
+					return false;
+				});
+			}
+			catch (IOException ex) {
+				afterClose.compareAndSet(null, ex);
+			}
+		});
+		writer.start();
+		assertThat(inBatch.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+		closing.close();
+		assertThat(closing.isOpen()).isFalse();
+		closedMeanwhile.countDown();
+		writer.join(10_000);
+		assertThat(writer.isAlive()).isFalse();
+		assertThat(afterClose.get()).as("a write after the close fails").isInstanceOf(IOException.class);
+		assertThat(this.out.text()).isEqualTo(frames(1) + "retry:1500\n\n");
+		assertThat(closedCalls).hasValue(1);
+		closing.close();
+		assertThat(closedCalls).hasValue(1);
+	}
+
+	@Test
+	void aBatchWrittenInsideAnotherStreamsBatchKeepsItsOwnFrames() throws IOException {
+		CountingOutputStream otherOut = new CountingOutputStream();
+		AsyncSseStream other = open(otherOut);
+		this.stream.sendBatch(1 << 20, (target) -> {
+			target.send(null, "{\"n\":1}");
+			other.sendBatch(1 << 20, countdown(2));
+			target.send(null, "{\"n\":3}");
+			return false;
+		});
+		assertThat(this.out.text()).isEqualTo(frames(1, 3));
+		assertThat(otherOut.text()).isEqualTo(frames(2, 1));
+		this.stream.sendBatch(1 << 20, countdown(1));
+		assertThat(this.out.text()).isEqualTo(frames(1, 3, 1));
+	}
+
+	@Test
 	void aClosedStreamFailsTheBatch() {
 		this.stream.close();
 		AtomicInteger calls = new AtomicInteger();
@@ -251,6 +330,8 @@ class AsyncSseStreamTests {
 
 		int writes;
 
+		int readyChecks;
+
 		/** The arrays the container was handed, in order. */
 		final java.util.List<byte[]> arrays = new java.util.ArrayList<>();
 
@@ -258,6 +339,7 @@ class AsyncSseStreamTests {
 
 		@Override
 		public boolean isReady() {
+			this.readyChecks++;
 			return this.ready;
 		}
 
