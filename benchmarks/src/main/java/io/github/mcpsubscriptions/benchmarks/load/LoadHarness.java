@@ -96,7 +96,8 @@ public final class LoadHarness {
 			figures: the trigger's round trip (PUT sent to answered, p50/p99/max: how long the
 			application's own requests wait while the server delivers; the trigger has an HTTP client
 			and thread of its own, apart from the subscribers' streams) and, for a forked server, its
-			CPU use while publishing and draining (100% = one core) and its resident size.""";
+			CPU use while publishing and draining (100% = one core), the write system calls it made
+			meanwhile (and so the notifications one write carried) and its resident size.""";
 
 	private LoadHarness() {
 	}
@@ -327,6 +328,15 @@ public final class LoadHarness {
 			return -1;
 		}
 
+		/**
+		 * The write system calls the server's process made so far ({@code syscw} of
+		 * {@code /proc/<pid>/io}), or -1 when unknown: how many notifications a write
+		 * carries decides much of what a notification costs.
+		 */
+		default long writeCalls() {
+			return -1;
+		}
+
 		/** The server's resident size in bytes, or -1 when unknown. */
 		default long residentBytes() {
 			return -1;
@@ -404,6 +414,7 @@ public final class LoadHarness {
 			trigger = makeTrigger(options, server, endpoint, triggerHttp);
 			long published = 0;
 			long cpuBefore = (server != null) ? server.cpuNanos() : -1;
+			long writesBefore = (server != null) ? server.writeCalls() : -1;
 			long firstPublish = System.nanoTime();
 			if (options.rate() == 0) {
 				Thread.sleep(options.durationSeconds() * 1000L);
@@ -440,6 +451,7 @@ public final class LoadHarness {
 			}
 			long delivered = stats.count();
 			long cpuAfter = (server != null) ? server.cpuNanos() : -1;
+			long writesAfter = (server != null) ? server.writeCalls() : -1;
 			long cpuWindowEnd = System.nanoTime();
 			long resident = (server != null) ? server.residentBytes() : -1;
 			// After the CPU window: what the run left on the heap (replay logs, say).
@@ -481,6 +493,9 @@ public final class LoadHarness {
 			json.put("triggerRoundTripMs", roundTrip);
 			json.put("serverCpuPercent", (cpuBefore >= 0 && cpuAfter >= 0)
 					? round(100.0 * (cpuAfter - cpuBefore) / Math.max(1, cpuWindowEnd - firstPublish)) : null);
+			long writes = (writesBefore >= 0 && writesAfter >= 0) ? writesAfter - writesBefore : -1;
+			json.put("serverWriteCalls", (writes >= 0) ? writes : null);
+			json.put("notificationsPerWrite", (writes > 0) ? round((double) delivered / writes) : null);
 			json.put("serverResidentMiB", (resident > 0) ? round(resident / 1048576.0) : null);
 			Map<String, Object> errors = new LinkedHashMap<>();
 			errors.put("setup", setupErrors);
@@ -720,6 +735,21 @@ public final class LoadHarness {
 			@Override
 			public long cpuNanos() {
 				return process.info().totalCpuDuration().map(Duration::toNanos).orElse(-1L);
+			}
+
+			@Override
+			public long writeCalls() {
+				try {
+					for (String line : Files.readAllLines(Path.of("/proc/" + process.pid() + "/io"))) {
+						if (line.startsWith("syscw:")) {
+							return Long.parseLong(line.replaceAll("[^0-9]", ""));
+						}
+					}
+				}
+				catch (IOException | RuntimeException ex) {
+					// Not Linux: unknown.
+				}
+				return -1;
 			}
 
 			@Override
