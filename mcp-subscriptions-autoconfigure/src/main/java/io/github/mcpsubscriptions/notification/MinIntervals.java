@@ -35,6 +35,15 @@ public final class MinIntervals implements Function<String, Duration> {
 		return interval;
 	}
 
+	/**
+	 * Whether no subscription has a minimum interval, so that no notification is ever held
+	 * back.
+	 * @return whether every interval is zero
+	 */
+	public boolean isUnlimited() {
+		return this.defaultInterval.isZero() && this.byPattern.stream().allMatch((entry) -> entry.getValue().isZero());
+	}
+
 	@Override
 	public Duration apply(String subscribedUri) {
 		for (Map.Entry<StarPattern, Duration> entry : this.byPattern) {

@@ -91,6 +91,9 @@ public final class Outbox {
 
 	private final Function<String, Duration> minInterval;
 
+	/** Whether a minimum interval may hold a notification back: most outboxes have none. */
+	private final boolean rateLimited;
+
 	private final Clock clock;
 
 	private final DeliveryScheduler scheduler;
@@ -168,6 +171,7 @@ public final class Outbox {
 		this.batchBytes = batch.maxBytes();
 		this.capacity = capacity;
 		this.minInterval = minInterval;
+		this.rateLimited = !(minInterval instanceof MinIntervals intervals) || !intervals.isUnlimited();
 		this.clock = clock;
 		this.scheduler = scheduler;
 		this.writer = writer;
@@ -586,7 +590,7 @@ public final class Outbox {
 				}
 				boolean replaying = this.replay != null;
 				OutboundNotification first = (target != null && action == null && !keepAlive && !replaying)
-						? pollDue(this.clock.instant()) : null;
+						? pollDue() : null;
 				if (target == null || (first == null && action == null && !keepAlive && !replaying)) {
 					this.draining = false;
 					if (target != null && !this.pending.isEmpty()) {
@@ -688,7 +692,7 @@ public final class Outbox {
 				}
 				synchronized (Outbox.this.lock) {
 					if (Outbox.this.stream == stream) {
-						notification = pollDue(Outbox.this.clock.instant());
+						notification = pollDue();
 					}
 				}
 				if (notification == null) {
@@ -761,8 +765,20 @@ public final class Outbox {
 		requestDrain();
 	}
 
-	/** Called with the lock held. */
-	private @Nullable OutboundNotification pollDue(Instant now) {
+	/**
+	 * The first waiting notification that no rate limit holds back. The clock is read only
+	 * for a rate-limited subscription: this runs for every notification written. Called
+	 * with the lock held.
+	 */
+	private @Nullable OutboundNotification pollDue() {
+		if (!this.rateLimited) {
+			OutboundNotification first = this.pending.pollFirst();
+			if (this.pending.isEmpty()) {
+				this.resyncMayWait = false;
+			}
+			return first;
+		}
+		Instant now = null;
 		Iterator<OutboundNotification> iterator = this.pending.iterator();
 		while (iterator.hasNext()) {
 			OutboundNotification candidate = iterator.next();
@@ -770,6 +786,9 @@ public final class Outbox {
 			Duration interval = (subscription != null && !candidate.resync()) ? this.minInterval.apply(subscription)
 					: Duration.ZERO;
 			if (!interval.isZero()) {
+				if (now == null) {
+					now = this.clock.instant();
+				}
 				Instant last = this.lastSent.get(subscription);
 				if (last != null && now.isBefore(last.plus(interval))) {
 					if (this.delayed.add(candidate.key())) {

@@ -77,6 +77,23 @@ final class WaitingNotifications implements Iterable<OutboundNotification> {
 		return (at >= 0) ? this.ring[slot(at)] : null;
 	}
 
+	/** Take the first notification out, if any. */
+	@Nullable OutboundNotification pollFirst() {
+		if (this.spilled) {
+			Iterator<OutboundNotification> values = table().values().iterator();
+			OutboundNotification first = values.next();
+			values.remove();
+			this.spilled = !table().isEmpty();
+			return first;
+		}
+		if (this.count == 0) {
+			return null;
+		}
+		OutboundNotification first = this.ring[this.head];
+		removeAt(0);
+		return first;
+	}
+
 	void remove(OutboundNotification.Key key) {
 		if (this.spilled) {
 			table().remove(key);

@@ -33,6 +33,14 @@ class MinIntervalsTests {
 	}
 
 	@Test
+	void unlimitedOnlyWhenEveryIntervalIsZero() {
+		assertThat(new MinIntervals(Duration.ZERO, Map.of()).isUnlimited()).isTrue();
+		assertThat(new MinIntervals(Duration.ZERO, Map.of("a://*", Duration.ZERO)).isUnlimited()).isTrue();
+		assertThat(new MinIntervals(ONE, Map.of()).isUnlimited()).isFalse();
+		assertThat(new MinIntervals(Duration.ZERO, Map.of("a://*", ONE)).isUnlimited()).isFalse();
+	}
+
+	@Test
 	void agreesWithTheRegexOracle() {
 		Random random = new Random(42);
 		String alphabet = "ab/*";

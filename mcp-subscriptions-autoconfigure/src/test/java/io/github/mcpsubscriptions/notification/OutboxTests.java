@@ -46,7 +46,8 @@ class OutboxTests {
 
 	private Outbox outbox(int capacity, Duration minInterval, DeliveryScheduler scheduler, WriteBatch batch,
 			String name) {
-		return new Outbox(capacity, (uri) -> minInterval, this.clock, scheduler, (stream, notification) -> {
+		// The configuration's intervals: without a limit, an outbox takes its fast path.
+		return new Outbox(capacity, new MinIntervals(minInterval, Map.of()), this.clock, scheduler, (stream, notification) -> {
 			stream.send(null, notification.uri() + (notification.resync() ? " resync" : "") + " "
 					+ notification.attributes());
 			this.written.add(name + notification.uri() + (notification.resync() ? " resync" : "") + " "

@@ -148,6 +148,24 @@ class WaitingNotificationsTests {
 		assertThat(this.waiting.get(change("a://items/2", 1).key())).isNull();
 	}
 
+	@Test
+	void pollFirstTakesTheFirstInBothStates() {
+		assertThat(this.waiting.pollFirst()).isNull();
+		this.waiting.put(change("a://items/1", 1));
+		this.waiting.put(change("a://items/2", 1));
+		assertThat(describe(this.waiting.pollFirst())).isEqualTo("a://items/1 1");
+		for (int i = 3; i <= WaitingNotifications.FEW + 3; i++) {
+			this.waiting.put(change("a://items/" + i, 1));
+		}
+		assertThat(describe(this.waiting.pollFirst())).isEqualTo("a://items/2 1");
+		int left = this.waiting.size();
+		for (int i = 0; i < left; i++) {
+			assertThat(describe(this.waiting.pollFirst())).isEqualTo("a://items/" + (i + 3) + " 1");
+		}
+		assertThat(this.waiting.isEmpty()).isTrue();
+		assertThat(this.waiting.pollFirst()).isNull();
+	}
+
 	private String poll() {
 		Iterator<OutboundNotification> iterator = this.waiting.iterator();
 		OutboundNotification first = iterator.next();
