@@ -12,25 +12,55 @@ import org.jspecify.annotations.Nullable;
 /**
  * The notifications waiting in an {@link Outbox}, in order, at most one per key. A change
  * is offered to thousands of outboxes in a row, and an outbox whose stream keeps up, or
- * nearly, holds a few notifications at a time: those wait in a small ring of slots made
- * with the outbox, found by comparing keys. Each offer then stores one reference into
- * that long-lived array; an entry of a hash table stored three (bucket, table, previous
- * entry), each a card for the garbage collector to refine, besides the entry itself. More
- * than {@value #FEW} waiting move to a table, made then and kept for the next burst. Not
- * thread-safe: the outbox's lock guards it.
+ * nearly, holds a few notifications at a time: those wait in a small ring of slots, found
+ * by comparing keys. Each offer stores one reference into long-lived memory, which G1
+ * records by dirtying that memory's card (512 bytes) for a refinement thread to scan;
+ * rings therefore share arrays, {@value #RINGS_PER_ARRAY} to one, so that a change fanned
+ * out to the outboxes dirties a card per {@value #RINGS_PER_ARRAY} of them, not one each.
+ * (An entry of a hash table stored three references per offer, each in a card of its
+ * own.) More than {@value #FEW} waiting move to a table, made then and kept for the next
+ * burst. Not thread-safe: the outbox's lock guards it.
  */
 final class WaitingNotifications implements Iterable<OutboundNotification> {
 
 	/** How many wait in the ring before they move to the table: a power of two. */
 	static final int FEW = 8;
 
-	private final @Nullable OutboundNotification[] ring = new OutboundNotification[FEW];
+	/** How many rings share one array: 128 slots, a card's worth of references. */
+	static final int RINGS_PER_ARRAY = 16;
+
+	private static final Object ARRAYS_LOCK = new Object();
+
+	/** The array new rings are cut from, and how many rings it has given out. */
+	private static @Nullable OutboundNotification[] sharedArray = new OutboundNotification[0];
+
+	private static int ringsGiven = RINGS_PER_ARRAY;
+
+	/**
+	 * The array this ring's slots are in, from {@link #base} on: shared with rings made
+	 * about the same time, and reclaimed with the last of them.
+	 */
+	private final @Nullable OutboundNotification[] slots;
+
+	private final int base;
 
 	/** The ring's first slot. */
 	private int head;
 
 	/** How many wait in the ring. */
 	private int count;
+
+	WaitingNotifications() {
+		synchronized (ARRAYS_LOCK) {
+			if (ringsGiven == RINGS_PER_ARRAY) {
+				sharedArray = new OutboundNotification[RINGS_PER_ARRAY * FEW];
+				ringsGiven = 0;
+			}
+			this.slots = sharedArray;
+			this.base = ringsGiven * FEW;
+			ringsGiven++;
+		}
+	}
 
 	/** Used once more than {@value #FEW} have waited at the same time; then everything waiting is here. */
 	private @Nullable LinkedHashMap<OutboundNotification.Key, OutboundNotification> table;
@@ -55,12 +85,12 @@ final class WaitingNotifications implements Iterable<OutboundNotification> {
 			int at = indexOf(notification.key());
 			if (at >= 0) {
 				int slot = slot(at);
-				OutboundNotification current = this.ring[slot];
-				this.ring[slot] = notification;
+				OutboundNotification current = this.slots[slot];
+				this.slots[slot] = notification;
 				return current;
 			}
 			if (this.count < FEW) {
-				this.ring[slot(this.count)] = notification;
+				this.slots[slot(this.count)] = notification;
 				this.count++;
 				return null;
 			}
@@ -74,7 +104,7 @@ final class WaitingNotifications implements Iterable<OutboundNotification> {
 			return table().get(key);
 		}
 		int at = indexOf(key);
-		return (at >= 0) ? this.ring[slot(at)] : null;
+		return (at >= 0) ? this.slots[slot(at)] : null;
 	}
 
 	/** Take the first notification out, if any. */
@@ -89,7 +119,7 @@ final class WaitingNotifications implements Iterable<OutboundNotification> {
 		if (this.count == 0) {
 			return null;
 		}
-		OutboundNotification first = this.ring[this.head];
+		OutboundNotification first = this.slots[this.base + this.head];
 		removeAt(0);
 		return first;
 	}
@@ -113,7 +143,7 @@ final class WaitingNotifications implements Iterable<OutboundNotification> {
 			return;
 		}
 		for (int at = this.count - 1; at >= 0; at--) {
-			OutboundNotification waiting = this.ring[slot(at)];
+			OutboundNotification waiting = this.slots[slot(at)];
 			if (waiting != null && filter.test(waiting)) {
 				removeAt(at);
 			}
@@ -127,7 +157,7 @@ final class WaitingNotifications implements Iterable<OutboundNotification> {
 		}
 		if (!this.spilled && this.count < FEW) {
 			this.head = (this.head - 1) & (FEW - 1);
-			this.ring[this.head] = notification;
+			this.slots[this.base + this.head] = notification;
 			this.count++;
 			return;
 		}
@@ -140,7 +170,7 @@ final class WaitingNotifications implements Iterable<OutboundNotification> {
 
 	void clear() {
 		for (int at = 0; at < this.count; at++) {
-			this.ring[slot(at)] = null;
+			this.slots[slot(at)] = null;
 		}
 		this.head = 0;
 		this.count = 0;
@@ -156,15 +186,15 @@ final class WaitingNotifications implements Iterable<OutboundNotification> {
 		return this.spilled ? new TableIterator(table().values().iterator()) : new RingIterator();
 	}
 
-	/** The slot of the ring's {@code at}-th notification. */
+	/** The index in {@link #slots} of the ring's {@code at}-th notification. */
 	private int slot(int at) {
-		return (this.head + at) & (FEW - 1);
+		return this.base + ((this.head + at) & (FEW - 1));
 	}
 
 	/** Where in the ring the notification with the key waits, or -1. */
 	private int indexOf(OutboundNotification.Key key) {
 		for (int at = 0; at < this.count; at++) {
-			OutboundNotification waiting = this.ring[slot(at)];
+			OutboundNotification waiting = this.slots[slot(at)];
 			if (waiting != null && waiting.key().equals(key)) {
 				return at;
 			}
@@ -175,14 +205,14 @@ final class WaitingNotifications implements Iterable<OutboundNotification> {
 	/** Take the ring's {@code at}-th notification out; those behind it move up. */
 	private void removeAt(int at) {
 		if (at == 0) {
-			this.ring[this.head] = null;
+			this.slots[this.base + this.head] = null;
 			this.head = (this.head + 1) & (FEW - 1);
 		}
 		else {
 			for (int i = at; i < this.count - 1; i++) {
-				this.ring[slot(i)] = this.ring[slot(i + 1)];
+				this.slots[slot(i)] = this.slots[slot(i + 1)];
 			}
-			this.ring[slot(this.count - 1)] = null;
+			this.slots[slot(this.count - 1)] = null;
 		}
 		this.count--;
 		if (this.count == 0) {
@@ -198,7 +228,7 @@ final class WaitingNotifications implements Iterable<OutboundNotification> {
 			this.table = table;
 		}
 		for (int at = 0; at < this.count; at++) {
-			OutboundNotification waiting = this.ring[slot(at)];
+			OutboundNotification waiting = this.slots[slot(at)];
 			if (waiting != null) {
 				table.put(waiting.key(), waiting);
 			}
@@ -232,7 +262,7 @@ final class WaitingNotifications implements Iterable<OutboundNotification> {
 			if (!hasNext()) {
 				throw new NoSuchElementException();
 			}
-			OutboundNotification current = WaitingNotifications.this.ring[slot(this.next)];
+			OutboundNotification current = WaitingNotifications.this.slots[slot(this.next)];
 			if (current == null) {
 				throw new NoSuchElementException();
 			}

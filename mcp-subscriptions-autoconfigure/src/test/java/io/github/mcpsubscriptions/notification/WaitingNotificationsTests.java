@@ -166,6 +166,31 @@ class WaitingNotificationsTests {
 		assertThat(this.waiting.pollFirst()).isNull();
 	}
 
+	@Test
+	void queuesWhoseRingsShareAnArrayKeepTheirOwnNotifications() {
+		List<WaitingNotifications> queues = new ArrayList<>();
+		for (int q = 0; q < 2 * WaitingNotifications.RINGS_PER_ARRAY + 3; q++) {
+			queues.add(new WaitingNotifications());
+		}
+		for (int round = 0; round < WaitingNotifications.FEW + 2; round++) {
+			for (int q = 0; q < queues.size(); q++) {
+				queues.get(q).put(change("a://q" + q + "/" + round, round));
+			}
+			if (round % 3 == 2) {
+				queues.forEach(WaitingNotifications::pollFirst);
+			}
+		}
+		for (int q = 0; q < queues.size(); q++) {
+			List<String> uris = new ArrayList<>();
+			queues.get(q).forEach((notification) -> uris.add(notification.uri()));
+			assertThat(uris).as("queue %d", q)
+				.containsExactly("a://q" + q + "/3", "a://q" + q + "/4", "a://q" + q + "/5", "a://q" + q + "/6",
+						"a://q" + q + "/7", "a://q" + q + "/8", "a://q" + q + "/9");
+			queues.get(q).clear();
+		}
+		assertThat(queues).allSatisfy((queue) -> assertThat(queue.isEmpty()).isTrue());
+	}
+
 	private String poll() {
 		Iterator<OutboundNotification> iterator = this.waiting.iterator();
 		OutboundNotification first = iterator.next();
