@@ -31,9 +31,10 @@ final class WaitingNotifications implements Iterable<OutboundNotification> {
 
 	private static final Object ARRAYS_LOCK = new Object();
 
-	/** The array new rings are cut from, and how many rings it has given out. */
+	/** The array new rings are cut from. */
 	private static @Nullable OutboundNotification[] sharedArray = new OutboundNotification[0];
 
+	/** How many rings {@link #sharedArray} has given out. */
 	private static int ringsGiven = RINGS_PER_ARRAY;
 
 	/**
@@ -50,6 +51,12 @@ final class WaitingNotifications implements Iterable<OutboundNotification> {
 	/** How many wait in the ring. */
 	private int count;
 
+	/** Used once more than {@value #FEW} have waited at the same time; then everything waiting is here. */
+	private @Nullable LinkedHashMap<OutboundNotification.Key, OutboundNotification> table;
+
+	/** Whether what waits is in {@link #table} rather than in the ring. */
+	private boolean spilled;
+
 	WaitingNotifications() {
 		synchronized (ARRAYS_LOCK) {
 			if (ringsGiven == RINGS_PER_ARRAY) {
@@ -61,12 +68,6 @@ final class WaitingNotifications implements Iterable<OutboundNotification> {
 			ringsGiven++;
 		}
 	}
-
-	/** Used once more than {@value #FEW} have waited at the same time; then everything waiting is here. */
-	private @Nullable LinkedHashMap<OutboundNotification.Key, OutboundNotification> table;
-
-	/** Whether what waits is in {@link #table} rather than in the ring. */
-	private boolean spilled;
 
 	boolean isEmpty() {
 		return !this.spilled && this.count == 0;
