@@ -31,7 +31,8 @@ done
 server="$(pgrep -P "$harness" java | head -1)"
 snapshot() {
 	for task in /proc/"$server"/task/*; do
-		echo "$(basename "$task") $(awk '{print $14 + $15}' "$task/stat" 2>/dev/null) $(cat "$task/comm" 2>/dev/null)"
+		# utime and stime, counted after the name: names such as "G1 Refine#0" hold spaces.
+		echo "$(basename "$task") $(sed 's/^.*) //' "$task/stat" 2>/dev/null | awk '{print $12 + $13}') $(cat "$task/comm" 2>/dev/null)"
 	done
 }
 snapshot >"$work/before"
