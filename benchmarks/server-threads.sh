@@ -30,10 +30,21 @@ done
 # The server is the harness's child: the only JVM it forks.
 server="$(pgrep -P "$harness" java | head -1)"
 snapshot() {
-	for task in /proc/"$server"/task/*; do
-		# utime and stime, counted after the name: names such as "G1 Refine#0" hold spaces.
-		echo "$(basename "$task") $(sed 's/^.*) //' "$task/stat" 2>/dev/null | awk '{print $12 + $13}') $(cat "$task/comm" 2>/dev/null)"
-	done
+	# One process for every thread: a few processes per thread took seconds on a busy machine
+	# with hundreds of server threads, and the window slid past the run. User and system time
+	# are read after the name, which may hold spaces ("G1 Refine#0").
+	python3 - "$server" <<'PY'
+import os, sys
+pid = sys.argv[1]
+for tid in os.listdir(f"/proc/{pid}/task"):
+    try:
+        with open(f"/proc/{pid}/task/{tid}/stat") as stat_file:
+            stat = stat_file.read()
+    except OSError:
+        continue
+    fields = stat[stat.rindex(")") + 2:].split()
+    print(tid, int(fields[11]) + int(fields[12]), stat[stat.index("(") + 1:stat.rindex(")")])
+PY
 }
 snapshot >"$work/before"
 sleep 15
