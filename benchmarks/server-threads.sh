@@ -2,8 +2,9 @@
 # Runs the load harness once with a forked server and prints where that server's CPU went
 # while the harness published: CPU seconds (user + system, from /proc/<pid>/task/*/stat) per
 # group of threads (the name without its number: mcp-delivery, mcp-dispatch, GC Thread,
-# G1 Refine, C2 CompilerThre(ad), http-nio-..., raw-writer), over the 15 s after every
-# subscriber is ready. Linux only; starts and ends only the harness and the server it forks.
+# G1 Refine, C2 CompilerThre(ad), http-nio-..., raw-writer), over the first 15 s of the
+# harness's measured publishing (after its --warmup, if given). Linux only; starts and ends
+# only the harness and the server it forks.
 # Build the jar first: ./mvnw -q -DskipTests package -pl benchmarks -am
 # Usage: benchmarks/server-threads.sh [LoadHarness options, without --duration]
 #   e.g. benchmarks/server-threads.sh --subscribers 8000 --rate 10 --era 2025 --server-heap fixed
@@ -23,7 +24,8 @@ trap 'rm -rf "$work"' EXIT
 java -Xmx2g -cp "$jar" io.github.mcpsubscriptions.benchmarks.load.LoadHarness --duration 15 "$@" \
 	>"$work/harness.txt" 2>&1 &
 harness=$!
-until grep -q "subscribers ready" "$work/harness.txt"; do
+# The window starts when the harness starts to measure (after --warmup, if given).
+until grep -q "measuring:" "$work/harness.txt"; do
 	kill -0 "$harness" 2>/dev/null || { cat "$work/harness.txt" >&2; exit 1; }
 	sleep 0.2
 done

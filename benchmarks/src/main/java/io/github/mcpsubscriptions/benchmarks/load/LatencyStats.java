@@ -32,6 +32,17 @@ final class LatencyStats {
 		this.lastReceiveNanos.accumulateAndGet(receivedAt, Math::max);
 	}
 
+	/** Forget everything recorded: after a warm-up, once its notifications have arrived. */
+	void reset() {
+		for (int i = 0; i < BUCKETS; i++) {
+			this.buckets.set(i, 0);
+		}
+		this.count.set(0);
+		this.max.set(0);
+		this.unmatched.set(0);
+		this.lastReceiveNanos.set(0);
+	}
+
 	/** A notification whose resource number the harness did not publish (or could not read). */
 	void unmatched() {
 		this.unmatched.incrementAndGet();

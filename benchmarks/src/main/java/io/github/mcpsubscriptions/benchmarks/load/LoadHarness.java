@@ -41,6 +41,8 @@ public final class LoadHarness {
 
 	static final int MAX_DURATION_SECONDS = 300;
 
+	static final int MAX_WARMUP_SECONDS = 60;
+
 	static final int MAX_RATE = 10_000;
 
 	static final String READY_LINE = "LOAD-SERVER-READY port=";
@@ -55,6 +57,9 @@ public final class LoadHarness {
 			  --subscribers N         concurrent subscribers, 1..10000 (default 100)
 			  --rate R                changes published per second, 0..10000 (default 100; 0 = idle sessions)
 			  --duration S            seconds of publishing (or of holding idle sessions), 1..300 (default 20)
+			  --warmup S              seconds of publishing at the rate before the measured window, 0..60
+			                          (default 0): its notifications are awaited and left out of every
+			                          figure, so that the server's code is compiled before the CPU is counted
 			  --subscribe-uri URI     what each subscriber subscribes to (default catalog://products/{id});
 			                          a change of resource n must produce a notification whose uri ends in n
 			  --subscriptions-per-session K
@@ -103,7 +108,8 @@ public final class LoadHarness {
 	}
 
 	/** The run's settings. */
-	record Options(URI url, String era, int subscribers, int rate, int durationSeconds, String subscribeUri,
+	record Options(URI url, String era, int subscribers, int rate, int durationSeconds, int warmupSeconds,
+			String subscribeUri,
 			int subscriptionsPerSession, String trigger, String triggerUrl, String triggerMethod, String triggerBody,
 			int ids, String baseline, String server, int setupConcurrency, boolean openStreams, String serverJar,
 			List<String> serverProperties) {
@@ -155,6 +161,7 @@ public final class LoadHarness {
 		int subscribers = intOption(values, "subscribers", 100, 1, MAX_SUBSCRIBERS);
 		int rate = intOption(values, "rate", 100, 0, MAX_RATE);
 		int duration = intOption(values, "duration", 20, 1, MAX_DURATION_SECONDS);
+		int warmup = intOption(values, "warmup", 0, 0, MAX_WARMUP_SECONDS);
 		String subscribeUri = values.getOrDefault("subscribe-uri", LoadServer.TEMPLATE);
 		values.remove("subscribe-uri");
 		if (subscribeUri.contains("\"") || subscribeUri.contains("\\")) {
@@ -235,7 +242,7 @@ public final class LoadHarness {
 		if (!values.isEmpty()) {
 			throw new IllegalArgumentException("unknown option(s): --" + String.join(", --", values.keySet()));
 		}
-		return new Options(url, era, subscribers, rate, duration, subscribeUri, perSession, trigger, triggerUrl,
+		return new Options(url, era, subscribers, rate, duration, warmup, subscribeUri, perSession, trigger, triggerUrl,
 				triggerMethod, triggerBody, ids, baseline, server, setupConcurrency, streams.equals("on"), serverJar,
 				serverProperties);
 	}
@@ -382,7 +389,9 @@ public final class LoadHarness {
 			long heapBefore = (server != null) ? server.usedHeapAfterGc() : -1;
 
 			long events = (long) options.rate() * options.durationSeconds();
-			int slots = (int) ((options.ids() > 0) ? options.ids() + 1 : events + 2);
+			long warmupEvents = (long) options.rate() * options.warmupSeconds();
+			// Warm-up changes take the numbers after the measured ones.
+			int slots = (int) ((options.ids() > 0) ? options.ids() + 1 : events + warmupEvents + 2);
 			long[] publishedAt = new long[slots];
 			LatencyStats stats = new LatencyStats();
 			AtomicLong streamErrors = new AtomicLong();
@@ -410,8 +419,15 @@ public final class LoadHarness {
 			long heapOpen = (server != null) ? server.usedHeapAfterGc() : -1;
 			long measuredSessions = (firstBatch < options.subscribers()) ? ready - readyFirst : ready;
 
-			// Publish at the rate, for the duration (or hold the sessions idle).
 			trigger = makeTrigger(options, server, endpoint, triggerHttp);
+			if (warmupEvents > 0) {
+				log("warming up: " + warmupEvents + " changes");
+				long warmed = publish(options, trigger, publishedAt, warmupEvents, events, System.nanoTime());
+				awaitDrain(stats, warmed * ready);
+				stats.reset();
+			}
+			// Publish at the rate, for the duration (or hold the sessions idle).
+			log("measuring: " + events + " changes");
 			long published = 0;
 			long cpuBefore = (server != null) ? server.cpuNanos() : -1;
 			long writesBefore = (server != null) ? server.writeCalls() : -1;
@@ -420,35 +436,12 @@ public final class LoadHarness {
 				Thread.sleep(options.durationSeconds() * 1000L);
 			}
 			else {
-				long interval = 1_000_000_000L / options.rate();
-				for (long k = 0; k < events; k++) {
-					long due = firstPublish + k * interval;
-					long wait;
-					while ((wait = due - System.nanoTime()) > 0) {
-						LockSupport.parkNanos(wait);
-					}
-					long n = (options.ids() > 0) ? (k % options.ids()) + 1 : k + 1;
-					publishedAt[(int) n] = System.nanoTime();
-					trigger.fire(n);
-					published++;
-				}
+				published = publish(options, trigger, publishedAt, events, 0, firstPublish);
 			}
 			long publishEnd = System.nanoTime();
 			trigger.close();
 			long expected = published * ready;
-			// Wait for the tail: until everything arrived, nothing arrives for 3 s, or 15 s pass.
-			long drainStart = System.nanoTime();
-			long lastCount = -1;
-			long lastProgress = drainStart;
-			while (stats.count() < expected && System.nanoTime() - drainStart < 15_000_000_000L
-					&& System.nanoTime() - lastProgress < 3_000_000_000L) {
-				Thread.sleep(100);
-				long count = stats.count();
-				if (count != lastCount) {
-					lastCount = count;
-					lastProgress = System.nanoTime();
-				}
-			}
+			awaitDrain(stats, expected);
 			long delivered = stats.count();
 			long cpuAfter = (server != null) ? server.cpuNanos() : -1;
 			long writesAfter = (server != null) ? server.writeCalls() : -1;
@@ -470,6 +463,7 @@ public final class LoadHarness {
 			json.put("streams", raw || options.openStreams());
 			json.put("rate", options.rate());
 			json.put("durationSeconds", options.durationSeconds());
+			json.put("warmupSeconds", options.warmupSeconds());
 			json.put("trigger", options.trigger());
 			json.put("eventsPublished", published);
 			json.put("achievedRate", round(published / publishSeconds));
@@ -855,6 +849,45 @@ public final class LoadHarness {
 			thread.setDaemon(true);
 			return thread;
 		};
+	}
+
+	/**
+	 * Fire {@code count} changes at the rate from {@code start}; change k gets number
+	 * {@code first + k + 1} (or cycles through {@code --ids}).
+	 * @return how many were fired
+	 */
+	private static long publish(Options options, ChangeTrigger trigger, long[] publishedAt, long count, long first,
+			long start) {
+		long interval = 1_000_000_000L / options.rate();
+		long published = 0;
+		for (long k = 0; k < count; k++) {
+			long due = start + k * interval;
+			long wait;
+			while ((wait = due - System.nanoTime()) > 0) {
+				LockSupport.parkNanos(wait);
+			}
+			long n = (options.ids() > 0) ? ((first + k) % options.ids()) + 1 : first + k + 1;
+			publishedAt[(int) n] = System.nanoTime();
+			trigger.fire(n);
+			published++;
+		}
+		return published;
+	}
+
+	/** Wait for the tail: until everything arrived, nothing arrives for 3 s, or 15 s pass. */
+	private static void awaitDrain(LatencyStats stats, long expected) throws InterruptedException {
+		long drainStart = System.nanoTime();
+		long lastCount = -1;
+		long lastProgress = drainStart;
+		while (stats.count() < expected && System.nanoTime() - drainStart < 15_000_000_000L
+				&& System.nanoTime() - lastProgress < 3_000_000_000L) {
+			Thread.sleep(100);
+			long count = stats.count();
+			if (count != lastCount) {
+				lastCount = count;
+				lastProgress = System.nanoTime();
+			}
+		}
 	}
 
 	static void log(String message) {
