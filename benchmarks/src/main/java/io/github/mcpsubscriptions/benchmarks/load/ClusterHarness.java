@@ -507,18 +507,7 @@ public final class ClusterHarness {
 
 	/** Wait for the tail: until everything arrived, nothing arrives for 5 s, or 30 s pass. */
 	private static void drain(LatencyStats stats, long expected) throws InterruptedException {
-		long start = System.nanoTime();
-		long lastCount = -1;
-		long lastProgress = start;
-		while (stats.count() < expected && System.nanoTime() - start < 30_000_000_000L
-				&& System.nanoTime() - lastProgress < 5_000_000_000L) {
-			Thread.sleep(100);
-			long count = stats.count();
-			if (count != lastCount) {
-				lastCount = count;
-				lastProgress = System.nanoTime();
-			}
-		}
+		LoadHarness.awaitDrain(stats, expected, Duration.ofSeconds(5), Duration.ofSeconds(30));
 	}
 
 	/** The product a change number changes. */

@@ -876,11 +876,20 @@ public final class LoadHarness {
 
 	/** Wait for the tail: until everything arrived, nothing arrives for 3 s, or 15 s pass. */
 	private static void awaitDrain(LatencyStats stats, long expected) throws InterruptedException {
+		awaitDrain(stats, expected, Duration.ofSeconds(3), Duration.ofSeconds(15));
+	}
+
+	/**
+	 * Wait for the tail: until everything arrived, nothing arrives for {@code quiet}, or
+	 * {@code most} passes.
+	 */
+	static void awaitDrain(LatencyStats stats, long expected, Duration quiet, Duration most)
+			throws InterruptedException {
 		long drainStart = System.nanoTime();
 		long lastCount = -1;
 		long lastProgress = drainStart;
-		while (stats.count() < expected && System.nanoTime() - drainStart < 15_000_000_000L
-				&& System.nanoTime() - lastProgress < 3_000_000_000L) {
+		while (stats.count() < expected && System.nanoTime() - drainStart < most.toNanos()
+				&& System.nanoTime() - lastProgress < quiet.toNanos()) {
 			Thread.sleep(100);
 			long count = stats.count();
 			if (count != lastCount) {
