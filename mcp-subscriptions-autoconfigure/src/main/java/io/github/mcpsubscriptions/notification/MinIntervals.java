@@ -17,6 +17,9 @@ public final class MinIntervals implements Function<String, Duration> {
 
 	private final List<Map.Entry<StarPattern, Duration>> byPattern = new ArrayList<>();
 
+	/** Asked for every outbox made: computed once. */
+	private final boolean unlimited;
+
 	/**
 	 * Create the intervals.
 	 * @param defaultInterval the interval for subscriptions no pattern matches
@@ -26,6 +29,7 @@ public final class MinIntervals implements Function<String, Duration> {
 		this.defaultInterval = requireNotNegative(defaultInterval, "default");
 		byPattern.forEach((pattern, interval) -> this.byPattern.add(Map.entry(new StarPattern(pattern),
 				requireNotNegative(interval, pattern))));
+		this.unlimited = defaultInterval.isZero() && byPattern.values().stream().allMatch(Duration::isZero);
 	}
 
 	private static Duration requireNotNegative(Duration interval, String what) {
@@ -41,7 +45,7 @@ public final class MinIntervals implements Function<String, Duration> {
 	 * @return whether every interval is zero
 	 */
 	public boolean isUnlimited() {
-		return this.defaultInterval.isZero() && this.byPattern.stream().allMatch((entry) -> entry.getValue().isZero());
+		return this.unlimited;
 	}
 
 	@Override

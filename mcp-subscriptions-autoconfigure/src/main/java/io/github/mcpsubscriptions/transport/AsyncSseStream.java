@@ -350,25 +350,16 @@ final class AsyncSseStream implements MessageStream {
 	 * thread's buffer is its next batch's). Called with the lock held.
 	 */
 	private @Nullable IOException handOver(BatchBuffer batch) {
-		int length = batch.length;
-		batch.length = 0;
-		if (length > 0) {
-			if (this.waiting.isEmpty()) {
-				try {
-					if (ready()) {
-						this.ready = false;
-						this.out.write(batch.current, 0, length);
-						this.needsFlush = true;
-						this.wroteSinceProbe = true;
-						return pumpOrFail();
-					}
-				}
-				catch (IOException | RuntimeException ex) {
-					return failed(ex);
-				}
+		try {
+			if (batch.length > 0 && this.waiting.isEmpty() && ready()) {
+				writeThrough(batch.current, 0, batch.length);
+				batch.length = 0;
 			}
-			this.waiting.add(ByteBuffer.wrap(Arrays.copyOf(batch.current, length)));
 		}
+		catch (IOException | RuntimeException ex) {
+			return failed(ex);
+		}
+		queueCopy(batch);
 		return pumpOrFail();
 	}
 
@@ -378,7 +369,14 @@ final class AsyncSseStream implements MessageStream {
 	 */
 	private void takeBatch() {
 		BatchBuffer batch = batchBuffer();
-		if (batch != null && batch.length > 0) {
+		if (batch != null) {
+			queueCopy(batch);
+		}
+	}
+
+	/** What the batch holds waits, in an array of its own. Called with the lock held. */
+	private void queueCopy(BatchBuffer batch) {
+		if (batch.length > 0) {
 			this.waiting.add(ByteBuffer.wrap(Arrays.copyOf(batch.current, batch.length)));
 			batch.length = 0;
 		}
@@ -438,10 +436,7 @@ final class AsyncSseStream implements MessageStream {
 					}
 					return null;
 				}
-				this.ready = false;
-				this.out.write(next.array(), next.arrayOffset() + next.position(), next.remaining());
-				this.needsFlush = true;
-				this.wroteSinceProbe = true;
+				writeThrough(next.array(), next.arrayOffset() + next.position(), next.remaining());
 			}
 			// Not ready: the container calls onWritePossible once the client has taken more.
 			return null;
@@ -449,6 +444,17 @@ final class AsyncSseStream implements MessageStream {
 		catch (IOException | RuntimeException ex) {
 			return failed(ex);
 		}
+	}
+
+	/**
+	 * Hand bytes to the container, which must be ready; a flush is due after. Called with
+	 * the lock held.
+	 */
+	private void writeThrough(byte[] bytes, int from, int length) throws IOException {
+		this.ready = false;
+		this.out.write(bytes, from, length);
+		this.needsFlush = true;
+		this.wroteSinceProbe = true;
 	}
 
 	/**
