@@ -109,10 +109,9 @@ public final class LoadHarness {
 
 	/** The run's settings. */
 	record Options(URI url, String era, int subscribers, int rate, int durationSeconds, int warmupSeconds,
-			String subscribeUri,
-			int subscriptionsPerSession, String trigger, String triggerUrl, String triggerMethod, String triggerBody,
-			int ids, String baseline, String server, int setupConcurrency, boolean openStreams, String serverJar,
-			List<String> serverProperties) {
+			String subscribeUri, int subscriptionsPerSession, String trigger, String triggerUrl, String triggerMethod,
+			String triggerBody, int ids, String baseline, String server, int setupConcurrency, boolean openStreams,
+			String serverJar, List<String> serverProperties) {
 	}
 
 	public static void main(String[] args) throws Exception {
@@ -242,9 +241,9 @@ public final class LoadHarness {
 		if (!values.isEmpty()) {
 			throw new IllegalArgumentException("unknown option(s): --" + String.join(", --", values.keySet()));
 		}
-		return new Options(url, era, subscribers, rate, duration, warmup, subscribeUri, perSession, trigger, triggerUrl,
-				triggerMethod, triggerBody, ids, baseline, server, setupConcurrency, streams.equals("on"), serverJar,
-				serverProperties);
+		return new Options(url, era, subscribers, rate, duration, warmup, subscribeUri, perSession, trigger,
+				triggerUrl, triggerMethod, triggerBody, ids, baseline, server, setupConcurrency, streams.equals("on"),
+				serverJar, serverProperties);
 	}
 
 	/**
@@ -422,8 +421,8 @@ public final class LoadHarness {
 			trigger = makeTrigger(options, server, endpoint, triggerHttp);
 			if (warmupEvents > 0) {
 				log("warming up: " + warmupEvents + " changes");
-				long warmed = publish(options, trigger, publishedAt, warmupEvents, events, System.nanoTime());
-				awaitDrain(stats, warmed * ready);
+				publish(options, trigger, publishedAt, warmupEvents, events, System.nanoTime());
+				awaitDrain(stats, warmupEvents * ready);
 				stats.reset();
 			}
 			// Publish at the rate, for the duration (or hold the sessions idle).
@@ -436,7 +435,8 @@ public final class LoadHarness {
 				Thread.sleep(options.durationSeconds() * 1000L);
 			}
 			else {
-				published = publish(options, trigger, publishedAt, events, 0, firstPublish);
+				publish(options, trigger, publishedAt, events, 0, firstPublish);
+				published = events;
 			}
 			long publishEnd = System.nanoTime();
 			trigger.close();
@@ -733,32 +733,13 @@ public final class LoadHarness {
 
 			@Override
 			public long writeCalls() {
-				try {
-					for (String line : Files.readAllLines(Path.of("/proc/" + process.pid() + "/io"))) {
-						if (line.startsWith("syscw:")) {
-							return Long.parseLong(line.replaceAll("[^0-9]", ""));
-						}
-					}
-				}
-				catch (IOException | RuntimeException ex) {
-					// Not Linux: unknown.
-				}
-				return -1;
+				return procNumber(process.pid(), "io", "syscw:");
 			}
 
 			@Override
 			public long residentBytes() {
-				try {
-					for (String line : Files.readAllLines(Path.of("/proc/" + process.pid() + "/status"))) {
-						if (line.startsWith("VmRSS:")) {
-							return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
-						}
-					}
-				}
-				catch (IOException | RuntimeException ex) {
-					// Not Linux: unknown.
-				}
-				return -1;
+				long kibibytes = procNumber(process.pid(), "status", "VmRSS:");
+				return (kibibytes >= 0) ? kibibytes * 1024 : -1;
 			}
 
 			@Override
@@ -852,14 +833,30 @@ public final class LoadHarness {
 	}
 
 	/**
+	 * The number on the line of {@code /proc/<pid>/<file>} that starts with {@code key}.
+	 * @return the number, or -1 when unknown (not Linux, the process gone)
+	 */
+	private static long procNumber(long pid, String file, String key) {
+		try {
+			for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/" + file))) {
+				if (line.startsWith(key)) {
+					return Long.parseLong(line.replaceAll("[^0-9]", ""));
+				}
+			}
+		}
+		catch (IOException | RuntimeException ex) {
+			// Not Linux: unknown.
+		}
+		return -1;
+	}
+
+	/**
 	 * Fire {@code count} changes at the rate from {@code start}; change k gets number
 	 * {@code first + k + 1} (or cycles through {@code --ids}).
-	 * @return how many were fired
 	 */
-	private static long publish(Options options, ChangeTrigger trigger, long[] publishedAt, long count, long first,
+	private static void publish(Options options, ChangeTrigger trigger, long[] publishedAt, long count, long first,
 			long start) {
 		long interval = 1_000_000_000L / options.rate();
-		long published = 0;
 		for (long k = 0; k < count; k++) {
 			long due = start + k * interval;
 			long wait;
@@ -869,9 +866,7 @@ public final class LoadHarness {
 			long n = (options.ids() > 0) ? ((first + k) % options.ids()) + 1 : first + k + 1;
 			publishedAt[(int) n] = System.nanoTime();
 			trigger.fire(n);
-			published++;
 		}
-		return published;
 	}
 
 	/** Wait for the tail: until everything arrived, nothing arrives for 3 s, or 15 s pass. */
