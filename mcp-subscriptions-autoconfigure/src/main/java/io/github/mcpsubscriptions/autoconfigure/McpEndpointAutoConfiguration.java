@@ -167,6 +167,7 @@ public final class McpEndpointAutoConfiguration {
 		dispatcher.setResyncTargets(new ResyncTargets(resourceRegistry, accessPolicy));
 		dispatcher.setDetachedOutboxCapacity(notifications.getDetachedOutboxCapacity());
 		resourceRegistry.addListener(dispatcher::resourceListChanged);
+		dispatcher.setListedResources(resourceRegistry::isListedInstance);
 		return dispatcher;
 	}
 

@@ -37,7 +37,7 @@ import org.springframework.context.SmartLifecycle;
 public class ChangeCapture implements SmartLifecycle {
 
 	/** The {@code change} attribute's name, as for mapped entities. */
-	public static final String CHANGE = "change";
+	public static final String CHANGE = ResourceChange.CHANGE;
 
 	/** The name the capture's connections give themselves. */
 	public static final String APPLICATION_NAME = "mcp-change-capture";

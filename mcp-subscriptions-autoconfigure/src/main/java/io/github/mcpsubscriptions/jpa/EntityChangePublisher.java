@@ -35,7 +35,7 @@ public final class EntityChangePublisher
 		implements PostCommitInsertEventListener, PostCommitUpdateEventListener, PostCommitDeleteEventListener {
 
 	/** The {@code change} attribute's name. */
-	public static final String CHANGE = "change";
+	public static final String CHANGE = ResourceChange.CHANGE;
 
 	private static final Log logger = LogFactory.getLog(EntityChangePublisher.class);
 

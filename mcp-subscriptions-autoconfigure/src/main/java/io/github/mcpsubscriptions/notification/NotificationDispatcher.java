@@ -71,6 +71,8 @@ public class NotificationDispatcher implements AutoCloseable {
 
 	private volatile @Nullable ResyncTargets resyncTargets;
 
+	private volatile Predicate<String> listedResources = (uri) -> false;
+
 	private volatile int detachedOutboxCapacity = Integer.MAX_VALUE;
 
 	private final NamedThreads dispatchThread = NamedThreads.named("mcp-dispatch");
@@ -168,6 +170,17 @@ public class NotificationDispatcher implements AutoCloseable {
 	 */
 	public void setResyncTargets(ResyncTargets resyncTargets) {
 		this.resyncTargets = resyncTargets;
+	}
+
+	/**
+	 * Set which resources {@code resources/list} names among those that change: a change
+	 * that creates or deletes one of them (whoever wrote it, on whichever node) also tells
+	 * every subscriber that wants it that the resource list changed. Without it, only
+	 * {@link #resourceListChanged()} does.
+	 * @param listedResources whether the list names a resource, by its URI
+	 */
+	public void setListedResources(Predicate<String> listedResources) {
+		this.listedResources = listedResources;
 	}
 
 	/**
@@ -279,14 +292,16 @@ public class NotificationDispatcher implements AutoCloseable {
 	 * Tell every subscriber that wants it that the resource list changed.
 	 */
 	public void resourceListChanged() {
-		submit(() -> {
-			OutboundNotification notification = OutboundNotification.listChanged(this.clock.instant());
-			for (Subscriber subscriber : this.subscribers) {
-				if (subscriber.isListChanges()) {
-					subscriber.getOutbox().offer(notification);
-				}
+		submit(this::offerListChanged);
+	}
+
+	private void offerListChanged() {
+		OutboundNotification notification = OutboundNotification.listChanged(this.clock.instant());
+		for (Subscriber subscriber : this.subscribers) {
+			if (subscriber.isListChanges()) {
+				subscriber.getOutbox().offer(notification);
 			}
-		});
+		}
 	}
 
 	/**
@@ -394,6 +409,9 @@ public class NotificationDispatcher implements AutoCloseable {
 		}
 		for (int i = 0; i < mergedCount; i++) {
 			merged[i].getOutbox().offer(shared.of(mergedUris[i]));
+		}
+		if (change.isCreationOrDeletion() && this.listedResources.test(change.uri())) {
+			offerListChanged();
 		}
 		return matches.size();
 	}

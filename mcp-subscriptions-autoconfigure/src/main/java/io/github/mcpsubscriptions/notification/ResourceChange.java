@@ -17,8 +17,31 @@ import org.jspecify.annotations.Nullable;
 public record ResourceChange(String uri, Map<String, Object> attributes, Instant publishedAt,
 		@Nullable String position) {
 
+	/**
+	 * The attribute that says what happened to the resource, as the change sources set it
+	 * ({@value #CREATED}, {@code updated} or {@value #DELETED}); clients see it in the
+	 * notification's {@code _meta}.
+	 */
+	public static final String CHANGE = "change";
+
+	/** The {@link #CHANGE} of a resource that came into being. */
+	public static final String CREATED = "created";
+
+	/** The {@link #CHANGE} of a resource that is gone. */
+	public static final String DELETED = "deleted";
+
 	public ResourceChange(String uri, Map<String, Object> attributes, Instant publishedAt) {
 		this(uri, attributes, publishedAt, null);
+	}
+
+	/**
+	 * Whether the resource came or went, rather than changed: the list of resources then
+	 * changed too, if it names the resource.
+	 * @return whether its {@link #CHANGE} is {@value #CREATED} or {@value #DELETED}
+	 */
+	public boolean isCreationOrDeletion() {
+		Object change = this.attributes.get(CHANGE);
+		return CREATED.equals(change) || DELETED.equals(change);
 	}
 
 }

@@ -119,6 +119,19 @@ public class ResourceRegistry {
 	}
 
 	/**
+	 * Whether {@code resources/list} names a resource as an instance of a template whose
+	 * instances it lists: such a resource's coming or going changes the list. (A resource
+	 * of its own comes and goes by registration, which tells the listeners itself.)
+	 * @param uri a concrete URI
+	 * @return whether a template that lists its instances serves it
+	 */
+	public boolean isListedInstance(String uri) {
+		ResolvedResource resolved = resolve(uri);
+		return resolved != null && resolved.definition().isTemplate()
+				&& resolved.definition().getInstanceLister() != null;
+	}
+
+	/**
 	 * Resolve a concrete URI.
 	 * @param uri the URI
 	 * @return the resolved resource, or {@code null} if nothing serves the URI

@@ -30,6 +30,19 @@ class ResourceRegistryTests {
 	}
 
 	@Test
+	void anInstanceIsListedWhenTheTemplateThatServesItListsItsInstances() {
+		this.registry.register(ResourceDefinition.builder("a://items/{id}", (r) -> "item")
+			.instanceLister(java.util.List::of)
+			.build());
+		this.registry.register(ResourceDefinition.builder("a://items/special", (r) -> "static").build());
+		this.registry.register(ResourceDefinition.builder("file:///{+path}", (r) -> "any").build());
+		assertThat(this.registry.isListedInstance("a://items/7")).isTrue();
+		assertThat(this.registry.isListedInstance("a://items/special")).as("a resource of its own").isFalse();
+		assertThat(this.registry.isListedInstance("file:///notes.txt")).as("a template that lists nothing").isFalse();
+		assertThat(this.registry.isListedInstance("b://unknown")).isFalse();
+	}
+
+	@Test
 	void unknownUriResolvesToNothing() {
 		this.registry.register(ResourceDefinition.builder("a://x", (r) -> "x").build());
 		assertThat(this.registry.resolve("a://y")).isNull();

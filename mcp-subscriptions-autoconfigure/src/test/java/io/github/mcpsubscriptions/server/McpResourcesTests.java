@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import io.github.mcpsubscriptions.notification.ResourceChangedEvent;
 import io.github.mcpsubscriptions.notification.ResourceListChangedEvent;
 import io.github.mcpsubscriptions.resource.McpResource;
 import io.github.mcpsubscriptions.resource.McpResourceInstances;
@@ -259,6 +260,17 @@ class McpResourcesTests {
 	void listChangedEventSendsListChanged() throws Exception {
 		try (SseStream stream = this.client.openStream(this.session)) {
 			this.events.publishEvent(new ResourceListChangedEvent(this));
+			SseEvent event = stream.nextMessage(WAIT);
+			assertThat(event).isNotNull();
+			assertThat(json(event.data()).get("method").stringValue())
+				.isEqualTo("notifications/resources/list_changed");
+		}
+	}
+
+	@Test
+	void anInstanceOfATemplateThatListsItsInstancesCreatedSendsListChanged() throws Exception {
+		try (SseStream stream = this.client.openStream(this.session)) {
+			this.events.publishEvent(new ResourceChangedEvent("catalog://items/77", Map.of("change", "created")));
 			SseEvent event = stream.nextMessage(WAIT);
 			assertThat(event).isNotNull();
 			assertThat(json(event.data()).get("method").stringValue())
