@@ -3,10 +3,14 @@ package io.github.mcpsubscriptions.tester;
 import java.io.InputStream;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
@@ -22,6 +26,8 @@ import tools.jackson.databind.node.ObjectNode;
  * node of a cluster, or another bearer token (a renewed one, or another principal's).
  */
 public final class McpSession implements AutoCloseable {
+
+	private static final String LIST_CHANGED = "notifications/resources/list_changed";
 
 	private final McpTester tester;
 
@@ -194,6 +200,38 @@ public final class McpSession implements AutoCloseable {
 	}
 
 	/**
+	 * Waits for the next {@code notifications/resources/list_changed} on the session's
+	 * stream (every session hears of it), as long as the tester's timeout
+	 * ({@value McpTester#DEFAULT_TIMEOUT_SECONDS} seconds unless set). One that arrived
+	 * earlier and was not yet awaited counts.
+	 * @throws AssertionError if none arrives in time; its message lists what did arrive
+	 */
+	public void awaitListChanged() {
+		awaitListChanged(this.tester.timeout());
+	}
+
+	/**
+	 * Waits for the next {@code notifications/resources/list_changed} on the session's
+	 * stream.
+	 * @param timeout how long to wait
+	 * @throws AssertionError if none arrives in time; its message lists what did arrive
+	 */
+	public void awaitListChanged(Duration timeout) {
+		Instant arrived;
+		try {
+			arrived = this.state.listChanges.poll(timeout.toNanos(), TimeUnit.NANOSECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException("Interrupted while waiting for a list change", ex);
+		}
+		if (arrived == null) {
+			throw new AssertionError("Expected notifications/resources/list_changed within " + timeout
+					+ ", but none came.\n" + this.state.log.describe());
+		}
+	}
+
+	/**
 	 * Unsubscribes from a URI.
 	 * @param uri the URI as subscribed
 	 */
@@ -278,6 +316,9 @@ public final class McpSession implements AutoCloseable {
 
 		final Map<String, McpSubscription> subscriptions = new ConcurrentHashMap<>();
 
+		/** When each list change arrived that nobody has awaited yet. */
+		final BlockingQueue<Instant> listChanges = new LinkedBlockingQueue<>();
+
 		volatile @Nullable HttpResponse<InputStream> stream;
 
 		volatile boolean closed;
@@ -293,6 +334,10 @@ public final class McpSession implements AutoCloseable {
 			Instant now = Instant.now();
 			this.log.arrived(now, data);
 			JsonNode message = McpTester.parse(data);
+			if (message != null && LIST_CHANGED.equals(message.path("method").asString(""))) {
+				this.listChanges.add(now);
+				return;
+			}
 			McpNotification notification = (message != null) ? McpNotification.from(message, now) : null;
 			if (notification == null) {
 				return;

@@ -144,6 +144,30 @@ class McpTesterTests {
 	}
 
 	@Test
+	void aSessionIsToldThatTheListChangedWhenANoteComesOrGoes() {
+		try (McpSession session = this.mcp.session()) {
+			this.events.publishEvent(new ResourceChangedEvent("notes://items/9", Map.of("change", "created")));
+			session.awaitListChanged();
+			this.events.publishEvent(new ResourceChangedEvent("notes://items/9", Map.of("change", "deleted")));
+			session.awaitListChanged();
+		}
+	}
+
+	@Test
+	void awaitListChangedFailsWithWhatArrived() {
+		try (McpSession session = this.mcp.session()) {
+			McpSubscription subscription = session.subscribe("notes://items/2");
+			change(2);
+			subscription.awaitNotification();
+			assertThatExceptionOfType(AssertionError.class)
+				.isThrownBy(() -> session.awaitListChanged(Duration.ofMillis(100)))
+				.withMessageContaining("Expected notifications/resources/list_changed within PT0.1S, but none came.")
+				.withMessageContaining("What arrived on the GET stream of 2025 session " + session.id())
+				.withMessageMatching("(?s).*\\n  \\+\\d+ ms  \\{.*\"uri\":\"notes://items/2\".*");
+		}
+	}
+
+	@Test
 	void awaitNotificationSaysWhenNothingArrived() {
 		try (McpSubscription listen = this.mcp.withCorrelation(false).listen("notes://items/3")) {
 			assertThatExceptionOfType(AssertionError.class)
