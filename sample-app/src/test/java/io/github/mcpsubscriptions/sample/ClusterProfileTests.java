@@ -106,6 +106,33 @@ class ClusterProfileTests {
 	}
 	// end::cluster[]
 
+	@Test
+	void aProductCreatedOrDeletedThroughOneNodeChangesTheListForClientsOfTheOther() throws Exception {
+		String prefix = "mcp-sample-test-" + UUID.randomUUID().toString().substring(0, 8) + ":";
+		try (ConfigurableApplicationContext node1 = start("cluster", "--spring.data.redis.database=11",
+				"--mcp.cluster.key-prefix=" + prefix);
+				ConfigurableApplicationContext node2 = start("cluster", "--spring.data.redis.database=11",
+						"--mcp.cluster.key-prefix=" + prefix)) {
+			try (McpSession onNode1 = McpTester.forUrl(uri(node1, "/mcp").toString()).session()) {
+				HttpResponse<String> created = this.http.send(HttpRequest.newBuilder(uri(node2, "/api/products"))
+					.header("Content-Type", "application/json")
+					.POST(HttpRequest.BodyPublishers.ofString("{\"name\":\"Listed\",\"price\":2.00}"))
+					.build(), HttpResponse.BodyHandlers.ofString());
+				assertThat(created.statusCode()).isEqualTo(201);
+				onNode1.awaitListChanged();
+
+				String id = created.body().replaceAll(".*\"id\":(\\d+).*", "$1");
+				assertThat(this.http.send(HttpRequest.newBuilder(uri(node2, "/api/products/" + id)).DELETE().build(),
+						HttpResponse.BodyHandlers.ofString())
+					.statusCode()).isEqualTo(204);
+				onNode1.awaitListChanged();
+			}
+		}
+		finally {
+			deleteKeys(prefix);
+		}
+	}
+
 	/** Once the nodes have stopped, so that nothing they still write stays behind. */
 	private static void deleteKeys(String prefix) {
 		RedisStandaloneConfiguration database = new RedisStandaloneConfiguration("127.0.0.1", 6379);

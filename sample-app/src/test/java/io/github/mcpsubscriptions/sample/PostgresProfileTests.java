@@ -71,20 +71,25 @@ class PostgresProfileTests {
 	}
 
 	@Test
-	void anInsertAndADeleteByAnotherWriterNotifyAListenerOfTheCatalogue() {
-		try (McpSubscription products = mcp.listen("catalog://products")) {
+	void anInsertAndADeleteByAnotherWriterNotifyAListenerOfTheCatalogueAndChangeTheList() {
+		try (McpSubscription products = mcp.listen("catalog://products"); McpSession session = mcp.session()) {
 			long id = database.insert("Lamp shade", "12.50");
 
 			McpNotification created = products.awaitNotification();
 			assertThat(created.uri()).isEqualTo("catalog://products/" + id);
 			assertThat(created.subscribedUri()).isEqualTo("catalog://products");
 			assertThat(created.meta()).containsEntry("change", "created");
+			// catalog://products/{id} lists its instances: resources/list has one more.
+			session.awaitListChanged();
+			assertThat(session.listResources().uris()).contains("catalog://products/" + id);
 
 			assertThat(database.execute("delete from %s.product where id = ?", id)).isOne();
 
 			McpNotification deleted = products.awaitNotification();
 			assertThat(deleted.uri()).isEqualTo("catalog://products/" + id);
 			assertThat(deleted.meta()).containsEntry("change", "deleted");
+			session.awaitListChanged();
+			assertThat(session.listResources().uris()).doesNotContain("catalog://products/" + id);
 		}
 	}
 

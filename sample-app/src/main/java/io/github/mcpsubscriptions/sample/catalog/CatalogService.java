@@ -5,7 +5,6 @@ import java.util.Map;
 import java.util.Optional;
 
 import io.github.mcpsubscriptions.notification.ResourceChangedEvent;
-import io.github.mcpsubscriptions.notification.ResourceListChangedEvent;
 
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Service;
@@ -42,8 +41,9 @@ public class CatalogService {
 	@Transactional
 	public Product create(String name, BigDecimal price) {
 		long id = this.products.insert(name, price);
+		// "created" (and "deleted" below) also tells list listeners that the list changed:
+		// catalog://products/{id} lists its instances.
 		changed(id, "created", name);
-		this.events.publishEvent(new ResourceListChangedEvent(this));
 		return this.products.findById(id).orElseThrow();
 	}
 
@@ -53,7 +53,6 @@ public class CatalogService {
 			return false;
 		}
 		changed(id, Map.of("change", "deleted"));
-		this.events.publishEvent(new ResourceListChangedEvent(this));
 		return true;
 	}
 
