@@ -437,9 +437,9 @@ public final class McpEndpointAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean(name = "mcpResourceListChangedEventListener")
-		ApplicationListener<ResourceListChangedEvent> mcpResourceListChangedEventListener(
+		ApplicationListener<ResourceListChangedEvent> mcpResourceListChangedEventListener(ResourceChangeFeed feed,
 				NotificationDispatcher dispatcher) {
-			return (event) -> dispatcher.resourceListChanged();
+			return (event) -> feed.publishResourceListChanged(dispatcher::resourceListChanged);
 		}
 
 	}

@@ -75,6 +75,9 @@ public class RedisChangeLog implements ResourceChangeFeed, SmartLifecycle {
 
 	static final String CHANGE = "c";
 
+	/** The list of resources changed: every node tells its subscribers that listen for it. */
+	static final String RESOURCE_LIST_CHANGED = "l";
+
 	/** A node could not share a change: every subscriber re-reads. */
 	static final String RESYNC = "r";
 
@@ -128,6 +131,8 @@ public class RedisChangeLog implements ResourceChangeFeed, SmartLifecycle {
 	private final List<Consumer<ResourceChange>> consumers = new CopyOnWriteArrayList<>();
 
 	private final List<RecordListener> recordListeners = new CopyOnWriteArrayList<>();
+
+	private final List<Runnable> resourceListListeners = new CopyOnWriteArrayList<>();
 
 	private final ClusterStats stats;
 
@@ -193,6 +198,35 @@ public class RedisChangeLog implements ResourceChangeFeed, SmartLifecycle {
 		catch (RejectedExecutionException ex) {
 			logger.debug("A change published while the application stops was dropped");
 		}
+	}
+
+	/**
+	 * Publish that the list of resources changed: appended on the publishing thread, and
+	 * every node, this one too, tells its subscribers when it reads it. Should Redis be
+	 * unreachable, this node's subscribers are told at once, and when Redis is back every
+	 * node's re-read their subscriptions, as after a change that could not be shared.
+	 */
+	@Override
+	public void publishResourceListChanged(Runnable thisNode) {
+		try {
+			this.publisher.execute(() -> {
+				try {
+					append(Map.of(KIND, RESOURCE_LIST_CHANGED, "n", this.nodeName));
+				}
+				catch (StoreUnavailableException ex) {
+					this.changesLost = true;
+					thisNode.run();
+				}
+			});
+		}
+		catch (RejectedExecutionException ex) {
+			logger.debug("A list change published while the application stops was dropped");
+		}
+	}
+
+	@Override
+	public void subscribeResourceListChanged(Runnable listener) {
+		this.resourceListListeners.add(listener);
 	}
 
 	private void append(ResourceChange change) {
@@ -536,6 +570,11 @@ public class RedisChangeLog implements ResourceChangeFeed, SmartLifecycle {
 				this.stats.received(Duration.between(change.publishedAt(), this.clock.instant()));
 				for (Consumer<ResourceChange> consumer : this.consumers) {
 					consumer.accept(change);
+				}
+			}
+			else if (RESOURCE_LIST_CHANGED.equals(kind)) {
+				for (Runnable listener : this.resourceListListeners) {
+					listener.run();
 				}
 			}
 			else {

@@ -43,6 +43,16 @@ public final class FilteredResourceChangeFeed implements ResourceChangeFeed {
 	}
 
 	@Override
+	public void publishResourceListChanged(Runnable thisNode) {
+		this.feed.publishResourceListChanged(thisNode);
+	}
+
+	@Override
+	public void subscribeResourceListChanged(Runnable listener) {
+		this.feed.subscribeResourceListChanged(listener);
+	}
+
+	@Override
 	public @Nullable String getNodeName() {
 		return this.feed.getNodeName();
 	}

@@ -105,6 +105,7 @@ public class NotificationDispatcher implements AutoCloseable {
 		this.outboxCapacity = outboxCapacity;
 		this.minInterval = minInterval;
 		feed.subscribe(this::onChange);
+		feed.subscribeResourceListChanged(this::resourceListChanged);
 	}
 
 	/**

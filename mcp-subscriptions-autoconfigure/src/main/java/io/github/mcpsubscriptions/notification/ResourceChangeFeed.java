@@ -24,6 +24,24 @@ public interface ResourceChangeFeed {
 	void subscribe(Consumer<ResourceChange> consumer);
 
 	/**
+	 * Publish that the list of resources changed (a {@link ResourceListChangedEvent}). On
+	 * one node this is just telling this node's subscribers; a clustered feed tells every
+	 * node's, through {@link #subscribeResourceListChanged(Runnable)}.
+	 * @param thisNode tells this node's subscribers
+	 */
+	default void publishResourceListChanged(Runnable thisNode) {
+		thisNode.run();
+	}
+
+	/**
+	 * Be told when another node, or this one through a clustered feed, published that the
+	 * list of resources changed. A feed of one node never calls it.
+	 * @param listener called for each such change; it must return quickly
+	 */
+	default void subscribeResourceListChanged(Runnable listener) {
+	}
+
+	/**
 	 * The name of this node in a cluster, for reports.
 	 * @return the name, or {@code null} on a single node
 	 */

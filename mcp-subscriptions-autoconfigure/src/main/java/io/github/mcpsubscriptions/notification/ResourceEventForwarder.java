@@ -28,7 +28,7 @@ public class ResourceEventForwarder {
 
 	@TransactionalEventListener(fallbackExecution = true)
 	public void resourceListChanged(ResourceListChangedEvent event) {
-		this.dispatcher.resourceListChanged();
+		this.feed.publishResourceListChanged(this.dispatcher::resourceListChanged);
 	}
 
 }

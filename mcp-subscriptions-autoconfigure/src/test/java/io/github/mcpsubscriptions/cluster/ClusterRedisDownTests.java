@@ -10,7 +10,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
+import io.github.mcpsubscriptions.notification.ResourceListChangedEvent;
 import io.github.mcpsubscriptions.test.McpTestClient;
+import io.github.mcpsubscriptions.test.SseStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -100,6 +102,23 @@ class ClusterRedisDownTests {
 		await().atMost(WAIT).until(() -> health.health().getStatus().equals(Status.UP));
 		assertThat(client.call(session, "resources/subscribe", "{\"uri\":\"c://items/2\"}").statusCode())
 			.isEqualTo(200);
+	}
+
+	@Test
+	void redisKilledAListChangeStillReachesThisNodesListeners() throws Exception {
+		ConfigurableApplicationContext node = startNode();
+		try (SseStream listen = client(node).listen("{\"resourcesListChanged\":true}")) {
+			assertThat(json(listen.nextMessage(WAIT).data()).get("method").stringValue())
+				.isEqualTo("notifications/subscriptions/acknowledged");
+			ClusterHealthIndicator health = node.getBean(ClusterHealthIndicator.class);
+
+			this.server.kill();
+			await().atMost(WAIT).until(() -> health.health().getStatus().equals(Status.DOWN));
+			node.publishEvent(new ResourceListChangedEvent(this));
+
+			assertThat(json(listen.nextMessage(WAIT).data()).get("method").stringValue())
+				.isEqualTo("notifications/resources/list_changed");
+		}
 	}
 
 	@Test

@@ -6,6 +6,7 @@ import java.util.List;
 
 import io.github.mcpsubscriptions.notification.InMemoryResourceChangeFeed;
 import io.github.mcpsubscriptions.notification.ResourceChangeFeed;
+import io.github.mcpsubscriptions.notification.ResourceListChangedEvent;
 import io.github.mcpsubscriptions.test.McpTestApplication;
 import io.github.mcpsubscriptions.test.SseStream;
 import org.junit.jupiter.api.AfterEach;
@@ -72,6 +73,27 @@ class ClusterTests {
 		}
 		assertThat(a.getBean(ClusterStats.class).getPublished()).isEqualTo(2);
 		assertThat(c.getBean(ClusterStats.class).getReceived()).isEqualTo(4);
+	}
+
+	@Test
+	void aResourceListChangedEventOnOneNodeReachesTheListenersOfEveryNodeOnce() throws Exception {
+		ConfigurableApplicationContext a = this.nodes.start("a");
+		ConfigurableApplicationContext b = this.nodes.start("b");
+		try (SseStream onA = client(a).listen("{\"resourcesListChanged\":true}");
+				SseStream onB = client(b).listen("{\"resourcesListChanged\":true}")) {
+			for (SseStream stream : List.of(onA, onB)) {
+				assertThat(json(stream.nextMessage(WAIT).data()).get("method").stringValue())
+					.isEqualTo("notifications/subscriptions/acknowledged");
+			}
+
+			a.publishEvent(new ResourceListChangedEvent(this));
+
+			for (SseStream stream : List.of(onB, onA)) {
+				assertThat(json(stream.nextMessage(WAIT).data()).get("method").stringValue())
+					.isEqualTo("notifications/resources/list_changed");
+			}
+			assertThat(onA.nextMessage(Duration.ofMillis(500))).as("once: from the log, not also at once").isNull();
+		}
 	}
 
 }
