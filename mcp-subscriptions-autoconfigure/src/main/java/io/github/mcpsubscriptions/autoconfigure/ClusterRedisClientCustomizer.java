@@ -1,10 +1,14 @@
 package io.github.mcpsubscriptions.autoconfigure;
 
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.SocketOptions;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.Delay;
 
+import org.springframework.boot.data.redis.autoconfigure.ClientResourcesBuilderCustomizer;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisProperties;
 import org.springframework.boot.data.redis.autoconfigure.LettuceClientConfigurationBuilderCustomizer;
 import org.springframework.boot.data.redis.autoconfigure.LettuceClientOptionsBuilderCustomizer;
@@ -17,14 +21,20 @@ import org.springframework.data.redis.connection.lettuce.LettuceClientConfigurat
  * holding its thread: commands are rejected while the connection is down rather than
  * queued until it is back, and a command (and a connect) that Redis does not answer
  * fails after {@code spring.data.redis.timeout} ({@code spring.data.redis.connect-timeout}),
- * which default to {@link #DEFAULT_TIMEOUT} here rather than Lettuce's 60 s (10 s). Runs
- * before the application's own customizers, which may change any of it.
+ * which default to {@link #DEFAULT_TIMEOUT} here rather than Lettuce's 60 s (10 s). And once
+ * Redis is back, the node notices within {@link #MAX_RECONNECT_DELAY}: Lettuce's reconnect
+ * back-off grows to 30 s by default, so after a long outage a node stayed without Redis
+ * (503s, health DOWN) for up to 30 s more. Runs before the application's own customizers,
+ * which may change any of it.
  */
-final class ClusterRedisClientCustomizer
-		implements LettuceClientConfigurationBuilderCustomizer, LettuceClientOptionsBuilderCustomizer, Ordered {
+final class ClusterRedisClientCustomizer implements LettuceClientConfigurationBuilderCustomizer,
+		LettuceClientOptionsBuilderCustomizer, ClientResourcesBuilderCustomizer, Ordered {
 
 	/** How long a Redis command or connect may take unless the application says otherwise. */
 	static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(2);
+
+	/** The longest wait between two attempts to reconnect to Redis. */
+	static final Duration MAX_RECONNECT_DELAY = Duration.ofSeconds(5);
 
 	private final DataRedisProperties properties;
 
@@ -55,6 +65,11 @@ final class ClusterRedisClientCustomizer
 		if (this.properties.getConnectTimeout() == null) {
 			builder.socketOptions(SocketOptions.builder().connectTimeout(DEFAULT_TIMEOUT).build());
 		}
+	}
+
+	@Override
+	public void customize(ClientResources.Builder builder) {
+		builder.reconnectDelay(() -> Delay.exponential(Duration.ZERO, MAX_RECONNECT_DELAY, 2, TimeUnit.MILLISECONDS));
 	}
 
 	@Override

@@ -4,6 +4,8 @@ import java.time.Duration;
 
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.ClientOptions.DisconnectedBehavior;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.Delay;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.data.redis.autoconfigure.DataRedisProperties;
@@ -55,6 +57,22 @@ class ClusterRedisClientCustomizerTests {
 		assertThatIllegalStateException().isThrownBy(() -> new ClusterRedisClientCustomizer(properties, POLL))
 			.withMessageContaining("mcp.cluster.poll-timeout (PT1S)")
 			.withMessageContaining("spring.data.redis.timeout (PT1S)");
+	}
+
+	@Test
+	void reconnectAttemptsAreAtMostFiveSecondsApartNotThirty() {
+		ClientResources.Builder builder = ClientResources.builder();
+		new ClusterRedisClientCustomizer(new DataRedisProperties(), POLL).customize(builder);
+		ClientResources resources = builder.build();
+		try {
+			Delay delay = resources.reconnectDelay();
+			assertThat(delay.createDelay(1)).isLessThan(Duration.ofMillis(10));
+			assertThat(delay.createDelay(40)).isEqualTo(Duration.ofSeconds(5));
+			assertThat(Delay.exponential().createDelay(40)).as("Lettuce's own").isEqualTo(Duration.ofSeconds(30));
+		}
+		finally {
+			resources.shutdown();
+		}
 	}
 
 }

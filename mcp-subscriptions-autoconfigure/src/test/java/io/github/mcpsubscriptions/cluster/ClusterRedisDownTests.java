@@ -11,6 +11,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import io.github.mcpsubscriptions.notification.ResourceListChangedEvent;
+import io.lettuce.core.resource.ClientResources;
 import io.github.mcpsubscriptions.test.McpTestClient;
 import io.github.mcpsubscriptions.test.SseStream;
 import org.junit.jupiter.api.AfterEach;
@@ -102,6 +103,21 @@ class ClusterRedisDownTests {
 		await().atMost(WAIT).until(() -> health.health().getStatus().equals(Status.UP));
 		assertThat(client.call(session, "resources/subscribe", "{\"uri\":\"c://items/2\"}").statusCode())
 			.isEqualTo(200);
+	}
+
+	@Test
+	void redisKilledForLongTheNodeNoticesItIsBackWithinFiveSeconds() throws Exception {
+		ConfigurableApplicationContext node = startNode();
+		ClusterHealthIndicator health = node.getBean(ClusterHealthIndicator.class);
+		assertThat(node.getBean(ClientResources.class).reconnectDelay().createDelay(40)).as("the longest back-off")
+			.isEqualTo(Duration.ofSeconds(5));
+
+		this.server.kill();
+		// Long enough for Lettuce's own back-off to reach 8 to 16 s between attempts.
+		await().pollDelay(Duration.ofSeconds(20)).atMost(WAIT).until(() -> health.health().getStatus().equals(Status.DOWN));
+		this.server.start();
+
+		await().atMost(Duration.ofSeconds(8)).until(() -> health.health().getStatus().equals(Status.UP));
 	}
 
 	@Test
