@@ -424,6 +424,11 @@ public final class LoadHarness {
 				publish(options, trigger, publishedAt, warmupEvents, events, System.nanoTime());
 				awaitDrain(stats, warmupEvents * ready);
 				stats.reset();
+				// The warm-up's changes were all answered before their notifications drained.
+				LatencyStats warmupRoundTrips = trigger.roundTrips();
+				if (warmupRoundTrips != null) {
+					warmupRoundTrips.reset();
+				}
 			}
 			// Publish at the rate, for the duration (or hold the sessions idle).
 			log("measuring: " + events + " changes");
