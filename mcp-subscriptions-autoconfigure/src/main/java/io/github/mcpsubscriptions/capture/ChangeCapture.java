@@ -283,22 +283,22 @@ public class ChangeCapture implements SmartLifecycle {
 				continue;
 			}
 			switch (row.operation()) {
-				case INSERT -> add(changes, written, row, table, table.uri(row.newValues()), "created", 0);
-				case DELETE -> add(changes, written, row, table, table.uri(row.oldValues()), "deleted", 0);
+				case INSERT -> add(changes, written, row, table, table.uri(row.newValues()), ResourceChange.CREATED, 0);
+				case DELETE -> add(changes, written, row, table, table.uri(row.oldValues()), ResourceChange.DELETED, 0);
 				case UPDATE -> {
 					String uri = table.uri(row.newValues());
 					if (row.oldValues() == null) {
-						add(changes, written, row, table, uri, "updated", 0);
+						add(changes, written, row, table, uri, ResourceChange.UPDATED, 0);
 					}
 					else {
 						String previous = table.uri(row.oldValues());
 						if (previous != null && uri != null && previous.equals(uri)) {
-							add(changes, written, row, table, uri, "updated", 0);
+							add(changes, written, row, table, uri, ResourceChange.UPDATED, 0);
 						}
 						else {
 							// A column of the template changed: the resource moved to another URI.
-							add(changes, written, row, table, previous, "deleted", 0);
-							add(changes, written, row, table, uri, "created", 1);
+							add(changes, written, row, table, previous, ResourceChange.DELETED, 0);
+							add(changes, written, row, table, uri, ResourceChange.CREATED, 1);
 						}
 					}
 				}

@@ -192,8 +192,12 @@ public class RedisChangeLog implements ResourceChangeFeed, SmartLifecycle {
 	 */
 	@Override
 	public void publish(ResourceChange change) {
+		onPublishingThread(() -> append(change));
+	}
+
+	private void onPublishingThread(Runnable append) {
 		try {
-			this.publisher.execute(() -> append(change));
+			this.publisher.execute(append);
 		}
 		catch (RejectedExecutionException ex) {
 			logger.debug("A change published while the application stops was dropped");
@@ -208,20 +212,15 @@ public class RedisChangeLog implements ResourceChangeFeed, SmartLifecycle {
 	 */
 	@Override
 	public void publishResourceListChanged(Runnable thisNode) {
-		try {
-			this.publisher.execute(() -> {
-				try {
-					append(Map.of(KIND, RESOURCE_LIST_CHANGED, "n", this.nodeName));
-				}
-				catch (StoreUnavailableException ex) {
-					this.changesLost = true;
-					thisNode.run();
-				}
-			});
-		}
-		catch (RejectedExecutionException ex) {
-			logger.debug("A list change published while the application stops was dropped");
-		}
+		onPublishingThread(() -> {
+			try {
+				append(Map.of(KIND, RESOURCE_LIST_CHANGED, "n", this.nodeName));
+			}
+			catch (StoreUnavailableException ex) {
+				this.changesLost = true;
+				thisNode.run();
+			}
+		});
 	}
 
 	@Override

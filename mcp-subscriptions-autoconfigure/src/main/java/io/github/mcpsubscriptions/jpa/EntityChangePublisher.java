@@ -94,7 +94,7 @@ public final class EntityChangePublisher
 
 	@Override
 	public void onPostInsert(PostInsertEvent event) {
-		publish(event.getPersister(), uri(event.getPersister(), event.getId(), event.getState()), "created");
+		publish(event.getPersister(), uri(event.getPersister(), event.getId(), event.getState()), ResourceChange.CREATED);
 	}
 
 	@Override
@@ -104,11 +104,11 @@ public final class EntityChangePublisher
 		String previous = (event.getOldState() != null) ? uri(persister, event.getId(), event.getOldState()) : uri;
 		if (previous != null && !Objects.equals(previous, uri)) {
 			// A property in the template changed: the resource moved to another URI.
-			publish(persister, previous, "deleted");
-			publish(persister, uri, "created");
+			publish(persister, previous, ResourceChange.DELETED);
+			publish(persister, uri, ResourceChange.CREATED);
 		}
 		else {
-			publish(persister, uri, "updated");
+			publish(persister, uri, ResourceChange.UPDATED);
 		}
 	}
 
@@ -118,7 +118,7 @@ public final class EntityChangePublisher
 		if (state == null) {
 			state = event.getPersister().getValues(event.getEntity());
 		}
-		publish(event.getPersister(), uri(event.getPersister(), event.getId(), state), "deleted");
+		publish(event.getPersister(), uri(event.getPersister(), event.getId(), state), ResourceChange.DELETED);
 	}
 
 	@Override

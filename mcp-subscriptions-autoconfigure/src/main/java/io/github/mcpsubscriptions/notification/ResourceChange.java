@@ -19,13 +19,16 @@ public record ResourceChange(String uri, Map<String, Object> attributes, Instant
 
 	/**
 	 * The attribute that says what happened to the resource, as the change sources set it
-	 * ({@value #CREATED}, {@code updated} or {@value #DELETED}); clients see it in the
+	 * ({@value #CREATED}, {@value #UPDATED} or {@value #DELETED}); clients see it in the
 	 * notification's {@code _meta}.
 	 */
 	public static final String CHANGE = "change";
 
 	/** The {@link #CHANGE} of a resource that came into being. */
 	public static final String CREATED = "created";
+
+	/** The {@link #CHANGE} of a resource that changed. */
+	public static final String UPDATED = "updated";
 
 	/** The {@link #CHANGE} of a resource that is gone. */
 	public static final String DELETED = "deleted";

@@ -127,8 +127,8 @@ public class ResourceRegistry {
 	 */
 	public boolean isListedInstance(String uri) {
 		ResolvedResource resolved = resolve(uri);
-		return resolved != null && resolved.definition().isTemplate()
-				&& resolved.definition().getInstanceLister() != null;
+		// Only a template has a lister.
+		return resolved != null && resolved.definition().getInstanceLister() != null;
 	}
 
 	/**
