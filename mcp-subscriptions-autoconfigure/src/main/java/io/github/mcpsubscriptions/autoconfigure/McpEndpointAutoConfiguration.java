@@ -133,7 +133,7 @@ public final class McpEndpointAutoConfiguration {
 		int parallelism = ExecutorDeliveryScheduler.parallelism(notifications.getDeliveryCpuShare(),
 				Runtime.getRuntime().availableProcessors());
 		return new ExecutorDeliveryScheduler(notifications.getDeliveryThreads(), parallelism,
-				ExecutorDeliveryScheduler.DEFAULT_LEASE);
+				ExecutorDeliveryScheduler.DEFAULT_LEASE, notifications.getGatheringWindow());
 	}
 
 	@Bean

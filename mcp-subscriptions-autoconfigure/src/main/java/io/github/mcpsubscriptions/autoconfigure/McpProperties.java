@@ -749,6 +749,13 @@ public class McpProperties {
 		private DataSize writeBatchBytes = DataSize.ofKilobytes(32);
 
 		/**
+		 * How long, at most, a lone notification waits for others to share its write, while
+		 * delivery is saturated and its stream had several waiting within the last second;
+		 * 0 turns this off.
+		 */
+		private Duration gatheringWindow = Duration.ofMillis(100);
+
+		/**
 		 * How long a client may leave a write untaken before it is taken to have stopped
 		 * reading: its stream is closed and it is told to resync when it returns. Also how
 		 * long a closing stream waits for its client to take the end.
@@ -817,6 +824,14 @@ public class McpProperties {
 
 		public void setWriteBatchBytes(DataSize writeBatchBytes) {
 			this.writeBatchBytes = writeBatchBytes;
+		}
+
+		public Duration getGatheringWindow() {
+			return this.gatheringWindow;
+		}
+
+		public void setGatheringWindow(Duration gatheringWindow) {
+			this.gatheringWindow = gatheringWindow;
 		}
 
 		public double getDeliveryCpuShare() {

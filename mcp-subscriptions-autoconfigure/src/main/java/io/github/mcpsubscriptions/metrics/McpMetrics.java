@@ -117,6 +117,8 @@ public class McpMetrics implements MeterBinder, ApplicationListener<McpSubscript
 				"Notifications merged into an identical one still waiting");
 		counter(registry, "mcp.notifications.delayed", stats, NotificationStats::getDelayed,
 				"Notifications held back by a rate limit");
+		counter(registry, "mcp.notifications.gathered", stats, NotificationStats::getGathered,
+				"Lone notifications that waited for others to share their write while delivery was saturated");
 		FunctionCounter.builder("mcp.notifications.dropped", stats, (s) -> s.getFiltered())
 			.tag("reason", "filtered")
 			.description("Notifications not sent, by reason")

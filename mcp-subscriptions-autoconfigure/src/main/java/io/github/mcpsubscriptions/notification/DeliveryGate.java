@@ -37,6 +37,9 @@ final class DeliveryGate {
 
 	private long nextTicket = 1;
 
+	/** How many drains wait for a place; changed with the lock held, read without. */
+	private volatile int waiting;
+
 	/**
 	 * @param parallelism how many drains may run at once
 	 * @param leaseNanos how long a place may be held before the next drain that waits takes
@@ -83,7 +86,13 @@ final class DeliveryGate {
 					take(oldest, ticket, now);
 					return ticket;
 				}
-				this.freed.awaitNanos(this.leaseNanos - held);
+				this.waiting++;
+				try {
+					this.freed.awaitNanos(this.leaseNanos - held);
+				}
+				finally {
+					this.waiting--;
+				}
 			}
 		}
 		finally {
@@ -114,6 +123,14 @@ final class DeliveryGate {
 		finally {
 			this.lock.unlock();
 		}
+	}
+
+	/**
+	 * Whether drains wait for a place: delivery is saturated.
+	 * @return whether any does
+	 */
+	boolean hasWaiters() {
+		return this.waiting > 0;
 	}
 
 	/**

@@ -3,7 +3,8 @@ package io.github.mcpsubscriptions.notification;
 import java.time.Duration;
 
 /**
- * Runs outbox drains: now, or after a rate-limit delay. Tests substitute a manual one.
+ * Runs outbox drains: now, after a rate-limit delay, or, while delivery is saturated,
+ * gathered with others. Tests substitute a manual one.
  */
 public interface DeliveryScheduler {
 
@@ -19,5 +20,18 @@ public interface DeliveryScheduler {
 	 * @param delay the delay
 	 */
 	void schedule(Runnable task, Duration delay);
+
+	/**
+	 * Run a drain that would write a lone notification a little later, with every other
+	 * drain gathered meanwhile, if drains already wait for their turn and the notification
+	 * has not waited long already: more notifications may then join its write, and fewer
+	 * writes let delivery catch up. A scheduler that never gathers keeps this default.
+	 * @param task the drain
+	 * @param waitedMillis how long the notification has waited so far
+	 * @return whether the drain was taken; if not, the caller goes on writing
+	 */
+	default boolean gather(Runnable task, long waitedMillis) {
+		return false;
+	}
 
 }

@@ -2,12 +2,16 @@ package io.github.mcpsubscriptions.notification;
 
 import java.lang.reflect.Method;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -19,6 +23,11 @@ import org.apache.commons.logging.LogFactory;
  * saturation leaves the application's request threads their share of the cores; a drain
  * blocked on a client's socket for longer than the lease stops counting. Delays run on one
  * timer thread that only hands tasks over.
+ * <p>
+ * While drains wait for their turn, a drain that would write a lone notification may be
+ * {@linkplain #gather(Runnable, long) gathered}: every drain gathered within one window is
+ * handed over together when it ends. At saturation most writes then carry several
+ * notifications, so delivery costs less per notification and catches up sooner.
  */
 public final class ExecutorDeliveryScheduler implements DeliveryScheduler, AutoCloseable {
 
@@ -26,6 +35,12 @@ public final class ExecutorDeliveryScheduler implements DeliveryScheduler, AutoC
 
 	/** How long a drain may hold its place before it is taken to be blocked on a socket. */
 	public static final Duration DEFAULT_LEASE = Duration.ofMillis(100);
+
+	/** How long drains gathered at saturation wait, at most, before they run. */
+	public static final Duration DEFAULT_GATHERING_WINDOW = Duration.ofMillis(100);
+
+	/** How many gathered drains one task runs, as the dispatcher hands them over. */
+	static final int CHUNK = 64;
 
 	private final NamedThreads deliveryThreads = NamedThreads.numbered("mcp-delivery-");
 
@@ -37,6 +52,12 @@ public final class ExecutorDeliveryScheduler implements DeliveryScheduler, AutoC
 
 	private final DeliveryGate gate;
 
+	private final long gatheringNanos;
+
+	private final Queue<Runnable> gathered = new ConcurrentLinkedQueue<>();
+
+	private final AtomicBoolean handOverScheduled = new AtomicBoolean();
+
 	/**
 	 * Create a scheduler whose drains may use every core.
 	 * @param poolSize the pool size where virtual threads are not available
@@ -46,16 +67,37 @@ public final class ExecutorDeliveryScheduler implements DeliveryScheduler, AutoC
 	}
 
 	/**
-	 * Create a scheduler.
+	 * Create a scheduler that gathers drains for {@link #DEFAULT_GATHERING_WINDOW}.
 	 * @param poolSize the pool size where virtual threads are not available
 	 * @param parallelism how many drains may run at once
 	 * @param lease how long a drain may hold its place before the next one takes it over
 	 */
 	public ExecutorDeliveryScheduler(int poolSize, int parallelism, Duration lease) {
-		this(poolSize, parallelism, lease, true);
+		this(poolSize, parallelism, lease, DEFAULT_GATHERING_WINDOW);
+	}
+
+	/**
+	 * Create a scheduler.
+	 * @param poolSize the pool size where virtual threads are not available
+	 * @param parallelism how many drains may run at once
+	 * @param lease how long a drain may hold its place before the next one takes it over
+	 * @param gatheringWindow how long drains gathered at saturation wait, at most; zero
+	 * never gathers
+	 */
+	public ExecutorDeliveryScheduler(int poolSize, int parallelism, Duration lease, Duration gatheringWindow) {
+		this(poolSize, parallelism, lease, gatheringWindow, true);
 	}
 
 	ExecutorDeliveryScheduler(int poolSize, int parallelism, Duration lease, boolean virtualThreadsIfAvailable) {
+		this(poolSize, parallelism, lease, DEFAULT_GATHERING_WINDOW, virtualThreadsIfAvailable);
+	}
+
+	ExecutorDeliveryScheduler(int poolSize, int parallelism, Duration lease, Duration gatheringWindow,
+			boolean virtualThreadsIfAvailable) {
+		if (gatheringWindow.isNegative()) {
+			throw new IllegalArgumentException("The gathering window must not be negative, was " + gatheringWindow);
+		}
+		this.gatheringNanos = gatheringWindow.toNanos();
 		ExecutorService virtualThreads = virtualThreadsIfAvailable ? virtualThreadExecutor() : null;
 		this.delivery = (virtualThreads != null) ? virtualThreads
 				: Executors.newFixedThreadPool(poolSize, this.deliveryThreads);
@@ -130,6 +172,90 @@ public final class ExecutorDeliveryScheduler implements DeliveryScheduler, AutoC
 		}
 		finally {
 			this.gate.exit(ticket);
+		}
+	}
+
+	/**
+	 * How long drains gathered at saturation wait, at most.
+	 * @return the window, zero when drains are never gathered
+	 */
+	public Duration getGatheringWindow() {
+		return Duration.ofNanos(this.gatheringNanos);
+	}
+
+	/** Whether drains wait for their turn. */
+	boolean isSaturated() {
+		return this.gate.hasWaiters();
+	}
+
+	@Override
+	public boolean gather(Runnable task, long waitedMillis) {
+		// One that waited a window already is late: it is not held back further.
+		if (this.gatheringNanos == 0 || TimeUnit.MILLISECONDS.toNanos(waitedMillis) >= this.gatheringNanos
+				|| !isSaturated()) {
+			return false;
+		}
+		this.gathered.add(task);
+		// The first drain of a window starts its timer; the others join it.
+		if (this.handOverScheduled.compareAndSet(false, true)) {
+			try {
+				this.timer.schedule(this::handOverGathered, this.gatheringNanos, TimeUnit.NANOSECONDS);
+			}
+			catch (RejectedExecutionException ex) {
+				// Shutting down: what waits is dropped with the streams.
+			}
+		}
+		return true;
+	}
+
+	/** Runs on the timer: the window's drains go to the delivery threads, in chunks. */
+	private void handOverGathered() {
+		// Cleared first: a drain gathered from now on starts a new window or is taken below.
+		this.handOverScheduled.set(false);
+		List<Runnable> chunk = new ArrayList<>(CHUNK);
+		Runnable drain;
+		while ((drain = this.gathered.poll()) != null) {
+			chunk.add(drain);
+			if (chunk.size() == CHUNK) {
+				execute(inOneTask(chunk));
+				chunk = new ArrayList<>(CHUNK);
+			}
+		}
+		if (!chunk.isEmpty()) {
+			execute(inOneTask(chunk));
+		}
+	}
+
+	/**
+	 * Drains to run one after the other in one task, which takes one place at the gate.
+	 * @param drains the drains
+	 * @return the task
+	 */
+	static Runnable inOneTask(List<Runnable> drains) {
+		return (drains.size() == 1) ? drains.get(0) : () -> runAll(drains);
+	}
+
+	/** Every drain runs, whatever the others throw: one that did not would never run again. */
+	private static void runAll(List<Runnable> drains) {
+		Throwable failure = null;
+		for (Runnable drain : drains) {
+			try {
+				drain.run();
+			}
+			catch (Throwable ex) {
+				if (failure == null) {
+					failure = ex;
+				}
+				else {
+					failure.addSuppressed(ex);
+				}
+			}
+		}
+		if (failure instanceof RuntimeException runtime) {
+			throw runtime;
+		}
+		if (failure instanceof Error error) {
+			throw error;
 		}
 	}
 

@@ -507,7 +507,7 @@ public class NotificationDispatcher implements AutoCloseable {
 	 */
 	static final class DrainChunks implements DeliveryScheduler {
 
-		static final int CHUNK = 64;
+		static final int CHUNK = ExecutorDeliveryScheduler.CHUNK;
 
 		private final DeliveryScheduler delegate;
 
@@ -556,40 +556,17 @@ public class NotificationDispatcher implements AutoCloseable {
 			if (chunk == null) {
 				return;
 			}
-			if (chunk.size() == 1) {
-				this.delegate.execute(chunk.get(0));
-				return;
-			}
-			this.delegate.execute(() -> runAll(chunk));
-		}
-
-		/** Every drain runs, whatever the others throw: one that did not would never run again. */
-		private static void runAll(List<Runnable> chunk) {
-			Throwable failure = null;
-			for (Runnable drain : chunk) {
-				try {
-					drain.run();
-				}
-				catch (Throwable ex) {
-					if (failure == null) {
-						failure = ex;
-					}
-					else {
-						failure.addSuppressed(ex);
-					}
-				}
-			}
-			if (failure instanceof RuntimeException runtime) {
-				throw runtime;
-			}
-			if (failure instanceof Error error) {
-				throw error;
-			}
+			this.delegate.execute(ExecutorDeliveryScheduler.inOneTask(chunk));
 		}
 
 		@Override
 		public void schedule(Runnable task, Duration delay) {
 			this.delegate.schedule(task, delay);
+		}
+
+		@Override
+		public boolean gather(Runnable task, long waitedMillis) {
+			return this.delegate.gather(task, waitedMillis);
 		}
 
 	}

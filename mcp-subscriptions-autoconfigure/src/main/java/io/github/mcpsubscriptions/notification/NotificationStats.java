@@ -21,6 +21,8 @@ public final class NotificationStats {
 
 	final LongAdder delayed = new LongAdder();
 
+	final LongAdder gathered = new LongAdder();
+
 	final LongAdder filtered = new LongAdder();
 
 	final LongAdder denied = new LongAdder();
@@ -72,6 +74,11 @@ public final class NotificationStats {
 	/** Notifications held back by a rate limit (each counted once). */
 	public long getDelayed() {
 		return this.delayed.sum();
+	}
+
+	/** Drains that let a lone notification wait for others while delivery was saturated. */
+	public long getGathered() {
+		return this.gathered.sum();
 	}
 
 	/** Notifications a {@code SubscriptionFilter} left out. */

@@ -39,6 +39,11 @@ import org.jspecify.annotations.Nullable;
  * serialized and in order.</li>
  * <li><b>Batched:</b> what is due is written with one flush, up to a {@link WriteBatch}
  * budget; a drain with more to write then goes behind the other subscribers'.</li>
+ * <li><b>Gathered at saturation:</b> once a drain of this outbox has found company for its
+ * first notification, a lone one may wait for more while drains queue for their turn
+ * (see {@link DeliveryScheduler#gather(Runnable, long)}), once per drain, unless it is late
+ * already; a stream without company for a second writes at once again, so a single
+ * change never waits.</li>
  * <li><b>Replays are paced like live delivery:</b> a {@link Replay} handed over when a
  * stream attaches is written a message at a time under the same budget, as the client
  * takes it, before anything waiting; it is never materialised whole.</li>
@@ -53,6 +58,11 @@ public final class Outbox {
 	private static final Log logger = LogFactory.getLog(Outbox.class);
 
 	private static final long NOT_WRITING = Long.MIN_VALUE;
+
+	private static final long NEVER = Long.MIN_VALUE / 2;
+
+	/** How long after company came a lone notification may wait for more. */
+	private static final long COMPANY_MEMORY_MILLIS = 1000;
 
 	/**
 	 * Writes one notification to a stream.
@@ -129,6 +139,18 @@ public final class Outbox {
 	private @Nullable MessageStream awaiting;
 
 	private boolean draining;
+
+	/**
+	 * When a drain last found notifications in company (the clock's millis): for a while
+	 * after, a lone one may wait for more.
+	 */
+	private long companyAt = NEVER;
+
+	/** Whether the running drain has waited for company once already. */
+	private boolean gathered;
+
+	/** When the running drain was started (the clock's millis). */
+	private long drainStartedAt;
 
 	private @Nullable Runnable onWritable;
 
@@ -531,6 +553,7 @@ public final class Outbox {
 			return false;
 		}
 		this.draining = true;
+		this.drainStartedAt = this.clock.millis();
 		return true;
 	}
 
@@ -589,8 +612,11 @@ public final class Outbox {
 					this.replayStream = null;
 				}
 				boolean replaying = this.replay != null;
-				OutboundNotification first = (target != null && action == null && !keepAlive && !replaying)
-						? pollDue() : null;
+				boolean notificationsNext = target != null && action == null && !keepAlive && !replaying;
+				if (notificationsNext && gatherFirst()) {
+					return;
+				}
+				OutboundNotification first = notificationsNext ? pollDue() : null;
 				if (target == null || (first == null && action == null && !keepAlive && !replaying)) {
 					this.draining = false;
 					if (target != null && !this.pending.isEmpty()) {
@@ -635,6 +661,36 @@ public final class Outbox {
 			}
 			// The next round clears the write's start once the stream has taken it.
 		}
+	}
+
+	/**
+	 * Called with the lock held, when the drain is about to write notifications: whether
+	 * it waits for company instead, handed to the scheduler.
+	 */
+	private boolean gatherFirst() {
+		boolean waited = this.gathered;
+		this.gathered = false;
+		int waiting = this.pending.size();
+		if (this.rateLimited || waiting == 0) {
+			// A rate limit gathers on its own terms.
+			return false;
+		}
+		long now = this.clock.millis();
+		if (waiting > 1) {
+			this.companyAt = now;
+			return false;
+		}
+		if (waited || now - this.companyAt >= COMPANY_MEMORY_MILLIS) {
+			// Once per drain; and a stream whose notifications stopped coming densely,
+			// or never did (a single change to many streams), writes at once.
+			return false;
+		}
+		if (this.scheduler.gather(this.drainTask, now - this.drainStartedAt)) {
+			this.gathered = true;
+			this.stats.gathered.increment();
+			return true;
+		}
+		return false;
 	}
 
 	/**

@@ -232,6 +232,22 @@ class McpEndpointAutoConfigurationTests {
 	}
 
 	@Test
+	void deliveryGathersDrainsAtSaturationForAWindowThatIsConfigurable() {
+		this.runner.run((context) -> assertThat(context.getBean(
+				io.github.mcpsubscriptions.notification.ExecutorDeliveryScheduler.class)
+			.getGatheringWindow()).isEqualTo(Duration.ofMillis(100)));
+		this.runner.withPropertyValues("mcp.notifications.gathering-window=0")
+			.run((context) -> assertThat(context.getBean(
+					io.github.mcpsubscriptions.notification.ExecutorDeliveryScheduler.class)
+				.getGatheringWindow()).isZero());
+		this.runner.withPropertyValues("mcp.notifications.gathering-window=-1ms")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("gathering window must not be negative"));
+	}
+
+	@Test
 	void serverNameDefaultsToApplicationName() {
 		this.runner.withPropertyValues("spring.application.name=shop")
 			.run((context) -> assertThat(context.getBean(McpServerInfo.class).name()).isEqualTo("shop"));

@@ -76,6 +76,64 @@ class ExecutorDeliverySchedulerTests {
 	}
 
 	@Test
+	void whileDrainsWaitForTheirTurnOthersAreGatheredAndRunTogetherAfterTheWindow() throws Exception {
+		Duration window = Duration.ofMillis(300);
+		CountDownLatch unblock = new CountDownLatch(1);
+		CountDownLatch gatheredRan = new CountDownLatch(3);
+		AtomicInteger waiterRan = new AtomicInteger();
+		try (ExecutorDeliveryScheduler scheduler = new ExecutorDeliveryScheduler(4, 1, Duration.ofMinutes(10), window,
+				false)) {
+			assertThat(scheduler.gather(gatheredRan::countDown, 0)).as("nothing waits: no gathering").isFalse();
+			scheduler.execute(() -> awaitQuietly(unblock));
+			scheduler.execute(waiterRan::incrementAndGet);
+			await().atMost(10, TimeUnit.SECONDS).until(scheduler::isSaturated);
+			assertThat(scheduler.gather(gatheredRan::countDown, window.toMillis()))
+				.as("a drain that waited a window already is late: it is not held back").isFalse();
+			long start = System.nanoTime();
+			for (int i = 0; i < 3; i++) {
+				assertThat(scheduler.gather(gatheredRan::countDown, window.toMillis() - 1)).isTrue();
+			}
+			unblock.countDown();
+			await().atMost(10, TimeUnit.SECONDS).until(() -> waiterRan.get() == 1);
+			assertThat(gatheredRan.await(10, TimeUnit.SECONDS)).isTrue();
+			assertThat(Duration.ofNanos(System.nanoTime() - start)).as("they waited for the window")
+				.isGreaterThanOrEqualTo(window);
+		}
+	}
+
+	@Test
+	void aZeroWindowNeverGathers() throws Exception {
+		CountDownLatch unblock = new CountDownLatch(1);
+		try (ExecutorDeliveryScheduler scheduler = new ExecutorDeliveryScheduler(4, 1, Duration.ofMinutes(10),
+				Duration.ZERO, false)) {
+			scheduler.execute(() -> awaitQuietly(unblock));
+			scheduler.execute(() -> {
+			});
+			await().atMost(10, TimeUnit.SECONDS).until(scheduler::isSaturated);
+			assertThat(scheduler.gather(() -> {
+			}, 0)).isFalse();
+			assertThat(scheduler.getGatheringWindow()).isZero();
+			unblock.countDown();
+		}
+	}
+
+	@Test
+	void aNegativeWindowIsRefused() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> new ExecutorDeliveryScheduler(4, 1, Duration.ofMillis(100), Duration.ofMillis(-1)))
+			.withMessageContaining("gathering window");
+	}
+
+	private static void awaitQuietly(CountDownLatch latch) {
+		try {
+			latch.await(30, TimeUnit.SECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	@Test
 	void theParallelismIsAShareOfTheCoresAndAtLeastOne() {
 		assertThat(ExecutorDeliveryScheduler.parallelism(0.5, 2)).isEqualTo(1);
 		assertThat(ExecutorDeliveryScheduler.parallelism(0.5, 1)).isEqualTo(1);

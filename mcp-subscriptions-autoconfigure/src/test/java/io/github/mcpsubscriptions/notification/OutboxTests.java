@@ -110,6 +110,61 @@ class OutboxTests {
 	}
 
 	@Test
+	void atSaturationALoneNotificationWaitsOnceForCompanyOnAStreamThatHadCompany() {
+		GatheringScheduler saturated = new GatheringScheduler();
+		Outbox outbox = outbox(10, Duration.ZERO, saturated, WriteBatch.DEFAULT, "");
+		RecordingStream stream = new RecordingStream();
+		outbox.attach(stream);
+		outbox.offer(change("a://items/1", 1));
+		saturated.runQueued();
+		assertThat(stream.batches()).as("a single change never waits").containsExactly(1);
+		outbox.offer(change("a://items/2", 1));
+		outbox.offer(change("a://items/3", 1));
+		saturated.runQueued();
+		assertThat(stream.batches()).as("delivery lagged: the stream had company").containsExactly(1, 2);
+		outbox.offer(change("a://items/4", 1));
+		this.clock.advance(Duration.ofMillis(30));
+		saturated.runQueued();
+		assertThat(this.written).as("the lone notification waits").hasSize(3);
+		assertThat(saturated.waited).as("after waiting 30 ms for its turn").containsExactly(30L);
+		assertThat(saturated.gathered).hasSize(1);
+		assertThat(this.stats.getGathered()).isOne();
+		outbox.offer(change("a://items/5", 1));
+		assertThat(saturated.queued).as("it joins the waiting drain").isEmpty();
+		saturated.runGathered();
+		assertThat(stream.batches()).as("and shares its write").containsExactly(1, 2, 2);
+		outbox.offer(change("a://items/6", 1));
+		saturated.runQueued();
+		saturated.runGathered();
+		assertThat(stream.batches()).as("nothing joined: it waits only once").containsExactly(1, 2, 2, 1);
+		assertThat(this.stats.getGathered()).isEqualTo(2);
+		assertThat(this.written).containsExactly("a://items/1 1", "a://items/2 1", "a://items/3 1", "a://items/4 1",
+				"a://items/5 1", "a://items/6 1");
+	}
+
+	@Test
+	void aLoneNotificationWaitsOnlyWhileDeliveryIsSaturatedAndCompanyCameWithinASecond() {
+		GatheringScheduler scheduler = new GatheringScheduler();
+		Outbox outbox = outbox(10, Duration.ZERO, scheduler, WriteBatch.DEFAULT, "");
+		RecordingStream stream = new RecordingStream();
+		outbox.attach(stream);
+		outbox.offer(change("a://items/1", 1));
+		outbox.offer(change("a://items/2", 1));
+		scheduler.runQueued();
+		scheduler.saturated = false;
+		outbox.offer(change("a://items/3", 1));
+		scheduler.runQueued();
+		assertThat(stream.batches()).as("delivery keeps up: nothing waits").containsExactly(2, 1);
+		scheduler.saturated = true;
+		this.clock.advance(Duration.ofSeconds(1));
+		outbox.offer(change("a://items/4", 1));
+		scheduler.runQueued();
+		assertThat(stream.batches()).as("company came a second ago: nothing waits").containsExactly(2, 1, 1);
+		assertThat(scheduler.gathered).isEmpty();
+		assertThat(this.stats.getGathered()).isZero();
+	}
+
+	@Test
 	void aBatchEndsAtItsByteBudget() {
 		Outbox outbox = outbox(10, Duration.ZERO, this.scheduler, new WriteBatch(64, 1), "");
 		RecordingStream stream = new RecordingStream();
@@ -501,6 +556,53 @@ class OutboxTests {
 		assertThat(this.written).containsExactly("a://items resync", "b://other resync");
 		outbox.offer(change("a://items/51", 1));
 		assertThat(this.written).as("with a stream, notifications flow again").endsWith("a://items/51");
+	}
+
+	/**
+	 * Queues drains for the test to run; while saturated, gathers those offered to it.
+	 */
+	private static final class GatheringScheduler implements DeliveryScheduler {
+
+		final List<Runnable> queued = new ArrayList<>();
+
+		final List<Runnable> gathered = new ArrayList<>();
+
+		final List<Long> waited = new ArrayList<>();
+
+		boolean saturated = true;
+
+		@Override
+		public void execute(Runnable task) {
+			this.queued.add(task);
+		}
+
+		@Override
+		public void schedule(Runnable task, Duration delay) {
+			throw new AssertionError("nothing here is rate-limited");
+		}
+
+		@Override
+		public boolean gather(Runnable task, long waitedMillis) {
+			this.waited.add(waitedMillis);
+			if (!this.saturated) {
+				return false;
+			}
+			this.gathered.add(task);
+			return true;
+		}
+
+		void runQueued() {
+			while (!this.queued.isEmpty()) {
+				this.queued.remove(0).run();
+			}
+		}
+
+		void runGathered() {
+			while (!this.gathered.isEmpty()) {
+				this.gathered.remove(0).run();
+			}
+		}
+
 	}
 
 	private static OutboundNotification change(String uri, int version) {
