@@ -112,9 +112,8 @@ class OutboxTests {
 	@Test
 	void atSaturationALoneNotificationWaitsOnceForCompanyOnAStreamThatHadCompany() {
 		GatheringScheduler saturated = new GatheringScheduler();
-		Outbox outbox = outbox(10, Duration.ZERO, saturated, WriteBatch.DEFAULT, "");
 		RecordingStream stream = new RecordingStream();
-		outbox.attach(stream);
+		Outbox outbox = attached(saturated, stream);
 		outbox.offer(change("a://items/1", 1));
 		saturated.runQueued();
 		assertThat(stream.batches()).as("a single change never waits").containsExactly(1);
@@ -145,9 +144,8 @@ class OutboxTests {
 	@Test
 	void aLoneNotificationWaitsOnlyWhileDeliveryIsSaturatedAndCompanyCameWithinASecond() {
 		GatheringScheduler scheduler = new GatheringScheduler();
-		Outbox outbox = outbox(10, Duration.ZERO, scheduler, WriteBatch.DEFAULT, "");
 		RecordingStream stream = new RecordingStream();
-		outbox.attach(stream);
+		Outbox outbox = attached(scheduler, stream);
 		outbox.offer(change("a://items/1", 1));
 		outbox.offer(change("a://items/2", 1));
 		scheduler.runQueued();
@@ -556,6 +554,12 @@ class OutboxTests {
 		assertThat(this.written).containsExactly("a://items resync", "b://other resync");
 		outbox.offer(change("a://items/51", 1));
 		assertThat(this.written).as("with a stream, notifications flow again").endsWith("a://items/51");
+	}
+
+	private Outbox attached(GatheringScheduler scheduler, RecordingStream stream) {
+		Outbox outbox = outbox(10, Duration.ZERO, scheduler, WriteBatch.DEFAULT, "");
+		outbox.attach(stream);
+		return outbox;
 	}
 
 	/**
