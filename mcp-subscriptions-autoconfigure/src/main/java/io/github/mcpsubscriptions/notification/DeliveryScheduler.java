@@ -23,11 +23,12 @@ public interface DeliveryScheduler {
 
 	/**
 	 * Run a drain that would write a lone notification a little later, with every other
-	 * drain gathered meanwhile, if drains already wait for their turn and the notification
-	 * has not waited long already: more notifications may then join its write, and fewer
-	 * writes let delivery catch up. A scheduler that never gathers keeps this default.
+	 * drain gathered meanwhile, if drains already wait for their turn and the
+	 * notification's change was not published long ago already: more notifications may
+	 * then join its write, and fewer writes let delivery catch up. A scheduler that never
+	 * gathers keeps this default.
 	 * @param task the drain
-	 * @param waitedMillis how long the notification has waited so far
+	 * @param waitedMillis how long ago the notification's change was published
 	 * @return whether the drain was taken; if not, the caller goes on writing
 	 */
 	default boolean gather(Runnable task, long waitedMillis) {

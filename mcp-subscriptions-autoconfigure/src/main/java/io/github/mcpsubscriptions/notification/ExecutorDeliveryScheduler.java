@@ -190,7 +190,7 @@ public final class ExecutorDeliveryScheduler implements DeliveryScheduler, AutoC
 
 	@Override
 	public boolean gather(Runnable task, long waitedMillis) {
-		// One that waited a window already is late: it is not held back further.
+		// One published a window ago already is late: it is not held back further.
 		if (this.gatheringNanos == 0 || TimeUnit.MILLISECONDS.toNanos(waitedMillis) >= this.gatheringNanos
 				|| !isSaturated()) {
 			return false;

@@ -149,9 +149,6 @@ public final class Outbox {
 	/** Whether the running drain has waited for company once already. */
 	private boolean gathered;
 
-	/** When the running drain was started (the clock's millis). */
-	private long drainStartedAt;
-
 	private @Nullable Runnable onWritable;
 
 	/** The stream {@link #onWritable} is for: a callback never outlives its stream's turn. */
@@ -553,7 +550,6 @@ public final class Outbox {
 			return false;
 		}
 		this.draining = true;
-		this.drainStartedAt = this.clock.millis();
 		return true;
 	}
 
@@ -685,7 +681,8 @@ public final class Outbox {
 			// or never did (a single change to many streams), writes at once.
 			return false;
 		}
-		if (this.scheduler.gather(this.drainTask, now - this.drainStartedAt)) {
+		OutboundNotification lone = this.pending.peekFirst();
+		if (lone != null && this.scheduler.gather(this.drainTask, now - lone.publishedAt().toEpochMilli())) {
 			this.gathered = true;
 			this.stats.gathered.increment();
 			return true;

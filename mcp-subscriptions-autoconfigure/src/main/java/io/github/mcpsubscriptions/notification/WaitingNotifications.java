@@ -108,6 +108,14 @@ final class WaitingNotifications implements Iterable<OutboundNotification> {
 		return (at >= 0) ? this.slots[slot(at)] : null;
 	}
 
+	/** The first notification, left where it is, if any. */
+	@Nullable OutboundNotification peekFirst() {
+		if (this.spilled) {
+			return table().values().iterator().next();
+		}
+		return (this.count == 0) ? null : this.slots[slot(0)];
+	}
+
 	/** Take the first notification out, if any. */
 	@Nullable OutboundNotification pollFirst() {
 		if (this.spilled) {
