@@ -14,6 +14,13 @@ final class LatencyStats {
 
 	private static final int BUCKETS = 1_500_000;
 
+	/** The timeline's seconds of publication; per second, buckets of 10 ms up to 10 s. */
+	private static final int TIMELINE_SECONDS = 120;
+
+	private static final long TIMELINE_BUCKET_NANOS = 10_000_000;
+
+	private static final int TIMELINE_BUCKETS = 1_000;
+
 	private final AtomicLongArray buckets = new AtomicLongArray(BUCKETS);
 
 	private final AtomicLong count = new AtomicLong();
@@ -24,12 +31,61 @@ final class LatencyStats {
 
 	private final AtomicLong lastReceiveNanos = new AtomicLong();
 
+	private final AtomicLongArray timeline = new AtomicLongArray(TIMELINE_SECONDS * TIMELINE_BUCKETS);
+
+	/** When the measured window's first change was published, or Long.MIN_VALUE before. */
+	private volatile long windowStart = Long.MIN_VALUE;
+
 	void record(long latencyNanos, long receivedAt) {
 		long latency = Math.max(0, latencyNanos);
 		this.buckets.incrementAndGet((int) Math.min(BUCKETS - 1, latency / BUCKET_NANOS));
 		this.count.incrementAndGet();
 		this.max.accumulateAndGet(latency, Math::max);
 		this.lastReceiveNanos.accumulateAndGet(receivedAt, Math::max);
+		long start = this.windowStart;
+		if (start != Long.MIN_VALUE) {
+			long second = (receivedAt - latency - start) / 1_000_000_000L;
+			if (second >= 0 && second < TIMELINE_SECONDS) {
+				int bucket = (int) Math.min(TIMELINE_BUCKETS - 1, latency / TIMELINE_BUCKET_NANOS);
+				this.timeline.incrementAndGet((int) second * TIMELINE_BUCKETS + bucket);
+			}
+		}
+	}
+
+	/**
+	 * Start the timeline: latencies are also counted by the second of the window their
+	 * change was published in.
+	 * @param firstPublishNanos when the window's first change is published
+	 */
+	void startWindow(long firstPublishNanos) {
+		this.windowStart = firstPublishNanos;
+	}
+
+	/**
+	 * The p99 of the changes published in each second of the window, in milliseconds (to 10
+	 * ms, at most 10 s): where in the window a tail comes from.
+	 * @param seconds the window's length
+	 * @return one value per second, NaN for a second without samples
+	 */
+	double[] p99BySecond(int seconds) {
+		double[] result = new double[Math.min(seconds, TIMELINE_SECONDS)];
+		for (int s = 0; s < result.length; s++) {
+			long total = 0;
+			for (int b = 0; b < TIMELINE_BUCKETS; b++) {
+				total += this.timeline.get(s * TIMELINE_BUCKETS + b);
+			}
+			result[s] = Double.NaN;
+			long rank = (long) Math.ceil(total * 0.99);
+			long seen = 0;
+			for (int b = 0; b < TIMELINE_BUCKETS && total > 0; b++) {
+				seen += this.timeline.get(s * TIMELINE_BUCKETS + b);
+				if (seen >= rank) {
+					result[s] = (b + 1) * TIMELINE_BUCKET_NANOS / 1e6;
+					break;
+				}
+			}
+		}
+		return result;
 	}
 
 	/** Forget everything recorded: after a warm-up, once its notifications have arrived. */

@@ -3,6 +3,7 @@ package io.github.mcpsubscriptions.benchmarks.load;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -13,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -434,8 +436,11 @@ public final class LoadHarness {
 			log("measuring: " + events + " changes");
 			long published = 0;
 			long cpuBefore = (server != null) ? server.cpuNanos() : -1;
+			long harnessCpuBefore = harnessCpuNanos();
 			long writesBefore = (server != null) ? server.writeCalls() : -1;
 			long firstPublish = System.nanoTime();
+			long windowStartEpochMillis = System.currentTimeMillis();
+			stats.startWindow(firstPublish);
 			if (options.rate() == 0) {
 				Thread.sleep(options.durationSeconds() * 1000L);
 			}
@@ -449,6 +454,7 @@ public final class LoadHarness {
 			awaitDrain(stats, expected);
 			long delivered = stats.count();
 			long cpuAfter = (server != null) ? server.cpuNanos() : -1;
+			long harnessCpuAfter = harnessCpuNanos();
 			long writesAfter = (server != null) ? server.writeCalls() : -1;
 			long cpuWindowEnd = System.nanoTime();
 			long resident = (server != null) ? server.residentBytes() : -1;
@@ -480,6 +486,10 @@ public final class LoadHarness {
 			latency.put("p99", round(stats.percentileMillis(99)));
 			latency.put("max", round(stats.maxMillis()));
 			json.put("latencyMs", latency);
+			json.put("windowStartEpochMillis", windowStartEpochMillis);
+			json.put("p99BySecondMs", Arrays.stream(stats.p99BySecond(options.durationSeconds() + 5))
+				.mapToObj((v) -> Double.isNaN(v) ? null : (Object) round(v))
+				.toList());
 			LatencyStats roundTrips = trigger.roundTrips();
 			Map<String, Object> roundTrip = null;
 			if (roundTrips != null && roundTrips.count() > 0) {
@@ -492,6 +502,10 @@ public final class LoadHarness {
 			json.put("triggerRoundTripMs", roundTrip);
 			json.put("serverCpuPercent", (cpuBefore >= 0 && cpuAfter >= 0)
 					? round(100.0 * (cpuAfter - cpuBefore) / Math.max(1, cpuWindowEnd - firstPublish)) : null);
+			// The clients share the machine: a harness short of CPU delays what it reads.
+			json.put("harnessCpuPercent", (harnessCpuBefore >= 0 && harnessCpuAfter >= 0)
+					? round(100.0 * (harnessCpuAfter - harnessCpuBefore) / Math.max(1, cpuWindowEnd - firstPublish))
+					: null);
 			long writes = (writesBefore >= 0 && writesAfter >= 0) ? writesAfter - writesBefore : -1;
 			json.put("serverWriteCalls", (writes >= 0) ? writes : null);
 			json.put("notificationsPerWrite", (writes > 0) ? round((double) delivered / writes) : null);
@@ -787,6 +801,12 @@ public final class LoadHarness {
 		System.err.println(table);
 	}
 
+	/** CPU time this process (the harness and its clients) used so far, or -1. */
+	private static long harnessCpuNanos() {
+		return (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os)
+				? os.getProcessCpuTime() : -1;
+	}
+
 	static String toJson(Object value) {
 		if (value == null) {
 			return "null";
@@ -800,6 +820,16 @@ public final class LoadHarness {
 				json.append(toJson(String.valueOf(entry.getKey()))).append(':').append(toJson(entry.getValue()));
 			}
 			return json.append('}').toString();
+		}
+		if (value instanceof List<?> list) {
+			StringBuilder json = new StringBuilder("[");
+			for (Object element : list) {
+				if (json.length() > 1) {
+					json.append(',');
+				}
+				json.append(toJson(element));
+			}
+			return json.append(']').toString();
 		}
 		if (value instanceof Number number) {
 			double d = number.doubleValue();
