@@ -3,6 +3,7 @@ package io.github.mcpsubscriptions.benchmarks.load;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.net.URI;
@@ -437,6 +438,7 @@ public final class LoadHarness {
 			long published = 0;
 			long cpuBefore = (server != null) ? server.cpuNanos() : -1;
 			long harnessCpuBefore = harnessCpuNanos();
+			long harnessGcBefore = harnessGcMillis();
 			long writesBefore = (server != null) ? server.writeCalls() : -1;
 			long firstPublish = System.nanoTime();
 			long windowStartEpochMillis = System.currentTimeMillis();
@@ -455,6 +457,7 @@ public final class LoadHarness {
 			long delivered = stats.count();
 			long cpuAfter = (server != null) ? server.cpuNanos() : -1;
 			long harnessCpuAfter = harnessCpuNanos();
+			long harnessGcAfter = harnessGcMillis();
 			long writesAfter = (server != null) ? server.writeCalls() : -1;
 			long cpuWindowEnd = System.nanoTime();
 			long resident = (server != null) ? server.residentBytes() : -1;
@@ -506,6 +509,9 @@ public final class LoadHarness {
 			json.put("harnessCpuPercent", (harnessCpuBefore >= 0 && harnessCpuAfter >= 0)
 					? round(100.0 * (harnessCpuAfter - harnessCpuBefore) / Math.max(1, cpuWindowEnd - firstPublish))
 					: null);
+			// A paused harness reads nothing: its collections' time shows up as latency.
+			json.put("harnessGcMillis", (harnessGcBefore >= 0 && harnessGcAfter >= 0)
+					? harnessGcAfter - harnessGcBefore : null);
 			long writes = (writesBefore >= 0 && writesAfter >= 0) ? writesAfter - writesBefore : -1;
 			json.put("serverWriteCalls", (writes >= 0) ? writes : null);
 			json.put("notificationsPerWrite", (writes > 0) ? round((double) delivered / writes) : null);
@@ -805,6 +811,19 @@ public final class LoadHarness {
 	private static long harnessCpuNanos() {
 		return (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os)
 				? os.getProcessCpuTime() : -1;
+	}
+
+	/** Time this process spent in garbage collections so far (their pauses, for G1's young ones), or -1. */
+	private static long harnessGcMillis() {
+		long total = 0;
+		for (GarbageCollectorMXBean collector : ManagementFactory.getGarbageCollectorMXBeans()) {
+			long time = collector.getCollectionTime();
+			if (time < 0) {
+				return -1;
+			}
+			total += time;
+		}
+		return total;
 	}
 
 	static String toJson(Object value) {
