@@ -70,22 +70,35 @@ final class LatencyStats {
 	double[] p99BySecond(int seconds) {
 		double[] result = new double[Math.min(seconds, TIMELINE_SECONDS)];
 		for (int s = 0; s < result.length; s++) {
+			int from = s * TIMELINE_BUCKETS;
 			long total = 0;
 			for (int b = 0; b < TIMELINE_BUCKETS; b++) {
-				total += this.timeline.get(s * TIMELINE_BUCKETS + b);
+				total += this.timeline.get(from + b);
 			}
-			result[s] = Double.NaN;
-			long rank = (long) Math.ceil(total * 0.99);
-			long seen = 0;
-			for (int b = 0; b < TIMELINE_BUCKETS && total > 0; b++) {
-				seen += this.timeline.get(s * TIMELINE_BUCKETS + b);
-				if (seen >= rank) {
-					result[s] = (b + 1) * TIMELINE_BUCKET_NANOS / 1e6;
-					break;
-				}
-			}
+			int bucket = bucketAt(this.timeline, from, TIMELINE_BUCKETS, total, 99);
+			result[s] = (bucket >= 0) ? (bucket + 1) * TIMELINE_BUCKET_NANOS / 1e6 : Double.NaN;
 		}
 		return result;
+	}
+
+	/**
+	 * The bucket, counted from {@code from}, that holds the percentile of a histogram.
+	 * @return its index among the {@code length} buckets, or -1 when they hold fewer than
+	 * the percentile's rank of {@code total} (nothing, or counts still being recorded)
+	 */
+	private static int bucketAt(AtomicLongArray histogram, int from, int length, long total, double percentile) {
+		if (total == 0) {
+			return -1;
+		}
+		long rank = (long) Math.ceil(total * percentile / 100.0);
+		long seen = 0;
+		for (int b = 0; b < length; b++) {
+			seen += histogram.get(from + b);
+			if (seen >= rank) {
+				return b;
+			}
+		}
+		return -1;
 	}
 
 	/** Forget everything recorded: after a warm-up, once its notifications have arrived. */
@@ -130,15 +143,8 @@ final class LatencyStats {
 		if (total == 0) {
 			return Double.NaN;
 		}
-		long rank = (long) Math.ceil(total * percentile / 100.0);
-		long seen = 0;
-		for (int i = 0; i < BUCKETS; i++) {
-			seen += this.buckets.get(i);
-			if (seen >= rank) {
-				return Math.min((i + 1) * BUCKET_NANOS, this.max.get()) / 1e6;
-			}
-		}
-		return maxMillis();
+		int bucket = bucketAt(this.buckets, 0, BUCKETS, total, percentile);
+		return (bucket >= 0) ? Math.min((bucket + 1) * BUCKET_NANOS, this.max.get()) / 1e6 : maxMillis();
 	}
 
 }
