@@ -84,7 +84,7 @@ class ExecutorDeliverySchedulerTests {
 		try (ExecutorDeliveryScheduler scheduler = new ExecutorDeliveryScheduler(4, 1, Duration.ofMinutes(10), window,
 				false)) {
 			assertThat(scheduler.gather(gatheredRan::countDown, 0)).as("nothing waits: no gathering").isFalse();
-			scheduler.execute(() -> awaitQuietly(unblock));
+			holdTheGate(scheduler, unblock);
 			scheduler.execute(waiterRan::incrementAndGet);
 			await().atMost(10, TimeUnit.SECONDS).until(scheduler::isSaturated);
 			assertThat(scheduler.gather(gatheredRan::countDown, window.toMillis()))
@@ -106,7 +106,7 @@ class ExecutorDeliverySchedulerTests {
 		CountDownLatch unblock = new CountDownLatch(1);
 		try (ExecutorDeliveryScheduler scheduler = new ExecutorDeliveryScheduler(4, 1, Duration.ofMinutes(10),
 				Duration.ZERO, false)) {
-			scheduler.execute(() -> awaitQuietly(unblock));
+			holdTheGate(scheduler, unblock);
 			scheduler.execute(() -> {
 			});
 			await().atMost(10, TimeUnit.SECONDS).until(scheduler::isSaturated);
@@ -122,6 +122,21 @@ class ExecutorDeliverySchedulerTests {
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> new ExecutorDeliveryScheduler(4, 1, Duration.ofMillis(100), Duration.ofMillis(-1)))
 			.withMessageContaining("gathering window");
+	}
+
+	/**
+	 * Run a drain that holds the only place at the gate until released, and return once it
+	 * does: a drain executed next then waits for its turn, rather than overtaking it to the
+	 * gate on another pool thread.
+	 */
+	private static void holdTheGate(ExecutorDeliveryScheduler scheduler, CountDownLatch release)
+			throws InterruptedException {
+		CountDownLatch holding = new CountDownLatch(1);
+		scheduler.execute(() -> {
+			holding.countDown();
+			awaitQuietly(release);
+		});
+		assertThat(holding.await(10, TimeUnit.SECONDS)).isTrue();
 	}
 
 	private static void awaitQuietly(CountDownLatch latch) {
