@@ -229,14 +229,15 @@ public class McpSessionManager implements SmartLifecycle {
 			throw new IOException("The stream is closed");
 		}
 		EncodedMessage message = this.dispatcher.encodeMessage(notification, subscriber);
-		String data = message.text();
-		String eventId = (this.history != null) ? this.history.append(session, notification, data)
-				: session.getEventLog().append(data);
-		if (eventId == null) {
-			return;
-		}
 		try {
-			stream.send(eventId, message);
+			if (this.history == null) {
+				session.getEventLog().appendAndSend(message, stream);
+				return;
+			}
+			String eventId = this.history.append(session, notification, message.text());
+			if (eventId != null) {
+				stream.send(eventId, message);
+			}
 		}
 		catch (IOException ex) {
 			logger.debug("A session's stream failed; the message waits in its replay log", ex);

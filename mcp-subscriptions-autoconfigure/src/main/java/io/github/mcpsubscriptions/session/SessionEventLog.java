@@ -1,11 +1,15 @@
 package io.github.mcpsubscriptions.session;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 
+import io.github.mcpsubscriptions.notification.EncodedMessage;
+import io.github.mcpsubscriptions.notification.MessageStream;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -23,6 +27,9 @@ public final class SessionEventLog {
 	private static final char PRIMING_SEPARATOR = '.';
 
 	private final String stream;
+
+	/** {@code <stream>-} in ASCII, which every id of the session starts with. */
+	private final byte[] idPrefix;
 
 	private final int capacity;
 
@@ -49,6 +56,7 @@ public final class SessionEventLog {
 		byte[] bytes = new byte[6];
 		RANDOM.nextBytes(bytes);
 		this.stream = HexFormat.of().formatHex(bytes);
+		this.idPrefix = (this.stream + "-").getBytes(StandardCharsets.US_ASCII);
 		this.capacity = capacity;
 		this.messages = new ArrayDeque<>(Math.min(capacity, 64));
 	}
@@ -58,13 +66,29 @@ public final class SessionEventLog {
 	 * @param data the message
 	 * @return its event id
 	 */
-	public synchronized String append(String data) {
+	public String append(String data) {
+		return id(record(data));
+	}
+
+	/**
+	 * Record a message and write it to a stream under its id, whose digits the stream
+	 * writes without a string of them. The message is recorded even if the write fails, so
+	 * that a reconnect with {@code Last-Event-ID} still gets it.
+	 * @param message the message, its bytes shared with the other streams it goes to
+	 * @param stream the session's stream
+	 * @throws IOException when the client is gone
+	 */
+	public void appendAndSend(EncodedMessage message, MessageStream stream) throws IOException {
+		stream.send(this.idPrefix, record(message.text()), message);
+	}
+
+	private synchronized long record(String data) {
 		this.lastSequence++;
 		if (this.messages.size() == this.capacity) {
 			this.messages.removeFirst();
 		}
 		this.messages.addLast(data);
-		return id(this.lastSequence);
+		return this.lastSequence;
 	}
 
 	/**

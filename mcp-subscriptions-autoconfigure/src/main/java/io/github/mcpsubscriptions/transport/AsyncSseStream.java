@@ -64,6 +64,9 @@ final class AsyncSseStream implements MessageStream {
 
 	private static final AtomicLong IDS = new AtomicLong();
 
+	/** No number follows an event id. */
+	private static final long NO_SEQUENCE = -1;
+
 	private enum State {
 
 		OPEN, CLOSING, DONE
@@ -201,10 +204,28 @@ final class AsyncSseStream implements MessageStream {
 		send(eventId, true, data);
 	}
 
+	@Override
+	public void send(byte[] eventIdPrefix, long eventIdSequence, EncodedMessage data) throws IOException {
+		if (!data.isSingleLine() || data.length() == 0 || eventIdSequence < 0) {
+			MessageStream.super.send(eventIdPrefix, eventIdSequence, data);
+			return;
+		}
+		send(eventIdPrefix, eventIdSequence, true, data);
+	}
+
 	private void send(@Nullable String eventId, boolean message, EncodedMessage payload) throws IOException {
-		// Built as bytes in one array: this runs once per subscriber and notification.
-		byte[] id = (eventId != null) ? eventId.getBytes(StandardCharsets.UTF_8) : null;
-		int length = ((id != null) ? ID.length + id.length + 1 : 0) + (message ? MESSAGE_EVENT_LINE.length : 0)
+		send((eventId != null) ? eventId.getBytes(StandardCharsets.UTF_8) : null, NO_SEQUENCE, message, payload);
+	}
+
+	/**
+	 * Built as bytes in one array: this runs once per subscriber and notification.
+	 * @param id the event id, or its prefix when a sequence follows; {@code null} for none
+	 * @param sequence the event id's number after the prefix, or {@link #NO_SEQUENCE}
+	 */
+	private void send(byte @Nullable [] id, long sequence, boolean message, EncodedMessage payload)
+			throws IOException {
+		int idLength = (id != null) ? id.length + ((sequence != NO_SEQUENCE) ? digits(sequence) : 0) : -1;
+		int length = ((id != null) ? ID.length + idLength + 1 : 0) + (message ? MESSAGE_EVENT_LINE.length : 0)
 				+ DATA.length + payload.length() + 2;
 		IOException failure;
 		synchronized (this.lock) {
@@ -213,12 +234,12 @@ final class AsyncSseStream implements MessageStream {
 			}
 			BatchBuffer batch = batchBuffer();
 			if (batch != null) {
-				frame(id, message, payload, batch.room(length), batch.length);
+				frame(id, sequence, message, payload, batch.room(length), batch.length);
 				batch.length += length;
 				return;
 			}
 			byte[] frame = new byte[length];
-			frame(id, message, payload, frame, 0);
+			frame(id, sequence, message, payload, frame, 0);
 			this.waiting.add(ByteBuffer.wrap(frame));
 			failure = pumpOrFail();
 		}
@@ -245,12 +266,15 @@ final class AsyncSseStream implements MessageStream {
 		return (mine.owner == this.id) ? mine : null;
 	}
 
-	private static void frame(byte @Nullable [] id, boolean message, EncodedMessage payload, byte[] frame,
-			int from) {
+	private static void frame(byte @Nullable [] id, long sequence, boolean message, EncodedMessage payload,
+			byte[] frame, int from) {
 		int at = from;
 		if (id != null) {
 			at = put(ID, frame, at);
 			at = put(id, frame, at);
+			if (sequence != NO_SEQUENCE) {
+				at = putDigits(sequence, frame, at);
+			}
 			frame[at++] = '\n';
 		}
 		if (message) {
@@ -267,6 +291,26 @@ final class AsyncSseStream implements MessageStream {
 	private static int put(byte[] part, byte[] frame, int at) {
 		System.arraycopy(part, 0, frame, at, part.length);
 		return at + part.length;
+	}
+
+	/** How many decimal digits a number of at least 0 has. */
+	private static int digits(long value) {
+		int digits = 1;
+		for (long rest = value / 10; rest > 0; rest /= 10) {
+			digits++;
+		}
+		return digits;
+	}
+
+	/** Write a number of at least 0 in decimal. */
+	private static int putDigits(long value, byte[] frame, int at) {
+		int end = at + digits(value);
+		long rest = value;
+		for (int i = end - 1; i >= at; i--) {
+			frame[i] = (byte) ('0' + (rest % 10));
+			rest /= 10;
+		}
+		return end;
 	}
 
 	@Override

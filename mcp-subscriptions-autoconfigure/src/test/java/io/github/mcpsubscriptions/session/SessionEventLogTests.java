@@ -1,13 +1,20 @@
 package io.github.mcpsubscriptions.session;
 
+import java.io.IOException;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
+import io.github.mcpsubscriptions.notification.EncodedMessage;
+import io.github.mcpsubscriptions.notification.MessageStream;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIOException;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.tuple;
 
 class SessionEventLogTests {
 
@@ -22,6 +29,46 @@ class SessionEventLogTests {
 		assertThat(ids).hasSize(100);
 		assertThat(ids).allMatch((id) -> id.matches("[0-9a-f]{12}-\\d+"));
 		assertThat(new SessionEventLog(3).lastId()).isNotEqualTo(this.log.lastId().replaceAll("-\\d+$", "-0"));
+	}
+
+	@Test
+	void aMessageSentUnderItsIdIsRecordedUnderThatIdEvenIfTheWriteFails() throws IOException {
+		String before = this.log.append("a");
+		List<String> ids = new ArrayList<>();
+		MessageStream stream = new MessageStream() {
+
+			@Override
+			public void send(@Nullable String eventId, String data) throws IOException {
+				ids.add(eventId);
+				if (data.equals("c")) {
+					throw new IOException("gone");
+				}
+			}
+
+			@Override
+			public void prime(String eventId) {
+			}
+
+			@Override
+			public void sendComment(String comment) {
+			}
+
+			@Override
+			public boolean isOpen() {
+				return true;
+			}
+
+			@Override
+			public void close() {
+			}
+
+		};
+		this.log.appendAndSend(EncodedMessage.of("b"), stream);
+		assertThat(ids).containsExactly(this.log.lastId());
+		assertThatIOException().isThrownBy(() -> this.log.appendAndSend(EncodedMessage.of("c"), stream));
+		assertThat(ids).hasSize(2).last().isEqualTo(this.log.lastId());
+		assertThat(this.log.after(before)).extracting(SessionEventLog.Event::id, SessionEventLog.Event::data)
+			.containsExactly(tuple(ids.get(0), "b"), tuple(ids.get(1), "c"));
 	}
 
 	@Test

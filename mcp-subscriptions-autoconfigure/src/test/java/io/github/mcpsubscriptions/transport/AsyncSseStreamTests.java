@@ -86,6 +86,27 @@ class AsyncSseStreamTests {
 	}
 
 	@Test
+	void anEventIdOfAPrefixAndANumberIsWrittenAsTheirText() throws IOException {
+		byte[] prefix = "0a1b2c-".getBytes(StandardCharsets.US_ASCII);
+		long[] numbers = { 0, 7, 10, 99, 100, 1234567890123L, Long.MAX_VALUE };
+		this.stream.sendBatch(1 << 20, (target) -> {
+			for (long number : numbers) {
+				target.send(prefix, number, EncodedMessage.of("{\"n\":" + number + "}"));
+			}
+			target.send(prefix, 3, EncodedMessage.of("line one\nline two"));
+			return false;
+		});
+		this.stream.send(prefix, 42, EncodedMessage.of("{\"b\":2}"));
+		StringBuilder expected = new StringBuilder();
+		for (long number : numbers) {
+			expected.append("id:0a1b2c-" + number + "\nevent:message\ndata:{\"n\":" + number + "}\n\n");
+		}
+		expected.append("id:0a1b2c-3\nevent:message\ndata:line one\ndata:line two\n\n");
+		expected.append("id:0a1b2c-42\nevent:message\ndata:{\"b\":2}\n\n");
+		assertThat(this.out.text()).isEqualTo(expected.toString());
+	}
+
+	@Test
 	void aBatchIsHandedOverWithOneFlush() throws IOException {
 		this.stream.sendBatch(1 << 20, countdown(5));
 		assertThat(this.out.flushes).isOne();
