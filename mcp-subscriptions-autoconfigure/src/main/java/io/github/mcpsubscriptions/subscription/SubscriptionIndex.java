@@ -246,7 +246,7 @@ public final class SubscriptionIndex<S> {
 		Map<String, Integer> top = new java.util.LinkedHashMap<>();
 		this.entries.entrySet()
 			.stream()
-			.map((entry) -> Map.entry(entry.getKey(), entry.getValue().subscribers.length))
+			.map((entry) -> Map.entry(entry.getKey(), entry.getValue().matches.length))
 			.filter((entry) -> entry.getValue() > 0)
 			.sorted(Map.Entry.<String, Integer>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
 			.limit(limit)
@@ -260,7 +260,7 @@ public final class SubscriptionIndex<S> {
 	InternalCounts internalCounts() {
 		int subscriberSlots = 0;
 		for (Entry<S> entry : this.entries.values()) {
-			subscriberSlots += entry.subscribers.length;
+			subscriberSlots += entry.matches.length;
 		}
 		int reverseEntries = 0;
 		for (Set<String> uris : this.subscriptionsBySubscriber.values()) {
@@ -309,7 +309,7 @@ public final class SubscriptionIndex<S> {
 				this.size.decrementAndGet();
 				this.countsByKind.decrementAndGet(entry.definition.kind.ordinal());
 			}
-			if (entry.subscribers.length == 0) {
+			if (entry.matches.length == 0) {
 				unregister(entry);
 				return null;
 			}
@@ -459,35 +459,36 @@ public final class SubscriptionIndex<S> {
 	}
 
 	/**
-	 * A subscribed URI and its subscribers. The subscriber array is copied on write, with
-	 * the URI's mapping locked, so that matching reads a consistent snapshot without a
-	 * lock.
+	 * A subscribed URI and its subscribers, each as the match a change to a URI it covers
+	 * yields: made once when it subscribes rather than for every change, which allocated
+	 * one per subscriber and change. The array is copied on write, with the URI's mapping
+	 * locked, so that matching reads a consistent snapshot without a lock.
 	 */
 	private static final class Entry<S> {
 
 		final Definition definition;
 
-		volatile Object[] subscribers = NO_SUBSCRIBERS;
+		volatile Object[] matches = NO_SUBSCRIBERS;
 
 		Entry(Definition definition) {
 			this.definition = definition;
 		}
 
 		void addSubscriber(S subscriber) {
-			Object[] current = this.subscribers;
+			Object[] current = this.matches;
 			Object[] next = Arrays.copyOf(current, current.length + 1);
-			next[current.length] = subscriber;
-			this.subscribers = next;
+			next[current.length] = new SubscriptionMatch<>(subscriber, this.definition.uri);
+			this.matches = next;
 		}
 
 		boolean removeSubscriber(S subscriber) {
-			Object[] current = this.subscribers;
+			Object[] current = this.matches;
 			for (int index = 0; index < current.length; index++) {
-				if (current[index].equals(subscriber)) {
+				if (((SubscriptionMatch<?>) current[index]).subscriber().equals(subscriber)) {
 					Object[] next = new Object[current.length - 1];
 					System.arraycopy(current, 0, next, 0, index);
 					System.arraycopy(current, index + 1, next, index, next.length - index);
-					this.subscribers = next;
+					this.matches = next;
 					return true;
 				}
 			}
@@ -496,10 +497,10 @@ public final class SubscriptionIndex<S> {
 
 		@SuppressWarnings("unchecked")
 		void collect(ArrayList<SubscriptionMatch<S>> matches) {
-			Object[] subscribers = this.subscribers;
-			matches.ensureCapacity(matches.size() + subscribers.length);
-			for (Object subscriber : subscribers) {
-				matches.add(new SubscriptionMatch<>((S) subscriber, this.definition.uri));
+			Object[] current = this.matches;
+			matches.ensureCapacity(matches.size() + current.length);
+			for (Object match : current) {
+				matches.add((SubscriptionMatch<S>) match);
 			}
 		}
 

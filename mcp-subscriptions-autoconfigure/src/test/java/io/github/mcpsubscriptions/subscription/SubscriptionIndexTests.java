@@ -28,6 +28,21 @@ class SubscriptionIndexTests {
 	}
 
 	@Test
+	void aSubscriptionsMatchIsMadeOnceForEveryChangeAndGoesWithIt() {
+		// A change to a template thousands subscribed to allocated a match per subscriber (#29).
+		this.index.add("alice", "catalog://products/{id}");
+		this.index.add("bob", "catalog://products/{id}");
+		List<SubscriptionMatch<String>> first = this.index.match("catalog://products/7");
+		List<SubscriptionMatch<String>> second = this.index.match("catalog://products/8");
+		assertThat(second).hasSize(2).allSatisfy((match) -> assertThat(first).anyMatch((earlier) -> earlier == match));
+		this.index.remove("alice", "catalog://products/{id}");
+		assertThat(this.index.match("catalog://products/9")).containsExactly(match("bob", "catalog://products/{id}"));
+		this.index.add("alice", "catalog://products/{id}");
+		assertThat(this.index.match("catalog://products/9")).containsExactlyInAnyOrder(
+				match("alice", "catalog://products/{id}"), match("bob", "catalog://products/{id}"));
+	}
+
+	@Test
 	void directorySubscriptionMatchesRecursively() {
 		this.index.add("alice", "file:///logs/");
 		assertThat(this.index.match("file:///logs/a.log")).containsExactly(match("alice", "file:///logs/"));
