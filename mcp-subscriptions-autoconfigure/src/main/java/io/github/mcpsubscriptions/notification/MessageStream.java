@@ -35,8 +35,8 @@ public interface MessageStream {
 	 * Write one message whose bytes are built already, under the event id
 	 * {@code eventIdPrefix} followed by {@code eventIdSequence} in decimal. A stream that
 	 * builds its frames as bytes writes the id's digits straight into the frame: this runs
-	 * once per subscriber and message, and a string per id was a fifth of what delivery
-	 * allocated.
+	 * once per subscriber and message, and an id's string and its bytes were half of what
+	 * delivery allocated.
 	 * @param eventIdPrefix the id's first part, in ASCII
 	 * @param eventIdSequence the id's number, at least 0
 	 * @param data the message (one line of JSON)
