@@ -1,14 +1,12 @@
 package io.github.mcpsubscriptions.session;
 
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
 import io.github.mcpsubscriptions.notification.EncodedMessage;
-import io.github.mcpsubscriptions.notification.MessageStream;
-import org.jspecify.annotations.Nullable;
+import io.github.mcpsubscriptions.test.RecordingStream;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -34,41 +32,14 @@ class SessionEventLogTests {
 	@Test
 	void aMessageSentUnderItsIdIsRecordedUnderThatIdEvenIfTheWriteFails() throws IOException {
 		String before = this.log.append("a");
-		List<String> ids = new ArrayList<>();
-		MessageStream stream = new MessageStream() {
-
-			@Override
-			public void send(@Nullable String eventId, String data) throws IOException {
-				ids.add(eventId);
-				if (data.equals("c")) {
-					throw new IOException("gone");
-				}
-			}
-
-			@Override
-			public void prime(String eventId) {
-			}
-
-			@Override
-			public void sendComment(String comment) {
-			}
-
-			@Override
-			public boolean isOpen() {
-				return true;
-			}
-
-			@Override
-			public void close() {
-			}
-
-		};
+		RecordingStream stream = new RecordingStream();
 		this.log.appendAndSend(EncodedMessage.of("b"), stream);
-		assertThat(ids).containsExactly(this.log.lastId());
+		String sent = this.log.lastId();
+		assertThat(stream.written()).containsExactly("id=" + sent + " data=b");
+		stream.failWrites();
 		assertThatIOException().isThrownBy(() -> this.log.appendAndSend(EncodedMessage.of("c"), stream));
-		assertThat(ids).hasSize(2).last().isEqualTo(this.log.lastId());
 		assertThat(this.log.after(before)).extracting(SessionEventLog.Event::id, SessionEventLog.Event::data)
-			.containsExactly(tuple(ids.get(0), "b"), tuple(ids.get(1), "c"));
+			.containsExactly(tuple(sent, "b"), tuple(this.log.lastId(), "c"));
 	}
 
 	@Test
