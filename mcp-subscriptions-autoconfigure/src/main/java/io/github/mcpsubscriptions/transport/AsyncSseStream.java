@@ -224,9 +224,8 @@ final class AsyncSseStream implements MessageStream {
 	 */
 	private void send(byte @Nullable [] id, long sequence, boolean message, EncodedMessage payload)
 			throws IOException {
-		int idLength = (id != null) ? id.length + ((sequence != NO_SEQUENCE) ? digits(sequence) : 0) : -1;
-		int length = ((id != null) ? ID.length + idLength + 1 : 0) + (message ? MESSAGE_EVENT_LINE.length : 0)
-				+ DATA.length + payload.length() + 2;
+		int idLine = (id != null) ? ID.length + id.length + ((sequence != NO_SEQUENCE) ? digits(sequence) : 0) + 1 : 0;
+		int length = idLine + (message ? MESSAGE_EVENT_LINE.length : 0) + DATA.length + payload.length() + 2;
 		IOException failure;
 		synchronized (this.lock) {
 			if (this.state != State.OPEN) {
