@@ -41,7 +41,7 @@ import org.jspecify.annotations.Nullable;
  */
 public final class SubscriptionIndex<S> {
 
-	private static final Object[] NO_SUBSCRIBERS = {};
+	private static final Object[] NO_MATCHES = {};
 
 	private final List<SubscriptionMatcher> matchers;
 
@@ -468,7 +468,7 @@ public final class SubscriptionIndex<S> {
 
 		final Definition definition;
 
-		volatile Object[] matches = NO_SUBSCRIBERS;
+		volatile Object[] matches = NO_MATCHES;
 
 		Entry(Definition definition) {
 			this.definition = definition;

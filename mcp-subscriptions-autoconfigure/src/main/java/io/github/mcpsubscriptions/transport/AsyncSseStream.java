@@ -195,7 +195,7 @@ final class AsyncSseStream implements MessageStream {
 
 	@Override
 	public void send(@Nullable String eventId, EncodedMessage data) throws IOException {
-		if (!data.isSingleLine() || data.length() == 0) {
+		if (!copiedAsBytes(data)) {
 			send(eventId, data.text());
 			return;
 		}
@@ -206,11 +206,19 @@ final class AsyncSseStream implements MessageStream {
 
 	@Override
 	public void send(byte[] eventIdPrefix, long eventIdSequence, EncodedMessage data) throws IOException {
-		if (!data.isSingleLine() || data.length() == 0 || eventIdSequence < 0) {
+		if (!copiedAsBytes(data) || eventIdSequence < 0) {
 			MessageStream.super.send(eventIdPrefix, eventIdSequence, data);
 			return;
 		}
 		send(eventIdPrefix, eventIdSequence, true, data);
+	}
+
+	/**
+	 * Whether a message's shared bytes go into the frame as they are; a message of several
+	 * lines needs a {@code data:} per line, and an empty one is a priming event.
+	 */
+	private static boolean copiedAsBytes(EncodedMessage data) {
+		return data.isSingleLine() && data.length() > 0;
 	}
 
 	private void send(@Nullable String eventId, boolean message, EncodedMessage payload) throws IOException {
@@ -224,7 +232,8 @@ final class AsyncSseStream implements MessageStream {
 	 */
 	private void send(byte @Nullable [] id, long sequence, boolean message, EncodedMessage payload)
 			throws IOException {
-		int idLine = (id != null) ? ID.length + id.length + ((sequence != NO_SEQUENCE) ? digits(sequence) : 0) + 1 : 0;
+		int sequenceDigits = (sequence != NO_SEQUENCE) ? digits(sequence) : 0;
+		int idLine = (id != null) ? ID.length + id.length + sequenceDigits + 1 : 0;
 		int length = idLine + (message ? MESSAGE_EVENT_LINE.length : 0) + DATA.length + payload.length() + 2;
 		IOException failure;
 		synchronized (this.lock) {
@@ -233,12 +242,12 @@ final class AsyncSseStream implements MessageStream {
 			}
 			BatchBuffer batch = batchBuffer();
 			if (batch != null) {
-				frame(id, sequence, message, payload, batch.room(length), batch.length);
+				frame(id, sequence, sequenceDigits, message, payload, batch.room(length), batch.length);
 				batch.length += length;
 				return;
 			}
 			byte[] frame = new byte[length];
-			frame(id, sequence, message, payload, frame, 0);
+			frame(id, sequence, sequenceDigits, message, payload, frame, 0);
 			this.waiting.add(ByteBuffer.wrap(frame));
 			failure = pumpOrFail();
 		}
@@ -265,15 +274,13 @@ final class AsyncSseStream implements MessageStream {
 		return (mine.owner == this.id) ? mine : null;
 	}
 
-	private static void frame(byte @Nullable [] id, long sequence, boolean message, EncodedMessage payload,
-			byte[] frame, int from) {
+	private static void frame(byte @Nullable [] id, long sequence, int sequenceDigits, boolean message,
+			EncodedMessage payload, byte[] frame, int from) {
 		int at = from;
 		if (id != null) {
 			at = put(ID, frame, at);
 			at = put(id, frame, at);
-			if (sequence != NO_SEQUENCE) {
-				at = putDigits(sequence, frame, at);
-			}
+			at = putDigits(sequence, sequenceDigits, frame, at);
 			frame[at++] = '\n';
 		}
 		if (message) {
@@ -301,9 +308,9 @@ final class AsyncSseStream implements MessageStream {
 		return digits;
 	}
 
-	/** Write a number of at least 0 in decimal. */
-	private static int putDigits(long value, byte[] frame, int at) {
-		int end = at + digits(value);
+	/** Write a number of at least 0 in decimal, in its {@code digits}: none for none. */
+	private static int putDigits(long value, int digits, byte[] frame, int at) {
+		int end = at + digits;
 		long rest = value;
 		for (int i = end - 1; i >= at; i--) {
 			frame[i] = (byte) ('0' + (rest % 10));
