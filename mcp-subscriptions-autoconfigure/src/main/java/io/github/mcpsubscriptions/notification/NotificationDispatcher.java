@@ -136,6 +136,7 @@ public class NotificationDispatcher implements AutoCloseable {
 	public Subscriber register(String id, @Nullable Principal principal, boolean listChanges, Map<String, Object> meta,
 			Function<Subscriber, Outbox.Writer> writer) {
 		Subscriber subscriber = new Subscriber(id, principal, listChanges, meta);
+		this.encoder.prepare(subscriber);
 		Outbox.Writer own = writer.apply(subscriber);
 		subscriber.setOutbox(new Outbox(this.outboxCapacity, this.detachedOutboxCapacity, this.minInterval,
 				this.clock, this.drains, (stream, notification) -> write(subscriber, own, stream, notification),
@@ -382,7 +383,7 @@ public class NotificationDispatcher implements AutoCloseable {
 		Subscriber[] merged = null;
 		String[] mergedUris = null;
 		int mergedCount = 0;
-		SharedNotifications shared = new SharedNotifications(change);
+		SharedNotifications shared = new SharedNotifications(change, this.encoder);
 		Decisions decisions = new Decisions(change);
 		for (SubscriptionMatch<Subscriber> match : matches) {
 			Subscriber subscriber = match.subscriber();
@@ -391,7 +392,7 @@ public class NotificationDispatcher implements AutoCloseable {
 				continue;
 			}
 			if (this.encoder.correlates(subscriber)) {
-				subscriber.getOutbox().offer(shared.of(subscribedUri));
+				subscriber.getOutbox().offer(shared.of(subscribedUri, subscriber));
 			}
 			else if (subscriber.dispatchMark == mark) {
 				int slot = subscriber.dispatchSlot;
@@ -409,7 +410,7 @@ public class NotificationDispatcher implements AutoCloseable {
 			}
 		}
 		for (int i = 0; i < mergedCount; i++) {
-			merged[i].getOutbox().offer(shared.of(mergedUris[i]));
+			merged[i].getOutbox().offer(shared.of(mergedUris[i], merged[i]));
 		}
 		if (change.isCreationOrDeletion() && this.listedResources.test(change.uri())) {
 			offerListChanged();
@@ -419,29 +420,32 @@ public class NotificationDispatcher implements AutoCloseable {
 
 	/**
 	 * One notification of a change per subscription URI, shared by all its subscribers: it
-	 * is encoded once, however many subscribers it goes to. The index yields a
+	 * is encoded once, here, however many subscribers it goes to. The index yields a
 	 * subscription's subscribers together, so the last one is kept at hand.
 	 */
 	private static final class SharedNotifications {
 
 		private final ResourceChange change;
 
+		private final NotificationEncoder encoder;
+
 		private final Map<String, OutboundNotification> byUri = new HashMap<>();
 
 		private @Nullable OutboundNotification last;
 
-		SharedNotifications(ResourceChange change) {
+		SharedNotifications(ResourceChange change, NotificationEncoder encoder) {
 			this.change = change;
+			this.encoder = encoder;
 		}
 
-		OutboundNotification of(String subscribedUri) {
+		OutboundNotification of(String subscribedUri, Subscriber subscriber) {
 			OutboundNotification notification = this.last;
-			if (notification != null && subscribedUri.equals(notification.subscribedUri())) {
-				return notification;
+			if (notification == null || !subscribedUri.equals(notification.subscribedUri())) {
+				notification = this.byUri.computeIfAbsent(subscribedUri,
+						(uri) -> OutboundNotification.updated(this.change, uri));
+				this.last = notification;
 			}
-			notification = this.byUri.computeIfAbsent(subscribedUri,
-					(uri) -> OutboundNotification.updated(this.change, uri));
-			this.last = notification;
+			this.encoder.prepare(notification, subscriber);
 			return notification;
 		}
 

@@ -79,33 +79,98 @@ public final class NotificationEncoder {
 	 * @return the message
 	 */
 	public EncodedMessage encodeMessage(OutboundNotification notification, Subscriber subscriber) {
-		Map<String, Object> own = subscriber.getMeta();
+		// What is read here was built ahead (prepare), on another method's path: the JIT
+		// compiler follows the paths a method has taken, and the JSON writer on this one
+		// would be compiled into every method that delivers a message.
+		Encoded encoded = encoded(notification);
+		if (!subscriber.hasOwnMeta()) {
+			EncodedMessage plain = encoded.plain;
+			return (plain != null) ? plain : encodePlain(notification, encoded);
+		}
+		EncodedMessage.Part fragment = subscriber.getEncodedMeta();
+		if (fragment == null) {
+			fragment = encodeOwnMeta(subscriber);
+		}
+		if (fragment.text.isEmpty() || collides(notification, subscriber.getMetaKeys())) {
+			return EncodedMessage.of(encodeFully(notification, subscriber.getMeta()));
+		}
+		EncodedMessage.Part[] spliced = encoded.spliced;
+		if (spliced == null) {
+			spliced = encodeSpliced(notification, encoded);
+		}
+		if (spliced.length == 0) {
+			return EncodedMessage.of(encodeFully(notification, subscriber.getMeta()));
+		}
+		return EncodedMessage.spliced(spliced[0], fragment, spliced[1]);
+	}
+
+	/**
+	 * Encode now what a subscriber's messages add to the notifications: its own
+	 * {@code _meta} entries. Called when it registers, so that the JSON writer never runs
+	 * for them on a delivery thread (see {@link #prepare(OutboundNotification, Subscriber)}).
+	 * @param subscriber the subscriber
+	 */
+	void prepare(Subscriber subscriber) {
+		if (subscriber.hasOwnMeta()) {
+			try {
+				encodeOwnMeta(subscriber);
+			}
+			catch (RuntimeException ex) {
+				// The writer meets it again, and reports it, for each notification.
+			}
+		}
+	}
+
+	/**
+	 * Encode now what the subscribers of a notification that are like this one share: the
+	 * dispatcher calls it as it queues the notification for them, so that a delivery
+	 * thread only copies bytes. Encoding on delivery, the first delivery of each change ran
+	 * the JSON writer on the path every message takes, and the JIT compiler compiled the
+	 * JSON writer into each method of that path, one after another: seconds of a core
+	 * while the server warmed up under load (#29).
+	 * @param notification the notification
+	 * @param like a subscriber it goes to
+	 */
+	void prepare(OutboundNotification notification, Subscriber like) {
+		Encoded encoded = encoded(notification);
+		boolean own = like.hasOwnMeta();
+		if (encoded.unencodable || (own ? encoded.spliced != null : encoded.plain != null)) {
+			return;
+		}
+		try {
+			if (own) {
+				encodeSpliced(notification, encoded);
+			}
+			else {
+				encodePlain(notification, encoded);
+			}
+		}
+		catch (RuntimeException ex) {
+			// Not once per subscriber on the dispatcher's thread: the writer meets it again,
+			// and reports it, for each.
+			encoded.unencodable = true;
+		}
+	}
+
+	private Encoded encoded(OutboundNotification notification) {
 		Encoded encoded = notification.encoded();
 		if (encoded == null || encoded.encoder != this) {
 			encoded = new Encoded(this);
 			notification.encoded(encoded);
 		}
-		if (own.isEmpty()) {
-			EncodedMessage plain = encoded.plain;
-			if (plain == null) {
-				plain = EncodedMessage.of(encodeFully(notification, Map.of()));
-				encoded.plain = plain;
-			}
-			return plain;
-		}
-		EncodedMessage.Part fragment = ownMeta(subscriber);
-		if (fragment.text.isEmpty() || collides(notification, subscriber.getMetaKeys())) {
-			return EncodedMessage.of(encodeFully(notification, own));
-		}
-		EncodedMessage.Part[] spliced = encoded.spliced;
-		if (spliced == null) {
-			spliced = splice(notification);
-			encoded.spliced = spliced;
-		}
-		if (spliced.length == 0) {
-			return EncodedMessage.of(encodeFully(notification, own));
-		}
-		return EncodedMessage.spliced(spliced[0], fragment, spliced[1]);
+		return encoded;
+	}
+
+	private EncodedMessage encodePlain(OutboundNotification notification, Encoded encoded) {
+		EncodedMessage plain = EncodedMessage.of(encodeFully(notification, Map.of()));
+		encoded.plain = plain;
+		return plain;
+	}
+
+	private EncodedMessage.Part[] encodeSpliced(OutboundNotification notification, Encoded encoded) {
+		EncodedMessage.Part[] spliced = splice(notification);
+		encoded.spliced = spliced;
+		return spliced;
 	}
 
 	/**
@@ -158,14 +223,11 @@ public final class NotificationEncoder {
 	}
 
 	/** The subscriber's own entries as JSON object members, written once per subscriber. */
-	private EncodedMessage.Part ownMeta(Subscriber subscriber) {
-		EncodedMessage.Part fragment = subscriber.getEncodedMeta();
-		if (fragment == null) {
-			String object = this.codec.writeAsString(subscriber.getMeta());
-			fragment = new EncodedMessage.Part(
-					(object.length() > 2) ? object.substring(1, object.length() - 1) : "");
-			subscriber.setEncodedMeta(fragment);
-		}
+	private EncodedMessage.Part encodeOwnMeta(Subscriber subscriber) {
+		String object = this.codec.writeAsString(subscriber.getMeta());
+		EncodedMessage.Part fragment = new EncodedMessage.Part(
+				(object.length() > 2) ? object.substring(1, object.length() - 1) : "");
+		subscriber.setEncodedMeta(fragment);
 		return fragment;
 	}
 
@@ -199,6 +261,9 @@ public final class NotificationEncoder {
 		private volatile @Nullable EncodedMessage plain;
 
 		private volatile EncodedMessage.Part @Nullable [] spliced;
+
+		/** Whether encoding it ahead of delivery failed; the dispatcher's thread's own. */
+		private boolean unencodable;
 
 		Encoded(NotificationEncoder encoder) {
 			this.encoder = encoder;

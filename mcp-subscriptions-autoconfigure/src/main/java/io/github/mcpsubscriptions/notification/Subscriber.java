@@ -20,6 +20,9 @@ public final class Subscriber {
 	/** The keys of {@link #meta}, which the encoder checks for every notification. */
 	private final String[] metaKeys;
 
+	/** Whether {@link #meta} has entries: asked for every notification, by the dispatcher too. */
+	private final boolean ownMeta;
+
 	private volatile @Nullable Principal principal;
 
 	private volatile @Nullable Outbox outbox;
@@ -46,6 +49,7 @@ public final class Subscriber {
 		this.toolListChanges = listChanges;
 		this.meta = Map.copyOf(meta);
 		this.metaKeys = this.meta.keySet().toArray(new String[0]);
+		this.ownMeta = this.metaKeys.length > 0;
 	}
 
 	/**
@@ -103,6 +107,10 @@ public final class Subscriber {
 	 */
 	public Map<String, Object> getMeta() {
 		return this.meta;
+	}
+
+	boolean hasOwnMeta() {
+		return this.ownMeta;
 	}
 
 	String[] getMetaKeys() {

@@ -10,12 +10,14 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import com.fasterxml.jackson.annotation.JsonValue;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcCodec;
 import io.github.mcpsubscriptions.subscription.CoverageRules;
 import io.github.mcpsubscriptions.subscription.ResourceAccessPolicy;
 import io.github.mcpsubscriptions.subscription.SubscriptionIndex;
 import io.github.mcpsubscriptions.test.MutableClock;
 import io.github.mcpsubscriptions.test.RecordingStream;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -122,6 +124,93 @@ class NotificationDispatcherFanoutTests {
 			assertThat(delivered.get(0)).containsExactly("catalog://products/7 catalog://products/7",
 					"catalog://products/8 catalog://products/{id}");
 		}
+	}
+
+	@Test
+	void aChangeIsEncodedOnTheDispatchersThreadAndASubscribersOwnEntriesWhenItRegisters() {
+		Witness attribute = new Witness("changed");
+		Witness subscriptionId = new Witness("sub-1");
+		try (ExecutorDeliveryScheduler delivery = new ExecutorDeliveryScheduler(2);
+				NotificationDispatcher dispatcher = dispatcher(delivery, CorrelationMode.ALWAYS)) {
+			List<RecordingStream> streams = new ArrayList<>();
+			for (int i = 0; i < 6; i++) {
+				// Half in each era: without entries of their own, and with a subscription id.
+				Map<String, Object> meta = (i % 2 == 0) ? Map.of() : Map.of("subscriptionId", subscriptionId);
+				Subscriber subscriber = dispatcher.register("s" + i, null, false, meta);
+				dispatcher.subscribe(subscriber, "catalog://products/{id}");
+				RecordingStream stream = new RecordingStream();
+				subscriber.getOutbox().attach(stream);
+				streams.add(stream);
+			}
+			assertThat(subscriptionId.threads).as("encoded once per subscriber, as it registers")
+				.containsOnly(Thread.currentThread().getName())
+				.hasSize(3);
+
+			this.feed.publish(new ResourceChange("catalog://products/7", Map.of("witness", attribute), AT));
+
+			await().atMost(10, TimeUnit.SECONDS)
+				.until(() -> streams.stream().allMatch((stream) -> stream.written().size() == 1));
+			assertThat(streams).allSatisfy((stream) -> assertThat(stream.written().get(0)).contains("\"changed\""));
+			assertThat(streams.get(1).written().get(0)).contains("\"sub-1\"");
+			assertThat(attribute.threads)
+				.as("once for the subscribers without entries of their own, once for those with, "
+						+ "on the dispatcher's thread: never on a delivery thread")
+				.hasSize(2)
+				.allSatisfy((thread) -> assertThat(thread).startsWith("mcp-dispatch"));
+			assertThat(subscriptionId.threads).hasSize(3);
+		}
+	}
+
+	@Test
+	void aChangeThatCannotBeEncodedIsTriedOnceOnTheDispatchersThreadAndTheNextOneIsDelivered() {
+		Witness failing = new Witness(null);
+		try (ExecutorDeliveryScheduler delivery = new ExecutorDeliveryScheduler(2);
+				NotificationDispatcher dispatcher = dispatcher(delivery, CorrelationMode.ALWAYS)) {
+			List<RecordingStream> streams = new ArrayList<>();
+			for (int i = 0; i < 5; i++) {
+				Subscriber subscriber = dispatcher.register("s" + i, null, false, Map.of());
+				dispatcher.subscribe(subscriber, "catalog://products/{id}");
+				RecordingStream stream = new RecordingStream();
+				subscriber.getOutbox().attach(stream);
+				streams.add(stream);
+			}
+
+			this.feed.publish(new ResourceChange("catalog://products/7", Map.of("witness", failing), AT));
+			this.feed.publish(new ResourceChange("catalog://products/8", Map.of(), AT));
+
+			await().atMost(10, TimeUnit.SECONDS)
+				.until(() -> streams.stream().allMatch((stream) -> stream.written().size() == 1));
+			assertThat(streams)
+				.allSatisfy((stream) -> assertThat(stream.written().get(0)).contains("catalog://products/8"));
+			assertThat(failing.threads.stream().filter((thread) -> thread.startsWith("mcp-dispatch")))
+				.as("not once per subscriber on the dispatcher's thread")
+				.hasSize(1);
+		}
+	}
+
+	/**
+	 * A value whose JSON is its text, which tells on which threads it was written; without
+	 * a text, writing it fails.
+	 */
+	public static final class Witness {
+
+		final List<String> threads = new CopyOnWriteArrayList<>();
+
+		private final @Nullable String text;
+
+		Witness(@Nullable String text) {
+			this.text = text;
+		}
+
+		@JsonValue
+		public String text() {
+			this.threads.add(Thread.currentThread().getName());
+			if (this.text == null) {
+				throw new IllegalStateException("cannot be written");
+			}
+			return this.text;
+		}
+
 	}
 
 	private static String mostSpecific(String changed, List<String> subscriptions) {
