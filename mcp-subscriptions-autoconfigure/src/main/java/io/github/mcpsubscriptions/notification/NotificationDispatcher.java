@@ -38,6 +38,9 @@ public class NotificationDispatcher implements AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(NotificationDispatcher.class);
 
+	/** A {@link Subscriber#dispatchSlot} for a subscriber told of the change already. */
+	private static final int TOLD = -1;
+
 	private final SubscriptionIndex<Subscriber> index;
 
 	private final ResourceAccessPolicy accessPolicy;
@@ -252,6 +255,9 @@ public class NotificationDispatcher implements AutoCloseable {
 			this.index.remove(subscriber, uri);
 			throw new IllegalStateException(subscriber + " is no longer registered");
 		}
+		if (added) {
+			subscriber.addSubscriptions(1);
+		}
 		return added;
 	}
 
@@ -264,6 +270,9 @@ public class NotificationDispatcher implements AutoCloseable {
 	 */
 	public boolean unsubscribe(Subscriber subscriber, String uri) {
 		boolean removed = this.index.remove(subscriber, uri);
+		if (removed) {
+			subscriber.addSubscriptions(-1);
+		}
 		subscriber.getOutbox().forget(uri);
 		return removed;
 	}
@@ -396,7 +405,18 @@ public class NotificationDispatcher implements AutoCloseable {
 			}
 			else if (subscriber.dispatchMark == mark) {
 				int slot = subscriber.dispatchSlot;
-				mergedUris[slot] = CoverageRules.moreSpecific(change.uri(), mergedUris[slot], subscribedUri);
+				if (slot != TOLD) {
+					mergedUris[slot] = CoverageRules.moreSpecific(change.uri(), mergedUris[slot], subscribedUri);
+				}
+				// Else it was told already, with what seemed its only subscription: another
+				// one was being added meanwhile. One notification per change still holds.
+			}
+			else if (subscriber.getSubscriptions() <= 1) {
+				// Nothing to merge with: told at once, while its memory is at hand, rather
+				// than in a second pass over thousands of subscribers.
+				subscriber.dispatchMark = mark;
+				subscriber.dispatchSlot = TOLD;
+				subscriber.getOutbox().offer(shared.of(subscribedUri, subscriber));
 			}
 			else {
 				if (merged == null) {

@@ -35,8 +35,15 @@ public final class Subscriber {
 	private volatile boolean toolListChanges;
 
 	/**
+	 * How many subscriptions it has, as the dispatcher counts them: only a subscriber with
+	 * more than one can be matched twice by a change.
+	 */
+	private volatile int subscriptions;
+
+	/**
 	 * The dispatcher's own bookkeeping while it fans a change out, on its thread only: the
-	 * change this subscriber was last seen in, and its place in that change's list.
+	 * change this subscriber was last seen in, and its place in that change's list (or
+	 * {@code -1} once it has been told).
 	 */
 	long dispatchMark;
 
@@ -107,6 +114,15 @@ public final class Subscriber {
 	 */
 	public Map<String, Object> getMeta() {
 		return this.meta;
+	}
+
+	int getSubscriptions() {
+		return this.subscriptions;
+	}
+
+	/** Called by the dispatcher as subscriptions are added and removed. */
+	synchronized void addSubscriptions(int delta) {
+		this.subscriptions += delta;
 	}
 
 	boolean hasOwnMeta() {

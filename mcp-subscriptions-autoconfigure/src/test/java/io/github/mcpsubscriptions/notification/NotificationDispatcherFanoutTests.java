@@ -127,6 +127,27 @@ class NotificationDispatcherFanoutTests {
 	}
 
 	@Test
+	void aSubscriberWithoutCorrelationIsToldOnceEvenWhileASecondSubscriptionIsBeingAdded() {
+		try (NotificationDispatcher dispatcher = dispatcher(new CountingScheduler(), CorrelationMode.NEVER)) {
+			List<String> received = new CopyOnWriteArrayList<>();
+			Subscriber subscriber = dispatcher.register("s", null, false, Map.of(),
+					(created) -> (stream, n) -> received.add(n.uri() + " " + n.subscribedUri()));
+			dispatcher.subscribe(subscriber, "catalog://products/{id}");
+			// In the index, not counted yet: how a fan-out sees a subscription that another
+			// thread is adding.
+			dispatcher.getIndex().add(subscriber, "catalog://products/7");
+			subscriber.getOutbox().attach(new RecordingStream());
+
+			this.feed.publish(new ResourceChange("catalog://products/7", Map.of(), AT));
+			this.feed.publish(new ResourceChange("catalog://products/8", Map.of(), AT));
+
+			await().atMost(10, TimeUnit.SECONDS).until(() -> received.size() >= 2);
+			assertThat(received.get(0)).as("one notification of the first change").startsWith("catalog://products/7 ");
+			assertThat(received.get(1)).isEqualTo("catalog://products/8 catalog://products/{id}");
+		}
+	}
+
+	@Test
 	void aChangeIsEncodedOnTheDispatchersThreadAndASubscribersOwnEntriesWhenItRegisters() {
 		Witness attribute = new Witness("changed");
 		Witness subscriptionId = new Witness("sub-1");
