@@ -41,14 +41,7 @@ class NotificationDispatcherFanoutTests {
 	void theDrainsOfAFanOutAreHandedToTheExecutorInChunks() {
 		CountingScheduler scheduler = new CountingScheduler();
 		try (NotificationDispatcher dispatcher = dispatcher(scheduler, CorrelationMode.ALWAYS)) {
-			List<RecordingStream> streams = new ArrayList<>();
-			for (int i = 0; i < 300; i++) {
-				Subscriber subscriber = dispatcher.register("s" + i, null, false, Map.of());
-				dispatcher.subscribe(subscriber, "catalog://products/{id}");
-				RecordingStream stream = new RecordingStream();
-				subscriber.getOutbox().attach(stream);
-				streams.add(stream);
-			}
+			List<RecordingStream> streams = subscribeToProducts(dispatcher, 300);
 			scheduler.executed.set(0);
 
 			this.feed.publish(new ResourceChange("catalog://products/7", Map.of(), AT));
@@ -187,14 +180,7 @@ class NotificationDispatcherFanoutTests {
 		Witness failing = new Witness(null);
 		try (ExecutorDeliveryScheduler delivery = new ExecutorDeliveryScheduler(2);
 				NotificationDispatcher dispatcher = dispatcher(delivery, CorrelationMode.ALWAYS)) {
-			List<RecordingStream> streams = new ArrayList<>();
-			for (int i = 0; i < 5; i++) {
-				Subscriber subscriber = dispatcher.register("s" + i, null, false, Map.of());
-				dispatcher.subscribe(subscriber, "catalog://products/{id}");
-				RecordingStream stream = new RecordingStream();
-				subscriber.getOutbox().attach(stream);
-				streams.add(stream);
-			}
+			List<RecordingStream> streams = subscribeToProducts(dispatcher, 5);
 
 			this.feed.publish(new ResourceChange("catalog://products/7", Map.of("witness", failing), AT));
 			this.feed.publish(new ResourceChange("catalog://products/8", Map.of(), AT));
@@ -232,6 +218,19 @@ class NotificationDispatcherFanoutTests {
 			return this.text;
 		}
 
+	}
+
+	/** Subscribers of every product, without entries of their own, each with a stream. */
+	private static List<RecordingStream> subscribeToProducts(NotificationDispatcher dispatcher, int count) {
+		List<RecordingStream> streams = new ArrayList<>();
+		for (int i = 0; i < count; i++) {
+			Subscriber subscriber = dispatcher.register("s" + i, null, false, Map.of());
+			dispatcher.subscribe(subscriber, "catalog://products/{id}");
+			RecordingStream stream = new RecordingStream();
+			subscriber.getOutbox().attach(stream);
+			streams.add(stream);
+		}
+		return streams;
 	}
 
 	private static String mostSpecific(String changed, List<String> subscriptions) {
