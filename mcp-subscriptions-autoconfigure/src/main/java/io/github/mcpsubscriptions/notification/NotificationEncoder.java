@@ -251,8 +251,10 @@ public final class NotificationEncoder {
 
 	/**
 	 * A notification's wire form, kept with it: the message for subscribers without entries
-	 * of their own, and the text and bytes around such entries. Each part is built when
-	 * first needed; two threads may both build it, with the same result.
+	 * of their own, and the text and bytes around such entries. Each part is built by the
+	 * dispatcher as it queues the notification ({@link #prepare(OutboundNotification, Subscriber)}),
+	 * else when first needed (a resync, a kind of subscriber it was not prepared for); two
+	 * threads may both build it, with the same result.
 	 */
 	static final class Encoded {
 
