@@ -235,8 +235,12 @@ public final class ExecutorDeliveryScheduler implements DeliveryScheduler, AutoC
 		return (drains.size() == 1) ? drains.get(0) : () -> runAll(drains);
 	}
 
-	/** Every drain runs, whatever the others throw: one that did not would never run again. */
-	private static void runAll(List<Runnable> drains) {
+	/**
+	 * Run drains one after the other: every one runs, whatever the others throw (one that
+	 * did not would never run again); the first failure is thrown after.
+	 * @param drains the drains
+	 */
+	static void runAll(List<Runnable> drains) {
 		Throwable failure = null;
 		for (Runnable drain : drains) {
 			try {

@@ -4,8 +4,10 @@ import java.io.IOException;
 import java.security.Principal;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.HashMap;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -30,9 +32,9 @@ import org.jspecify.annotations.Nullable;
  * Turns changes into notifications. Changes arrive from the {@link ResourceChangeFeed} on
  * the publisher's thread and are handed at once to the dispatcher's own thread, which
  * finds every matching subscription in the index, checks the access policy and the
- * filters, and queues one notification per matching subscription in its subscriber's
- * {@link Outbox}. The publisher never waits, and no I/O happens on its thread or on the
- * dispatcher's.
+ * filters, and decides one notification per matching subscription. Its subscriber's
+ * {@link DeliveryLane} queues it in the subscriber's {@link Outbox} on a delivery thread.
+ * The publisher never waits, and no I/O happens on its thread or on the dispatcher's.
  */
 public class NotificationDispatcher implements AutoCloseable {
 
@@ -51,7 +53,11 @@ public class NotificationDispatcher implements AutoCloseable {
 
 	private final DeliveryScheduler scheduler;
 
-	private final DrainChunks drains;
+	/** The lanes with a free seat, the next subscriber's first; guarded by itself. */
+	private final Deque<DeliveryLane> lanesWithSeats = new ArrayDeque<>();
+
+	/** The lanes the current task gives work, on the dispatcher's thread only. */
+	private final List<DeliveryLane> lanesToHandOver = new ArrayList<>();
 
 	/** Numbers the changes fanned out, on the dispatcher's thread only. */
 	private long changeSequence;
@@ -103,7 +109,6 @@ public class NotificationDispatcher implements AutoCloseable {
 		this.filters = List.copyOf(filters);
 		this.encoder = encoder;
 		this.scheduler = scheduler;
-		this.drains = new DrainChunks(scheduler);
 		this.clock = clock;
 		this.outboxCapacity = outboxCapacity;
 		this.minInterval = minInterval;
@@ -142,10 +147,38 @@ public class NotificationDispatcher implements AutoCloseable {
 		this.encoder.prepare(subscriber);
 		Outbox.Writer own = writer.apply(subscriber);
 		subscriber.setOutbox(new Outbox(this.outboxCapacity, this.detachedOutboxCapacity, this.minInterval,
-				this.clock, this.drains, (stream, notification) -> write(subscriber, own, stream, notification),
+				this.clock, this.scheduler, (stream, notification) -> write(subscriber, own, stream, notification),
 				this.stats, () -> this.index.subscriptionsOf(subscriber), this.writeBatch));
+		subscriber.setLane(takeLaneSeat());
 		this.subscribers.add(subscriber);
 		return subscriber;
+	}
+
+	/**
+	 * A seat in a lane with one free, so that lanes stay full as subscribers come and go:
+	 * a change is then handed to as few lanes as its subscribers fill.
+	 */
+	private DeliveryLane takeLaneSeat() {
+		synchronized (this.lanesWithSeats) {
+			DeliveryLane lane = this.lanesWithSeats.peekFirst();
+			if (lane == null) {
+				lane = new DeliveryLane(this.scheduler,
+						(subscriber, uri) -> this.index.subscriptionsOf(subscriber).contains(uri));
+				this.lanesWithSeats.addFirst(lane);
+			}
+			if (++lane.members == DeliveryLane.SIZE) {
+				this.lanesWithSeats.removeFirst();
+			}
+			return lane;
+		}
+	}
+
+	private void leaveLaneSeat(DeliveryLane lane) {
+		synchronized (this.lanesWithSeats) {
+			if (lane.members-- == DeliveryLane.SIZE) {
+				this.lanesWithSeats.addLast(lane);
+			}
+		}
 	}
 
 	/**
@@ -234,7 +267,9 @@ public class NotificationDispatcher implements AutoCloseable {
 	 * @param subscriber the subscriber
 	 */
 	public void unregister(Subscriber subscriber) {
-		this.subscribers.remove(subscriber);
+		if (this.subscribers.remove(subscriber)) {
+			leaveLaneSeat(subscriber.getLane());
+		}
 		this.index.removeAll(subscriber);
 		subscriber.getOutbox().close();
 	}
@@ -294,7 +329,7 @@ public class NotificationDispatcher implements AutoCloseable {
 	public void resync(Predicate<String> subscriptions) {
 		submit(() -> {
 			for (Subscriber subscriber : this.subscribers) {
-				subscriber.getOutbox().resync(subscriptions);
+				offers(subscriber).resync(subscriber, subscriptions);
 			}
 		});
 	}
@@ -310,7 +345,7 @@ public class NotificationDispatcher implements AutoCloseable {
 		OutboundNotification notification = OutboundNotification.listChanged(this.clock.instant());
 		for (Subscriber subscriber : this.subscribers) {
 			if (subscriber.isListChanges()) {
-				subscriber.getOutbox().offer(notification);
+				tell(subscriber, notification);
 			}
 		}
 	}
@@ -323,17 +358,47 @@ public class NotificationDispatcher implements AutoCloseable {
 			OutboundNotification notification = OutboundNotification.toolListChanged(this.clock.instant());
 			for (Subscriber subscriber : this.subscribers) {
 				if (subscriber.isToolListChanges()) {
-					subscriber.getOutbox().offer(notification);
+					tell(subscriber, notification);
 				}
 			}
 		});
+	}
+
+	/**
+	 * Queue a notification for a subscriber: on its lane, once the dispatcher's current
+	 * task ends. On the dispatcher's thread only.
+	 */
+	private void tell(Subscriber subscriber, OutboundNotification notification) {
+		offers(subscriber).tell(subscriber, notification);
+	}
+
+	private DeliveryLane.Offers offers(Subscriber subscriber) {
+		DeliveryLane lane = subscriber.getLane();
+		DeliveryLane.Offers offers = lane.building;
+		if (offers == null) {
+			offers = new DeliveryLane.Offers();
+			lane.building = offers;
+			this.lanesToHandOver.add(lane);
+		}
+		return offers;
+	}
+
+	/** Hand every lane what the task that ends gave it. */
+	private void handOver() {
+		for (DeliveryLane lane : this.lanesToHandOver) {
+			DeliveryLane.Offers offers = lane.building;
+			lane.building = null;
+			if (offers != null) {
+				lane.handOver(offers);
+			}
+		}
+		this.lanesToHandOver.clear();
 	}
 
 	private void submit(Runnable task) {
 		this.backlog.incrementAndGet();
 		try {
 			this.executor.execute(() -> {
-				this.drains.collect();
 				try {
 					task.run();
 				}
@@ -341,7 +406,7 @@ public class NotificationDispatcher implements AutoCloseable {
 					logger.error("MCP notification dispatch failed", ex);
 				}
 				finally {
-					this.drains.submitCollected();
+					handOver();
 					this.backlog.decrementAndGet();
 				}
 			});
@@ -401,7 +466,7 @@ public class NotificationDispatcher implements AutoCloseable {
 				continue;
 			}
 			if (this.encoder.correlates(subscriber)) {
-				subscriber.getOutbox().offer(shared.of(subscribedUri, subscriber));
+				tell(subscriber, shared.of(subscribedUri, subscriber));
 			}
 			else if (subscriber.dispatchMark == mark) {
 				int slot = subscriber.dispatchSlot;
@@ -416,7 +481,7 @@ public class NotificationDispatcher implements AutoCloseable {
 				// than in a second pass over thousands of subscribers.
 				subscriber.dispatchMark = mark;
 				subscriber.dispatchSlot = TOLD;
-				subscriber.getOutbox().offer(shared.of(subscribedUri, subscriber));
+				tell(subscriber, shared.of(subscribedUri, subscriber));
 			}
 			else {
 				if (merged == null) {
@@ -430,7 +495,7 @@ public class NotificationDispatcher implements AutoCloseable {
 			}
 		}
 		for (int i = 0; i < mergedCount; i++) {
-			merged[i].getOutbox().offer(shared.of(mergedUris[i], merged[i]));
+			tell(merged[i], shared.of(mergedUris[i], merged[i]));
 		}
 		if (change.isCreationOrDeletion() && this.listedResources.test(change.uri())) {
 			offerListChanged();
@@ -518,81 +583,6 @@ public class NotificationDispatcher implements AutoCloseable {
 			return false;
 		}
 		return true;
-	}
-
-	/**
-	 * Runs the drains the dispatcher's thread starts in chunks, one task per
-	 * {@link #CHUNK} outboxes rather than one each: fanning a change out to thousands of
-	 * idle outboxes would otherwise hand the delivery executor thousands of tasks, each
-	 * queued, woken and let through the delivery gate on its own. A drain still runs
-	 * alone for its outbox (the outbox's own flag), so order per stream holds. Drains
-	 * started on any other thread (a stream's callback, a timer, a drain that goes on)
-	 * are handed over one by one as before.
-	 */
-	static final class DrainChunks implements DeliveryScheduler {
-
-		static final int CHUNK = ExecutorDeliveryScheduler.CHUNK;
-
-		private final DeliveryScheduler delegate;
-
-		/** The dispatcher's thread while it collects, else {@code null}. */
-		private volatile @Nullable Thread collecting;
-
-		/** Touched by the collecting thread only. */
-		private @Nullable List<Runnable> collected;
-
-		DrainChunks(DeliveryScheduler delegate) {
-			this.delegate = delegate;
-		}
-
-		/** From now on, drains started on this thread are collected. */
-		void collect() {
-			this.collected = null;
-			this.collecting = Thread.currentThread();
-		}
-
-		/** Hand over what was collected, and stop collecting. */
-		void submitCollected() {
-			this.collecting = null;
-			submitChunk();
-		}
-
-		@Override
-		public void execute(Runnable task) {
-			if (this.collecting != Thread.currentThread()) {
-				this.delegate.execute(task);
-				return;
-			}
-			List<Runnable> chunk = this.collected;
-			if (chunk == null) {
-				chunk = new ArrayList<>(CHUNK);
-				this.collected = chunk;
-			}
-			chunk.add(task);
-			if (chunk.size() >= CHUNK) {
-				submitChunk();
-			}
-		}
-
-		private void submitChunk() {
-			List<Runnable> chunk = this.collected;
-			this.collected = null;
-			if (chunk == null) {
-				return;
-			}
-			this.delegate.execute(ExecutorDeliveryScheduler.inOneTask(chunk));
-		}
-
-		@Override
-		public void schedule(Runnable task, Duration delay) {
-			this.delegate.schedule(task, delay);
-		}
-
-		@Override
-		public boolean gather(Runnable task, long waitedMillis) {
-			return this.delegate.gather(task, waitedMillis);
-		}
-
 	}
 
 	/**

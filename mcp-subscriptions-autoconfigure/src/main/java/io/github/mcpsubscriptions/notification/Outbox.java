@@ -203,20 +203,32 @@ public final class Outbox {
 	 * @param notification the notification
 	 */
 	public void offer(OutboundNotification notification) {
-		MessageStream toClose = null;
+		Runnable drain = queue(notification);
+		if (drain != null) {
+			this.scheduler.execute(drain);
+		}
+	}
+
+	/**
+	 * Queue a notification, leaving the drain it starts to the caller.
+	 * @param notification the notification
+	 * @return the drain to run now, or {@code null} when none is to start
+	 */
+	@Nullable Runnable queue(OutboundNotification notification) {
+		MessageStream toClose;
 		synchronized (this.lock) {
 			if (this.closed) {
-				return;
+				return null;
 			}
 			if (this.resyncMayWait && coveredByResync(notification)) {
 				this.stats.coalesced.increment();
-				return;
+				return null;
 			}
 			// A notification with the same key keeps its place and takes the newer
 			// attributes; a new one goes last, and is taken back if it does not fit.
 			if (this.pending.put(notification) != null) {
 				this.stats.coalesced.increment();
-				return;
+				return null;
 			}
 			this.resyncMayWait |= notification.resync();
 			int waiting = this.pending.size() - 1;
@@ -225,21 +237,18 @@ public final class Outbox {
 				// whatever else arrives until a stream attaches.
 				this.pending.remove(notification.key());
 				overflow();
-				return;
+				return null;
 			}
-			if (waiting >= this.capacity) {
-				this.pending.remove(notification.key());
-				toClose = overflow();
+			if (waiting < this.capacity) {
+				return startDrain() ? this.drainTask : null;
 			}
-			else if (!startDrain()) {
-				return;
-			}
+			this.pending.remove(notification.key());
+			toClose = overflow();
 		}
 		if (toClose != null) {
 			toClose.close();
-			return;
 		}
-		this.scheduler.execute(this.drainTask);
+		return null;
 	}
 
 	/**

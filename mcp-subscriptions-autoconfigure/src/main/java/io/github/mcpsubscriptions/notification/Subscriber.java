@@ -41,6 +41,15 @@ public final class Subscriber {
 	private volatile int subscriptions;
 
 	/**
+	 * How many subscriptions it has ended: a notification decided before one ended is
+	 * checked again before it is queued.
+	 */
+	private volatile int unsubscribed;
+
+	/** The lane its notifications are queued on, given when it registers. */
+	private volatile @Nullable DeliveryLane lane;
+
+	/**
 	 * The dispatcher's own bookkeeping while it fans a change out, on its thread only: the
 	 * change this subscriber was last seen in, and its place in that change's list (or
 	 * {@code -1} once it has been told).
@@ -123,6 +132,25 @@ public final class Subscriber {
 	/** Called by the dispatcher as subscriptions are added and removed. */
 	synchronized void addSubscriptions(int delta) {
 		this.subscriptions += delta;
+		if (delta < 0) {
+			this.unsubscribed++;
+		}
+	}
+
+	int getUnsubscribed() {
+		return this.unsubscribed;
+	}
+
+	DeliveryLane getLane() {
+		DeliveryLane current = this.lane;
+		if (current == null) {
+			throw new IllegalStateException("Subscriber " + this.id + " has no delivery lane yet");
+		}
+		return current;
+	}
+
+	void setLane(DeliveryLane lane) {
+		this.lane = lane;
 	}
 
 	boolean hasOwnMeta() {

@@ -5,10 +5,14 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.IntStream;
 
 import com.fasterxml.jackson.annotation.JsonValue;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcCodec;
@@ -21,7 +25,7 @@ import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -33,12 +37,14 @@ class NotificationDispatcherFanoutTests {
 
 	private static final Instant AT = Instant.parse("2026-01-01T00:00:00Z");
 
+	private static final Pattern PRODUCT = Pattern.compile("\"catalog://products/(\\d+)\"");
+
 	private final MutableClock clock = new MutableClock(AT);
 
 	private final InMemoryResourceChangeFeed feed = new InMemoryResourceChangeFeed();
 
 	@Test
-	void theDrainsOfAFanOutAreHandedToTheExecutorInChunks() {
+	void aFanOutHandsTheExecutorOneTaskPerLaneOfSubscribers() {
 		CountingScheduler scheduler = new CountingScheduler();
 		try (NotificationDispatcher dispatcher = dispatcher(scheduler, CorrelationMode.ALWAYS)) {
 			List<RecordingStream> streams = subscribeToProducts(dispatcher, 300);
@@ -48,36 +54,127 @@ class NotificationDispatcherFanoutTests {
 
 			await().atMost(10, TimeUnit.SECONDS)
 				.until(() -> streams.stream().allMatch((stream) -> stream.written().size() == 1));
-			assertThat(scheduler.executed).as("one task per %d idle outboxes, not one each",
-					NotificationDispatcher.DrainChunks.CHUNK)
+			assertThat(scheduler.executed).as("one task per %d subscribers, not one each", DeliveryLane.SIZE)
 				.hasValue(5);
 		}
 	}
 
 	@Test
-	void aDrainThatThrowsLeavesTheOthersOfItsChunkToRun() {
+	void subscribersWhoComeTakeTheSeatsOfThoseWhoLeftSoLanesStayFull() {
 		CountingScheduler scheduler = new CountingScheduler();
-		NotificationDispatcher.DrainChunks chunks = new NotificationDispatcher.DrainChunks(scheduler);
-		AtomicInteger ran = new AtomicInteger();
-		chunks.collect();
-		chunks.execute(ran::incrementAndGet);
-		chunks.execute(() -> {
-			throw new IllegalStateException("a bug in a writer");
-		});
-		chunks.execute(ran::incrementAndGet);
-		assertThat(ran).as("collected, not run yet").hasValue(0);
-		assertThatIllegalStateException().isThrownBy(chunks::submitCollected).withMessage("a bug in a writer");
-		assertThat(ran).hasValue(2);
-		assertThat(scheduler.executed).hasValue(1);
+		try (NotificationDispatcher dispatcher = dispatcher(scheduler, CorrelationMode.ALWAYS)) {
+			List<Subscriber> first = new ArrayList<>();
+			for (int i = 0; i < 2 * DeliveryLane.SIZE; i++) {
+				first.add(dispatcher.register("first" + i, null, false, Map.of()));
+			}
+			for (int i = 0; i < first.size(); i += 2) {
+				dispatcher.unregister(first.get(i));
+			}
+			List<RecordingStream> streams = subscribeToProducts(dispatcher, DeliveryLane.SIZE);
+			for (int i = 1; i < first.size(); i += 2) {
+				dispatcher.subscribe(first.get(i), "catalog://products/{id}");
+				RecordingStream stream = new RecordingStream();
+				first.get(i).getOutbox().attach(stream);
+				streams.add(stream);
+			}
+			scheduler.executed.set(0);
+
+			this.feed.publish(new ResourceChange("catalog://products/7", Map.of(), AT));
+
+			await().atMost(10, TimeUnit.SECONDS)
+				.until(() -> streams.stream().allMatch((stream) -> stream.written().size() == 1));
+			assertThat(scheduler.executed).as("two full lanes, not a third for the newcomers").hasValue(2);
+		}
 	}
 
 	@Test
-	void drainsStartedOffTheDispatcherThreadAreNotHeldBack() {
-		CountingScheduler scheduler = new CountingScheduler();
-		NotificationDispatcher.DrainChunks chunks = new NotificationDispatcher.DrainChunks(scheduler);
-		AtomicInteger ran = new AtomicInteger();
-		chunks.execute(ran::incrementAndGet);
-		assertThat(ran).hasValue(1);
+	void changesThatWaitForTheirLaneAreQueuedTogetherAndReachEveryStreamInOrder() {
+		HoldingScheduler scheduler = new HoldingScheduler();
+		try (NotificationDispatcher dispatcher = dispatcher(scheduler, CorrelationMode.ALWAYS)) {
+			List<RecordingStream> streams = subscribeToProducts(dispatcher, 100);
+			for (int i = 0; i < 3; i++) {
+				this.feed.publish(new ResourceChange("catalog://products/" + i, Map.of(), AT));
+			}
+			await().atMost(10, TimeUnit.SECONDS).until(() -> dispatcher.getBacklog() == 0);
+			assertThat(scheduler.held).as("one task per lane, however many changes wait for it").hasSize(2);
+
+			scheduler.runHeld();
+
+			assertThat(streams).allSatisfy((stream) -> {
+				assertThat(stream.batches()).as("queued together, written with one flush").containsExactly(3);
+				assertThat(products(stream)).containsExactly("0", "1", "2");
+			});
+		}
+	}
+
+	@Test
+	void aNotificationDecidedBeforeItsSubscriptionEndedIsNotQueuedAfter() {
+		HoldingScheduler scheduler = new HoldingScheduler();
+		try (NotificationDispatcher dispatcher = dispatcher(scheduler, CorrelationMode.ALWAYS)) {
+			Subscriber leaving = dispatcher.register("leaving", null, false, Map.of());
+			Subscriber staying = dispatcher.register("staying", null, false, Map.of());
+			RecordingStream leavingStream = new RecordingStream();
+			RecordingStream stayingStream = new RecordingStream();
+			dispatcher.subscribe(leaving, "catalog://products/{id}");
+			dispatcher.subscribe(staying, "catalog://products/{id}");
+			dispatcher.subscribe(staying, "catalog://orders");
+			leaving.getOutbox().attach(leavingStream);
+			staying.getOutbox().attach(stayingStream);
+
+			this.feed.publish(new ResourceChange("catalog://products/7", Map.of(), AT));
+			await().atMost(10, TimeUnit.SECONDS).until(() -> scheduler.held.size() == 1);
+			dispatcher.unsubscribe(leaving, "catalog://products/{id}");
+			// Another subscription ended: this one is still told.
+			dispatcher.unsubscribe(staying, "catalog://orders");
+			scheduler.runHeld();
+
+			assertThat(leavingStream.written()).as("unsubscribed after the change was fanned out").isEmpty();
+			assertThat(products(stayingStream)).containsExactly("7");
+		}
+	}
+
+	@Test
+	void aDrainThatThrowsLeavesTheOtherDrainsOfItsLaneToRun() {
+		HoldingScheduler scheduler = new HoldingScheduler();
+		try (NotificationDispatcher dispatcher = dispatcher(scheduler, CorrelationMode.ALWAYS)) {
+			List<String> written = new CopyOnWriteArrayList<>();
+			for (int i = 0; i < 3; i++) {
+				boolean failing = i == 1;
+				Subscriber subscriber = dispatcher.register("s" + i, null, false, Map.of(),
+						(created) -> (stream, n) -> {
+							if (failing) {
+								throw new AssertionError("a bug in a writer");
+							}
+							written.add(created.getId());
+						});
+				dispatcher.subscribe(subscriber, "catalog://products/{id}");
+				subscriber.getOutbox().attach(new RecordingStream());
+			}
+
+			this.feed.publish(new ResourceChange("catalog://products/7", Map.of(), AT));
+			await().atMost(10, TimeUnit.SECONDS).until(() -> scheduler.held.size() == 1);
+
+			assertThatExceptionOfType(AssertionError.class).isThrownBy(scheduler::runHeld)
+				.withMessage("a bug in a writer");
+			assertThat(written).containsExactlyInAnyOrder("s0", "s2");
+		}
+	}
+
+	@Test
+	void everyStreamGetsItsNotificationsInOrderWhileLanesRunOnSeveralThreads() {
+		try (ExecutorDeliveryScheduler delivery = new ExecutorDeliveryScheduler(4, 4, Duration.ofMinutes(1));
+				NotificationDispatcher dispatcher = dispatcher(delivery, CorrelationMode.ALWAYS)) {
+			List<RecordingStream> streams = subscribeToProducts(dispatcher, 3 * DeliveryLane.SIZE);
+			int changes = 300;
+			for (int i = 0; i < changes; i++) {
+				this.feed.publish(new ResourceChange("catalog://products/" + i, Map.of(), AT));
+			}
+
+			await().atMost(30, TimeUnit.SECONDS)
+				.until(() -> streams.stream().allMatch((stream) -> stream.written().size() == changes));
+			List<String> expected = IntStream.range(0, changes).mapToObj(Integer::toString).toList();
+			assertThat(streams).allSatisfy((stream) -> assertThat(products(stream)).containsExactlyElementsOf(expected));
+		}
 	}
 
 	@Test
@@ -233,6 +330,15 @@ class NotificationDispatcherFanoutTests {
 		return streams;
 	}
 
+	/** The products a stream was told of, in order. */
+	private static List<String> products(RecordingStream stream) {
+		return stream.written().stream().map((line) -> {
+			Matcher product = PRODUCT.matcher(line);
+			assertThat(product.find()).as(line).isTrue();
+			return product.group(1);
+		}).toList();
+	}
+
 	private static String mostSpecific(String changed, List<String> subscriptions) {
 		String best = null;
 		for (String uri : subscriptions) {
@@ -247,6 +353,31 @@ class NotificationDispatcherFanoutTests {
 		return new NotificationDispatcher(this.feed, new SubscriptionIndex<>(), ResourceAccessPolicy.PERMIT_ALL,
 				List.of(), new NotificationEncoder(new JsonRpcCodec(), correlation), scheduler, this.clock, 100,
 				(uri) -> Duration.ZERO);
+	}
+
+	/** Holds every task until the test runs them, on its own thread. */
+	private static final class HoldingScheduler implements DeliveryScheduler {
+
+		final Queue<Runnable> held = new ConcurrentLinkedQueue<>();
+
+		@Override
+		public void execute(Runnable task) {
+			this.held.add(task);
+		}
+
+		@Override
+		public void schedule(Runnable task, Duration delay) {
+			this.held.add(task);
+		}
+
+		/** Run what is held, and what that hands over, until nothing is. */
+		void runHeld() {
+			Runnable task;
+			while ((task = this.held.poll()) != null) {
+				task.run();
+			}
+		}
+
 	}
 
 	/** Runs every task on one thread of its own, in order, and counts them. */
