@@ -128,10 +128,6 @@ final class DeliveryLane implements Runnable {
 			this.unsubscribed[this.size++] = subscriber.getUnsubscribed();
 		}
 
-		int size() {
-			return this.size;
-		}
-
 		@SuppressWarnings("unchecked")
 		void queue(List<Runnable> drains, BiPredicate<Subscriber, String> subscribed) {
 			for (int i = 0; i < this.size; i++) {

@@ -32,9 +32,10 @@ import org.jspecify.annotations.Nullable;
  * Turns changes into notifications. Changes arrive from the {@link ResourceChangeFeed} on
  * the publisher's thread and are handed at once to the dispatcher's own thread, which
  * finds every matching subscription in the index, checks the access policy and the
- * filters, and decides one notification per matching subscription. Its subscriber's
- * {@link DeliveryLane} queues it in the subscriber's {@link Outbox} on a delivery thread.
- * The publisher never waits, and no I/O happens on its thread or on the dispatcher's.
+ * filters, and decides one notification per matching subscription. The subscriber's lane
+ * (a few dozen subscribers, one task at a time) queues it in the subscriber's
+ * {@link Outbox} on a delivery thread. The publisher never waits, and no I/O happens on
+ * its thread or on the dispatcher's.
  */
 public class NotificationDispatcher implements AutoCloseable {
 
