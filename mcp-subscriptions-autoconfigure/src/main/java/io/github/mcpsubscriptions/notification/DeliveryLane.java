@@ -20,6 +20,8 @@ import org.jspecify.annotations.Nullable;
  * every change on one thread, and read them again on the thread that drains them. Here a
  * subscriber's notifications are queued while its outbox is at hand, every change that
  * waits for the lane at once, and the drains they start run right after, in the same task.
+ * What waits for a lane is taken whole by its next task, so it waits no longer than one
+ * turn of the delivery threads.
  * <p>
  * A lane runs at most one task at a time and takes what the dispatcher hands it in order,
  * so what the dispatcher decides for one subscriber reaches its outbox in the order it was
@@ -31,12 +33,6 @@ final class DeliveryLane implements Runnable {
 
 	/** How many subscribers a lane is given. */
 	static final int SIZE = ExecutorDeliveryScheduler.CHUNK;
-
-	/**
-	 * How many hand-overs one task takes: more would be more than a drain writes with one
-	 * flush anyway.
-	 */
-	private static final int HAND_OVERS_PER_RUN = WriteBatch.DEFAULT.maxNotifications();
 
 	private final DeliveryScheduler scheduler;
 
@@ -73,8 +69,10 @@ final class DeliveryLane implements Runnable {
 	public void run() {
 		List<Runnable> drains = new ArrayList<>();
 		try {
+			// Everything that waits: in the outboxes it is coalesced and bounded by their
+			// capacity, while here nothing bounds it.
 			Offers offers;
-			for (int taken = 0; taken < HAND_OVERS_PER_RUN && (offers = this.waiting.poll()) != null; taken++) {
+			while ((offers = this.waiting.poll()) != null) {
 				offers.queue(drains, this.subscribed);
 			}
 		}

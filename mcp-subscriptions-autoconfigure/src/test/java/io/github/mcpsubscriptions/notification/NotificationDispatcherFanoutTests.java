@@ -108,6 +108,28 @@ class NotificationDispatcherFanoutTests {
 	}
 
 	@Test
+	void aLaneTakesEverythingThatWaitsForItSoTheOutboxBoundsIt() {
+		HoldingScheduler scheduler = new HoldingScheduler();
+		try (NotificationDispatcher dispatcher = dispatcher(scheduler, CorrelationMode.ALWAYS)) {
+			RecordingStream stream = subscribeToProducts(dispatcher, 1).get(0);
+			Subscriber subscriber = dispatcher.getSubscribers().iterator().next();
+			// More than one batch, within the outbox's capacity of 100.
+			int changes = WriteBatch.DEFAULT.maxNotifications() + 32;
+			for (int i = 0; i < changes; i++) {
+				this.feed.publish(new ResourceChange("catalog://products/" + i, Map.of(), AT));
+			}
+			await().atMost(10, TimeUnit.SECONDS).until(() -> dispatcher.getBacklog() == 0);
+			assertThat(scheduler.held).hasSize(1);
+
+			scheduler.held.poll().run();
+
+			assertThat(stream.written().size() + subscriber.getOutbox().size())
+				.as("every change that waited reached the outbox in one task of the lane")
+				.isEqualTo(changes);
+		}
+	}
+
+	@Test
 	void aNotificationDecidedBeforeItsSubscriptionEndedIsNotQueuedAfter() {
 		HoldingScheduler scheduler = new HoldingScheduler();
 		try (NotificationDispatcher dispatcher = dispatcher(scheduler, CorrelationMode.ALWAYS)) {
@@ -165,7 +187,8 @@ class NotificationDispatcherFanoutTests {
 		try (ExecutorDeliveryScheduler delivery = new ExecutorDeliveryScheduler(4, 4, Duration.ofMinutes(1));
 				NotificationDispatcher dispatcher = dispatcher(delivery, CorrelationMode.ALWAYS)) {
 			List<RecordingStream> streams = subscribeToProducts(dispatcher, 3 * DeliveryLane.SIZE);
-			int changes = 300;
+			// Fewer than the outbox's capacity of 100: a burst never overflows it.
+			int changes = 90;
 			for (int i = 0; i < changes; i++) {
 				this.feed.publish(new ResourceChange("catalog://products/" + i, Map.of(), AT));
 			}
