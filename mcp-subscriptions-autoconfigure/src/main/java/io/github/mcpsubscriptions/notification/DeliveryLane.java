@@ -98,11 +98,13 @@ final class DeliveryLane implements Runnable {
 	 */
 	static final class Offers {
 
-		private Subscriber[] subscribers = new Subscriber[16];
+		// A change gives most of a lane's subscribers one notification each: room for that
+		// from the start, rather than copies as it fills.
+		private Subscriber[] subscribers = new Subscriber[SIZE];
 
-		private Object[] actions = new Object[16];
+		private Object[] actions = new Object[SIZE];
 
-		private int[] unsubscribed = new int[16];
+		private int[] unsubscribed = new int[SIZE];
 
 		private int size;
 
