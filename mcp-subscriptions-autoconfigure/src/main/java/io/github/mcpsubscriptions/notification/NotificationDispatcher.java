@@ -41,7 +41,7 @@ public class NotificationDispatcher implements AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(NotificationDispatcher.class);
 
-	/** A {@link Subscriber#dispatchSlot} for a subscriber told of the change already. */
+	/** A lane's place for a subscriber told of the change already. */
 	private static final int TOLD = -1;
 
 	private final SubscriptionIndex<Subscriber> index;
@@ -150,7 +150,7 @@ public class NotificationDispatcher implements AutoCloseable {
 		subscriber.setOutbox(new Outbox(this.outboxCapacity, this.detachedOutboxCapacity, this.minInterval,
 				this.clock, this.scheduler, (stream, notification) -> write(subscriber, own, stream, notification),
 				this.stats, () -> this.index.subscriptionsOf(subscriber), this.writeBatch));
-		subscriber.setLane(takeLaneSeat());
+		takeLaneSeat(subscriber);
 		this.subscribers.add(subscriber);
 		return subscriber;
 	}
@@ -159,23 +159,30 @@ public class NotificationDispatcher implements AutoCloseable {
 	 * A seat in a lane with one free, so that lanes stay full as subscribers come and go:
 	 * a change is then handed to as few lanes as its subscribers fill.
 	 */
-	private DeliveryLane takeLaneSeat() {
+	private void takeLaneSeat(Subscriber subscriber) {
 		synchronized (this.lanesWithSeats) {
 			DeliveryLane lane = this.lanesWithSeats.peekFirst();
 			if (lane == null) {
 				lane = new DeliveryLane(this.scheduler,
-						(subscriber, uri) -> this.index.subscriptionsOf(subscriber).contains(uri));
+						(member, uri) -> this.index.subscriptionsOf(member).contains(uri));
 				this.lanesWithSeats.addFirst(lane);
 			}
+			int seat = 0;
+			while (lane.seated[seat] != null) {
+				seat++;
+			}
+			lane.seated[seat] = subscriber;
 			if (++lane.members == DeliveryLane.SIZE) {
 				this.lanesWithSeats.removeFirst();
 			}
-			return lane;
+			subscriber.setLane(lane, seat);
 		}
 	}
 
-	private void leaveLaneSeat(DeliveryLane lane) {
+	private void leaveLaneSeat(Subscriber subscriber) {
+		DeliveryLane lane = subscriber.getLane();
 		synchronized (this.lanesWithSeats) {
+			lane.seated[subscriber.getSeat()] = null;
 			if (lane.members-- == DeliveryLane.SIZE) {
 				this.lanesWithSeats.addLast(lane);
 			}
@@ -269,7 +276,7 @@ public class NotificationDispatcher implements AutoCloseable {
 	 */
 	public void unregister(Subscriber subscriber) {
 		if (this.subscribers.remove(subscriber)) {
-			leaveLaneSeat(subscriber.getLane());
+			leaveLaneSeat(subscriber);
 		}
 		this.index.removeAll(subscriber);
 		subscriber.getOutbox().close();
@@ -452,8 +459,9 @@ public class NotificationDispatcher implements AutoCloseable {
 		List<SubscriptionMatch<Subscriber>> matches = this.index.match(change.uri());
 		// Subscribers without correlation get one notification per change: the most
 		// specific of their matching subscriptions that passes the policy and filters.
-		// Each is marked with the change's number and its place in the list, so that a
-		// second match finds its first without a map lookup per subscriber.
+		// Each is marked, in its lane's seat, with the change's number and its place in
+		// the list, so that a second match finds its first without a map lookup per
+		// subscriber.
 		long mark = ++this.changeSequence;
 		Subscriber[] merged = null;
 		String[] mergedUris = null;
@@ -468,11 +476,18 @@ public class NotificationDispatcher implements AutoCloseable {
 			}
 			if (this.encoder.correlates(subscriber)) {
 				tell(subscriber, shared.of(subscribedUri, subscriber));
+				continue;
 			}
-			else if (subscriber.dispatchMark == mark) {
-				int slot = subscriber.dispatchSlot;
-				if (slot != TOLD) {
-					mergedUris[slot] = CoverageRules.moreSpecific(change.uri(), mergedUris[slot], subscribedUri);
+			DeliveryLane lane = subscriber.getLane();
+			int seat = subscriber.getSeat();
+			if (lane.seated[seat] != subscriber) {
+				// It left: its seat and mark may be a newcomer's already.
+				continue;
+			}
+			if (lane.marks[seat] == mark) {
+				int place = lane.places[seat];
+				if (place != TOLD) {
+					mergedUris[place] = CoverageRules.moreSpecific(change.uri(), mergedUris[place], subscribedUri);
 				}
 				// Else it was told already, with what seemed its only subscription: another
 				// one was being added meanwhile. One notification per change still holds.
@@ -480,8 +495,8 @@ public class NotificationDispatcher implements AutoCloseable {
 			else if (subscriber.getSubscriptions() <= 1) {
 				// Nothing to merge with: told at once, while its memory is at hand, rather
 				// than in a second pass over thousands of subscribers.
-				subscriber.dispatchMark = mark;
-				subscriber.dispatchSlot = TOLD;
+				lane.marks[seat] = mark;
+				lane.places[seat] = TOLD;
 				tell(subscriber, shared.of(subscribedUri, subscriber));
 			}
 			else {
@@ -489,8 +504,8 @@ public class NotificationDispatcher implements AutoCloseable {
 					merged = new Subscriber[matches.size()];
 					mergedUris = new String[matches.size()];
 				}
-				subscriber.dispatchMark = mark;
-				subscriber.dispatchSlot = mergedCount;
+				lane.marks[seat] = mark;
+				lane.places[seat] = mergedCount;
 				merged[mergedCount] = subscriber;
 				mergedUris[mergedCount++] = subscribedUri;
 			}

@@ -49,14 +49,8 @@ public final class Subscriber {
 	/** The lane its notifications are queued on, given when it registers. */
 	private volatile @Nullable DeliveryLane lane;
 
-	/**
-	 * The dispatcher's own bookkeeping while it fans a change out, on its thread only: the
-	 * change this subscriber was last seen in, and its place in that change's list (or
-	 * {@code -1} once it has been told).
-	 */
-	long dispatchMark;
-
-	int dispatchSlot;
+	/** Its seat in its lane; written before the lane, which publishes it. */
+	private int seat;
 
 	Subscriber(String id, @Nullable Principal principal, boolean listChanges, Map<String, Object> meta) {
 		this.id = id;
@@ -149,7 +143,12 @@ public final class Subscriber {
 		return current;
 	}
 
-	void setLane(DeliveryLane lane) {
+	int getSeat() {
+		return this.seat;
+	}
+
+	void setLane(DeliveryLane lane, int seat) {
+		this.seat = seat;
 		this.lane = lane;
 	}
 
