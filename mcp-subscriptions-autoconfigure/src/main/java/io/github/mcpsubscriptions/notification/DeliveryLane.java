@@ -46,7 +46,11 @@ final class DeliveryLane implements Runnable {
 	/** What the dispatcher's current task gives this lane; on the dispatcher's thread only. */
 	@Nullable Offers building;
 
-	/** Who sits in each seat, {@code null} in a free one; written under the dispatcher's lock. */
+	/**
+	 * Who sits in each seat, {@code null} in a free one; written under the dispatcher's
+	 * lock, read by its thread without it. A subscriber is matched only after it took its
+	 * seat, so that thread sees it there; a stale entry can only be of one that left.
+	 */
 	final @Nullable Subscriber[] seated = new Subscriber[SIZE];
 
 	/** How many seats are taken; guarded by the dispatcher. */
