@@ -46,26 +46,8 @@ final class DeliveryLane implements Runnable {
 	/** What the dispatcher's current task gives this lane; on the dispatcher's thread only. */
 	@Nullable Offers building;
 
-	/**
-	 * Who sits in each seat, {@code null} in a free one; written under the dispatcher's
-	 * lock, read by its thread without it. A subscriber is matched only after it took its
-	 * seat, so that thread sees it there; a stale entry can only be of one that left.
-	 */
-	final @Nullable Subscriber[] seated = new Subscriber[SIZE];
-
-	/** How many seats are taken; guarded by the dispatcher. */
+	/** How many registered subscribers have this lane; guarded by the dispatcher. */
 	int members;
-
-	/**
-	 * The change the dispatcher last met each seat's subscriber in, and that subscriber's
-	 * place in the change's list, on the dispatcher's thread only. They are kept here, not
-	 * in the subscribers: a delivery thread reads a subscriber right after the dispatcher,
-	 * and a mark written into it for every change moved its memory from one core to the
-	 * other and back.
-	 */
-	final long[] marks = new long[SIZE];
-
-	final int[] places = new int[SIZE];
 
 	DeliveryLane(DeliveryScheduler scheduler, BiPredicate<Subscriber, String> subscribed) {
 		this.scheduler = scheduler;

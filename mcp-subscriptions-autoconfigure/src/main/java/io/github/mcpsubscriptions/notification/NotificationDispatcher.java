@@ -41,7 +41,7 @@ public class NotificationDispatcher implements AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(NotificationDispatcher.class);
 
-	/** A lane's place for a subscriber told of the change already. */
+	/** A {@link Subscriber#dispatchSlot} for a subscriber told of the change already. */
 	private static final int TOLD = -1;
 
 	private final SubscriptionIndex<Subscriber> index;
@@ -150,7 +150,7 @@ public class NotificationDispatcher implements AutoCloseable {
 		subscriber.setOutbox(new Outbox(this.outboxCapacity, this.detachedOutboxCapacity, this.minInterval,
 				this.clock, this.scheduler, (stream, notification) -> write(subscriber, own, stream, notification),
 				this.stats, () -> this.index.subscriptionsOf(subscriber), this.writeBatch));
-		takeLaneSeat(subscriber);
+		subscriber.setLane(takeLaneSeat());
 		this.subscribers.add(subscriber);
 		return subscriber;
 	}
@@ -159,30 +159,23 @@ public class NotificationDispatcher implements AutoCloseable {
 	 * A seat in a lane with one free, so that lanes stay full as subscribers come and go:
 	 * a change is then handed to as few lanes as its subscribers fill.
 	 */
-	private void takeLaneSeat(Subscriber subscriber) {
+	private DeliveryLane takeLaneSeat() {
 		synchronized (this.lanesWithSeats) {
 			DeliveryLane lane = this.lanesWithSeats.peekFirst();
 			if (lane == null) {
 				lane = new DeliveryLane(this.scheduler,
-						(member, uri) -> this.index.subscriptionsOf(member).contains(uri));
+						(subscriber, uri) -> this.index.subscriptionsOf(subscriber).contains(uri));
 				this.lanesWithSeats.addFirst(lane);
 			}
-			int seat = 0;
-			while (lane.seated[seat] != null) {
-				seat++;
-			}
-			lane.seated[seat] = subscriber;
 			if (++lane.members == DeliveryLane.SIZE) {
 				this.lanesWithSeats.removeFirst();
 			}
-			subscriber.setLane(lane, seat);
+			return lane;
 		}
 	}
 
-	private void leaveLaneSeat(Subscriber subscriber) {
-		DeliveryLane lane = subscriber.getLane();
+	private void leaveLaneSeat(DeliveryLane lane) {
 		synchronized (this.lanesWithSeats) {
-			lane.seated[subscriber.getSeat()] = null;
 			if (lane.members-- == DeliveryLane.SIZE) {
 				this.lanesWithSeats.addLast(lane);
 			}
@@ -276,7 +269,7 @@ public class NotificationDispatcher implements AutoCloseable {
 	 */
 	public void unregister(Subscriber subscriber) {
 		if (this.subscribers.remove(subscriber)) {
-			leaveLaneSeat(subscriber);
+			leaveLaneSeat(subscriber.getLane());
 		}
 		this.index.removeAll(subscriber);
 		subscriber.getOutbox().close();
@@ -459,9 +452,8 @@ public class NotificationDispatcher implements AutoCloseable {
 		List<SubscriptionMatch<Subscriber>> matches = this.index.match(change.uri());
 		// Subscribers without correlation get one notification per change: the most
 		// specific of their matching subscriptions that passes the policy and filters.
-		// Each is marked, in its lane's seat, with the change's number and its place in
-		// the list, so that a second match finds its first without a map lookup per
-		// subscriber.
+		// Each is marked with the change's number and its place in the list, so that a
+		// second match finds its first without a map lookup per subscriber.
 		long mark = ++this.changeSequence;
 		Subscriber[] merged = null;
 		String[] mergedUris = null;
@@ -476,18 +468,11 @@ public class NotificationDispatcher implements AutoCloseable {
 			}
 			if (this.encoder.correlates(subscriber)) {
 				tell(subscriber, shared.of(subscribedUri, subscriber));
-				continue;
 			}
-			DeliveryLane lane = subscriber.getLane();
-			int seat = subscriber.getSeat();
-			if (lane.seated[seat] != subscriber) {
-				// It left: its seat and mark may be a newcomer's already.
-				continue;
-			}
-			if (lane.marks[seat] == mark) {
-				int place = lane.places[seat];
-				if (place != TOLD) {
-					mergedUris[place] = CoverageRules.moreSpecific(change.uri(), mergedUris[place], subscribedUri);
+			else if (subscriber.dispatchMark == mark) {
+				int slot = subscriber.dispatchSlot;
+				if (slot != TOLD) {
+					mergedUris[slot] = CoverageRules.moreSpecific(change.uri(), mergedUris[slot], subscribedUri);
 				}
 				// Else it was told already, with what seemed its only subscription: another
 				// one was being added meanwhile. One notification per change still holds.
@@ -495,8 +480,8 @@ public class NotificationDispatcher implements AutoCloseable {
 			else if (subscriber.getSubscriptions() <= 1) {
 				// Nothing to merge with: told at once, while its memory is at hand, rather
 				// than in a second pass over thousands of subscribers.
-				lane.marks[seat] = mark;
-				lane.places[seat] = TOLD;
+				subscriber.dispatchMark = mark;
+				subscriber.dispatchSlot = TOLD;
 				tell(subscriber, shared.of(subscribedUri, subscriber));
 			}
 			else {
@@ -504,8 +489,8 @@ public class NotificationDispatcher implements AutoCloseable {
 					merged = new Subscriber[matches.size()];
 					mergedUris = new String[matches.size()];
 				}
-				lane.marks[seat] = mark;
-				lane.places[seat] = mergedCount;
+				subscriber.dispatchMark = mark;
+				subscriber.dispatchSlot = mergedCount;
 				merged[mergedCount] = subscriber;
 				mergedUris[mergedCount++] = subscribedUri;
 			}

@@ -49,8 +49,14 @@ public final class Subscriber {
 	/** The lane its notifications are queued on, given when it registers. */
 	private volatile @Nullable DeliveryLane lane;
 
-	/** Its seat in its lane; written before the lane, which publishes it. */
-	private int seat;
+	/**
+	 * The dispatcher's own bookkeeping while it fans a change out, on its thread only: the
+	 * change this subscriber was last seen in, and its place in that change's list (or
+	 * {@code -1} once it has been told).
+	 */
+	long dispatchMark;
+
+	int dispatchSlot;
 
 	Subscriber(String id, @Nullable Principal principal, boolean listChanges, Map<String, Object> meta) {
 		this.id = id;
@@ -143,12 +149,7 @@ public final class Subscriber {
 		return current;
 	}
 
-	int getSeat() {
-		return this.seat;
-	}
-
-	void setLane(DeliveryLane lane, int seat) {
-		this.seat = seat;
+	void setLane(DeliveryLane lane) {
 		this.lane = lane;
 	}
 

@@ -261,29 +261,6 @@ class NotificationDispatcherFanoutTests {
 	}
 
 	@Test
-	void aNewcomerInTheSeatOfASubscriberThatLeftIsToldWhileTheOneThatLeftIsStillMatched() {
-		try (NotificationDispatcher dispatcher = dispatcher(new CountingScheduler(), CorrelationMode.NEVER)) {
-			Subscriber left = dispatcher.register("left", null, false, Map.of());
-			dispatcher.unregister(left);
-			List<String> received = new CopyOnWriteArrayList<>();
-			Subscriber newcomer = dispatcher.register("newcomer", null, false, Map.of(),
-					(created) -> (stream, n) -> received.add(n.uri()));
-			assertThat(newcomer.getLane()).isSameAs(left.getLane());
-			assertThat(newcomer.getSeat()).as("the seat it left").isEqualTo(left.getSeat());
-			// Still in the index, and matched first: how a fan-out sees a subscriber that
-			// another thread is unregistering.
-			dispatcher.getIndex().add(left, "catalog://products/{id}");
-			dispatcher.subscribe(newcomer, "catalog://products/{id}");
-			newcomer.getOutbox().attach(new RecordingStream());
-
-			this.feed.publish(new ResourceChange("catalog://products/7", Map.of(), AT));
-
-			await().atMost(10, TimeUnit.SECONDS).until(() -> dispatcher.getBacklog() == 0);
-			assertThat(received).containsExactly("catalog://products/7");
-		}
-	}
-
-	@Test
 	void aChangeIsEncodedOnTheDispatchersThreadAndASubscribersOwnEntriesWhenItRegisters() {
 		Witness attribute = new Witness("changed");
 		Witness subscriptionId = new Witness("sub-1");
