@@ -3,7 +3,8 @@
 # while the harness published: CPU seconds (user + system, from /proc/<pid>/task/*/stat) per
 # group of threads (the name without its number: mcp-delivery, mcp-dispatch, GC Thread,
 # G1 Refine, C2 CompilerThre(ad), http-nio-..., raw-writer), over the first 15 s of the
-# harness's measured publishing (after its --warmup, if given). Linux only; starts and ends
+# harness's measured publishing (after its --warmup, if given), or up to the end of the
+# harness's window if that comes first. Linux only; starts and ends
 # only the harness and the server it forks.
 # Build the jar first: ./mvnw -q -DskipTests package -pl benchmarks -am
 # Usage: benchmarks/server-threads.sh [LoadHarness options, without --duration]
@@ -29,15 +30,20 @@ until grep -q "measuring:" "$work/harness.txt"; do
 	kill -0 "$harness" 2>/dev/null || { cat "$work/harness.txt" >&2; exit 1; }
 	sleep 0.2
 done
-# The server is the harness's child: the only JVM it forks.
-server="$(pgrep -P "$harness" java | head -1)"
+# The harness names the server it forked.
+server="$(sed -n 's/^\[harness\] server pid \([0-9]*\)$/\1/p' "$work/harness.txt" | head -1)"
+if [[ -z "$server" ]]; then
+	echo "The harness named no server pid: server-threads.sh needs a forked server" >&2
+	exit 1
+fi
 snapshot() {
 	# One process for every thread: a few processes per thread took seconds on a busy machine
 	# with hundreds of server threads, and the window slid past the run. User and system time
 	# are read after the name, which may hold spaces ("G1 Refine#0").
 	python3 - "$server" <<'PY'
-import os, sys
+import os, sys, time
 pid = sys.argv[1]
+print("time", time.time())
 for tid in os.listdir(f"/proc/{pid}/task"):
     try:
         with open(f"/proc/{pid}/task/{tid}/stat") as stat_file:
@@ -49,24 +55,31 @@ for tid in os.listdir(f"/proc/{pid}/task"):
 PY
 }
 snapshot >"$work/before"
-sleep 15
+# 15 s, or less if the harness's own window ends first: it ends the server soon after, and a
+# snapshot then would miss the server or catch it shutting down.
+timeout 15 bash -c "until grep -q '^\[harness\] window ended' '$work/harness.txt'; do sleep 0.1; done" || true
 snapshot >"$work/after"
 wait "$harness"
 python3 - "$work/before" "$work/after" "$(getconf CLK_TCK)" <<'PY'
 import collections, re, sys
 ticks = float(sys.argv[3])
+taken = {}
 before = {}
 for line in open(sys.argv[1]):
     parts = line.split(None, 2)
+    if parts[0] == "time":
+        taken["before"] = float(parts[1])
     if len(parts) == 3 and parts[1].isdigit():
         before[parts[0]] = int(parts[1])
 groups = collections.Counter()
 for line in open(sys.argv[2]):
     parts = line.split(None, 2)
+    if parts[0] == "time":
+        taken["after"] = float(parts[1])
     if len(parts) == 3 and parts[1].isdigit():
         groups[re.sub(r'[-#]?\d+$', '', parts[2].strip())] += int(parts[1]) - before.get(parts[0], 0)
 total = sum(groups.values())
-print(f"server CPU over 15 s: {total / ticks:.2f} s")
+print(f"server CPU over {taken['after'] - taken['before']:.1f} s: {total / ticks:.2f} s")
 for name, used in groups.most_common(12):
     print(f"{used / ticks:7.2f} s {100 * used / max(1, total):5.1f}%  {name}")
 PY

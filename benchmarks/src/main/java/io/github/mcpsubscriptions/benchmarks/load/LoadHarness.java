@@ -460,6 +460,7 @@ public final class LoadHarness {
 			long harnessGcAfter = harnessGcMillis();
 			long writesAfter = (server != null) ? server.writeCalls() : -1;
 			long cpuWindowEnd = System.nanoTime();
+			log("window ended");
 			long resident = (server != null) ? server.residentBytes() : -1;
 			// After the CPU window: what the run left on the heap (replay logs, say).
 			long heapAfterRun = (server != null && heapOpen > 0) ? server.usedHeapAfterGc() : -1;
@@ -696,6 +697,8 @@ public final class LoadHarness {
 		ProcessBuilder builder = new ProcessBuilder(command);
 		builder.redirectErrorStream(true);
 		Process process = builder.start();
+		// For scripts that read the server's threads in /proc (server-threads.sh).
+		log("server pid " + process.pid());
 		Thread killer = new Thread(process::destroyForcibly);
 		Runtime.getRuntime().addShutdownHook(killer);
 		BufferedReader output = new BufferedReader(
