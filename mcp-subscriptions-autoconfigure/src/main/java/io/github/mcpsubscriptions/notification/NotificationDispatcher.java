@@ -450,46 +450,6 @@ public class NotificationDispatcher implements AutoCloseable {
 
 	private int dispatch(ResourceChange change) {
 		List<SubscriptionMatch<Subscriber>> matches = this.index.match(change.uri());
-		SharedNotifications shared = new SharedNotifications(change, this.encoder);
-		Decisions decisions = new Decisions(change);
-		if (ofOneSubscribedUri(matches)) {
-			// The index lists a subscriber once per subscribed URI, so nobody is here twice,
-			// and one matching subscription gives the same notification with correlation
-			// or without: no marks to write into thousands of subscribers.
-			for (SubscriptionMatch<Subscriber> match : matches) {
-				Subscriber subscriber = match.subscriber();
-				if (permitted(change, match.subscribedUri(), subscriber.getPrincipal(), decisions)) {
-					tell(subscriber, shared.of(match.subscribedUri(), subscriber));
-				}
-			}
-		}
-		else {
-			dispatchToSeveral(change, matches, shared, decisions);
-		}
-		if (change.isCreationOrDeletion() && this.listedResources.test(change.uri())) {
-			offerListChanged();
-		}
-		return matches.size();
-	}
-
-	private static boolean ofOneSubscribedUri(List<SubscriptionMatch<Subscriber>> matches) {
-		if (matches.isEmpty()) {
-			return true;
-		}
-		// The index gives all matches of a subscribed URI one string: compared by
-		// reference first, that costs a read per match.
-		String first = matches.get(0).subscribedUri();
-		for (SubscriptionMatch<Subscriber> match : matches) {
-			String subscribedUri = match.subscribedUri();
-			if (subscribedUri != first && !subscribedUri.equals(first)) {
-				return false;
-			}
-		}
-		return true;
-	}
-
-	private void dispatchToSeveral(ResourceChange change, List<SubscriptionMatch<Subscriber>> matches,
-			SharedNotifications shared, Decisions decisions) {
 		// Subscribers without correlation get one notification per change: the most
 		// specific of their matching subscriptions that passes the policy and filters.
 		// Each is marked with the change's number and its place in the list, so that a
@@ -498,6 +458,8 @@ public class NotificationDispatcher implements AutoCloseable {
 		Subscriber[] merged = null;
 		String[] mergedUris = null;
 		int mergedCount = 0;
+		SharedNotifications shared = new SharedNotifications(change, this.encoder);
+		Decisions decisions = new Decisions(change);
 		for (SubscriptionMatch<Subscriber> match : matches) {
 			Subscriber subscriber = match.subscriber();
 			String subscribedUri = match.subscribedUri();
@@ -536,6 +498,10 @@ public class NotificationDispatcher implements AutoCloseable {
 		for (int i = 0; i < mergedCount; i++) {
 			tell(merged[i], shared.of(mergedUris[i], merged[i]));
 		}
+		if (change.isCreationOrDeletion() && this.listedResources.test(change.uri())) {
+			offerListChanged();
+		}
+		return matches.size();
 	}
 
 	/**
