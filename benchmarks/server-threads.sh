@@ -63,23 +63,25 @@ wait "$harness"
 python3 - "$work/before" "$work/after" "$(getconf CLK_TCK)" <<'PY'
 import collections, re, sys
 ticks = float(sys.argv[3])
-taken = {}
-before = {}
-for line in open(sys.argv[1]):
-    parts = line.split(None, 2)
-    if parts[0] == "time":
-        taken["before"] = float(parts[1])
-    if len(parts) == 3 and parts[1].isdigit():
-        before[parts[0]] = int(parts[1])
+
+def read(path):
+    """A snapshot: the time it was taken, and each thread's CPU ticks and name by thread id."""
+    taken, threads = None, {}
+    for line in open(path):
+        parts = line.split(None, 2)
+        if parts[0] == "time":
+            taken = float(parts[1])
+        elif len(parts) == 3 and parts[1].isdigit():
+            threads[parts[0]] = (int(parts[1]), parts[2].strip())
+    return taken, threads
+
+started, before = read(sys.argv[1])
+ended, after = read(sys.argv[2])
 groups = collections.Counter()
-for line in open(sys.argv[2]):
-    parts = line.split(None, 2)
-    if parts[0] == "time":
-        taken["after"] = float(parts[1])
-    if len(parts) == 3 and parts[1].isdigit():
-        groups[re.sub(r'[-#]?\d+$', '', parts[2].strip())] += int(parts[1]) - before.get(parts[0], 0)
+for tid, (used, name) in after.items():
+    groups[re.sub(r'[-#]?\d+$', '', name)] += used - before.get(tid, (0, name))[0]
 total = sum(groups.values())
-print(f"server CPU over {taken['after'] - taken['before']:.1f} s: {total / ticks:.2f} s")
+print(f"server CPU over {ended - started:.1f} s: {total / ticks:.2f} s")
 for name, used in groups.most_common(12):
     print(f"{used / ticks:7.2f} s {100 * used / max(1, total):5.1f}%  {name}")
 PY
