@@ -3,8 +3,10 @@ package io.github.mcpsubscriptions.notification;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 
 import org.junit.jupiter.api.Test;
 
@@ -189,6 +191,58 @@ class WaitingNotificationsTests {
 			queues.get(q).clear();
 		}
 		assertThat(queues).allSatisfy((queue) -> assertThat(queue.isEmpty()).isTrue());
+	}
+
+	/**
+	 * A seeded walk through every operation, checked after each step against a
+	 * {@link LinkedHashMap} that keeps the same order and the same one-per-key rule: the
+	 * queue moves from its ring to its table and back many times on the way.
+	 */
+	@Test
+	void behavesAsAnInsertionOrderedMapAcrossRingAndTable() {
+		for (long seed = 1; seed <= 20; seed++) {
+			Random random = new Random(seed);
+			WaitingNotifications waiting = new WaitingNotifications();
+			Map<OutboundNotification.Key, OutboundNotification> model = new LinkedHashMap<>();
+			int keys = 4 + random.nextInt(40);
+			for (int step = 0; step < 3000; step++) {
+				int operation = random.nextInt(12);
+				OutboundNotification notification = change("a://items/" + random.nextInt(keys), step);
+				if (operation < 5) {
+					assertThat(waiting.put(notification)).isSameAs(model.put(notification.key(), notification));
+				}
+				else if (operation < 8) {
+					OutboundNotification first = model.isEmpty() ? null : model.values().iterator().next();
+					assertThat(waiting.pollFirst()).isSameAs(first);
+					if (first != null) {
+						model.remove(first.key());
+					}
+				}
+				else if (operation < 10) {
+					waiting.remove(notification.key());
+					model.remove(notification.key());
+				}
+				else if (operation < 11) {
+					if (!model.containsKey(notification.key())) {
+						Map<OutboundNotification.Key, OutboundNotification> rest = new LinkedHashMap<>(model);
+						model.clear();
+						model.put(notification.key(), notification);
+						model.putAll(rest);
+					}
+					waiting.putFirst(notification);
+				}
+				else {
+					int version = step;
+					waiting.removeIf((candidate) -> candidate.uri().hashCode() % 5 == version % 5);
+					model.values().removeIf((candidate) -> candidate.uri().hashCode() % 5 == version % 5);
+				}
+				assertThat(waiting.size()).as("seed %d step %d", seed, step).isEqualTo(model.size());
+				assertThat(waiting.get(notification.key())).isSameAs(model.get(notification.key()));
+				List<OutboundNotification> inOrder = new ArrayList<>();
+				waiting.forEach(inOrder::add);
+				assertThat(inOrder).as("seed %d step %d", seed, step).containsExactlyElementsOf(model.values());
+			}
+		}
 	}
 
 	private String poll() {
