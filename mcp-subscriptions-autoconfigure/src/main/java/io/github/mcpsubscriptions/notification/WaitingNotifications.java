@@ -2,7 +2,6 @@ package io.github.mcpsubscriptions.notification;
 
 import java.util.ArrayList;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.function.Predicate;
@@ -18,8 +17,8 @@ import org.jspecify.annotations.Nullable;
  * rings therefore share arrays, {@value #RINGS_PER_ARRAY} to one, so that a change fanned
  * out to the outboxes dirties a card per {@value #RINGS_PER_ARRAY} of them, not one each.
  * (An entry of a hash table stored three references per offer, each in a card of its
- * own.) More than {@value #FEW} waiting move to a table, made then and kept for the next
- * burst. Not thread-safe: the outbox's lock guards it.
+ * own.) More than {@value #FEW} waiting move to a {@link KeyedRing} of the outbox's own,
+ * made then and kept for the next burst. Not thread-safe: the outbox's lock guards it.
  */
 final class WaitingNotifications implements Iterable<OutboundNotification> {
 
@@ -52,7 +51,7 @@ final class WaitingNotifications implements Iterable<OutboundNotification> {
 	private int count;
 
 	/** Used once more than {@value #FEW} have waited at the same time; then everything waiting is here. */
-	private @Nullable LinkedHashMap<OutboundNotification.Key, OutboundNotification> table;
+	private @Nullable KeyedRing table;
 
 	/** Whether what waits is in {@link #table} rather than in the ring. */
 	private boolean spilled;
@@ -97,7 +96,7 @@ final class WaitingNotifications implements Iterable<OutboundNotification> {
 			}
 			spill();
 		}
-		return table().put(notification.key(), notification);
+		return table().put(notification);
 	}
 
 	@Nullable OutboundNotification get(OutboundNotification.Key key) {
@@ -111,7 +110,7 @@ final class WaitingNotifications implements Iterable<OutboundNotification> {
 	/** The first notification, left where it is, if any. */
 	@Nullable OutboundNotification peekFirst() {
 		if (this.spilled) {
-			return table().values().iterator().next();
+			return table().peekFirst();
 		}
 		return (this.count == 0) ? null : this.slots[slot(0)];
 	}
@@ -119,9 +118,7 @@ final class WaitingNotifications implements Iterable<OutboundNotification> {
 	/** Take the first notification out, if any. */
 	@Nullable OutboundNotification pollFirst() {
 		if (this.spilled) {
-			Iterator<OutboundNotification> values = table().values().iterator();
-			OutboundNotification first = values.next();
-			values.remove();
+			OutboundNotification first = table().pollFirst();
 			this.spilled = !table().isEmpty();
 			return first;
 		}
@@ -147,7 +144,7 @@ final class WaitingNotifications implements Iterable<OutboundNotification> {
 
 	void removeIf(Predicate<OutboundNotification> filter) {
 		if (this.spilled) {
-			table().values().removeIf(filter);
+			table().removeIf(filter);
 			this.spilled = !table().isEmpty();
 			return;
 		}
@@ -192,7 +189,7 @@ final class WaitingNotifications implements Iterable<OutboundNotification> {
 	/** In order; {@link Iterator#remove()} removes. */
 	@Override
 	public Iterator<OutboundNotification> iterator() {
-		return this.spilled ? new TableIterator(table().values().iterator()) : new RingIterator();
+		return this.spilled ? new TableIterator(table().iterator()) : new RingIterator();
 	}
 
 	/** The index in {@link #slots} of the ring's {@code at}-th notification. */
@@ -231,23 +228,23 @@ final class WaitingNotifications implements Iterable<OutboundNotification> {
 
 	/** The ring is full: everything waiting moves to the table, in order. */
 	private void spill() {
-		LinkedHashMap<OutboundNotification.Key, OutboundNotification> table = this.table;
+		KeyedRing table = this.table;
 		if (table == null) {
-			table = new LinkedHashMap<>();
+			table = new KeyedRing();
 			this.table = table;
 		}
 		for (int at = 0; at < this.count; at++) {
 			OutboundNotification waiting = this.slots[slot(at)];
 			if (waiting != null) {
-				table.put(waiting.key(), waiting);
+				table.put(waiting);
 			}
 		}
 		clear();
 		this.spilled = true;
 	}
 
-	private LinkedHashMap<OutboundNotification.Key, OutboundNotification> table() {
-		LinkedHashMap<OutboundNotification.Key, OutboundNotification> table = this.table;
+	private KeyedRing table() {
+		KeyedRing table = this.table;
 		if (table == null) {
 			throw new IllegalStateException("No table");
 		}
