@@ -57,15 +57,17 @@ final class KeyedRing implements Iterable<OutboundNotification> {
 			this.slots[slot] = notification;
 			return replaced;
 		}
+		int free = ~found;
 		if (this.tail - this.head == this.slots.length) {
 			// Holes are only reclaimed here: half of them or more and the ring keeps its size.
 			resize((this.size <= this.slots.length / 2) ? this.slots.length : 2 * this.slots.length);
+			free = freeFor(notification.key());
 		}
 		int slot = this.tail & (this.slots.length - 1);
 		this.slots[slot] = notification;
 		this.tail++;
 		this.size++;
-		insert(notification.key(), slot);
+		this.index[free] = slot + 1;
 		return null;
 	}
 
@@ -165,25 +167,30 @@ final class KeyedRing implements Iterable<OutboundNotification> {
 		return position;
 	}
 
-	/** Where in the index the key's notification is, or -1. */
+	/**
+	 * Where in the index the key's notification is or, if none waits, the complement
+	 * ({@code ~}) of the free entry where the search ended, so that a put probes once.
+	 */
 	private int find(OutboundNotification.Key key) {
 		int mask = this.index.length - 1;
-		for (int at = home(key); this.index[at] != 0; at = (at + 1) & mask) {
+		int at = home(key);
+		for (; this.index[at] != 0; at = (at + 1) & mask) {
 			OutboundNotification waiting = this.slots[this.index[at] - 1];
 			if (waiting != null && waiting.key().equals(key)) {
 				return at;
 			}
 		}
-		return -1;
+		return ~at;
 	}
 
-	private void insert(OutboundNotification.Key key, int slot) {
+	/** The free index entry for a key that is not in the index. */
+	private int freeFor(OutboundNotification.Key key) {
 		int mask = this.index.length - 1;
 		int at = home(key);
 		while (this.index[at] != 0) {
 			at = (at + 1) & mask;
 		}
-		this.index[at] = slot + 1;
+		return at;
 	}
 
 	/**
@@ -223,7 +230,7 @@ final class KeyedRing implements Iterable<OutboundNotification> {
 			OutboundNotification waiting = old[position & oldMask];
 			if (waiting != null) {
 				this.slots[this.tail] = waiting;
-				insert(waiting.key(), this.tail);
+				this.index[freeFor(waiting.key())] = this.tail + 1;
 				this.tail++;
 			}
 		}
