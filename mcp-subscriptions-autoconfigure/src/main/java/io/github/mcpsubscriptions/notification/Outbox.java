@@ -422,7 +422,18 @@ public final class Outbox {
 			this.awaiting = null;
 			this.writeStartedAt = NOT_WRITING;
 		}
+		stream.expectWritesWhile(() -> drainUnderWay(stream));
 		requestDrain();
+	}
+
+	/**
+	 * Whether a drain for the stream has started and not ended: it writes to the stream
+	 * soon, or finds the client has not taken the last write (which the container watches).
+	 */
+	private boolean drainUnderWay(MessageStream target) {
+		synchronized (this.lock) {
+			return this.draining && this.stream == target;
+		}
 	}
 
 	/**
