@@ -3,7 +3,6 @@ package io.github.mcpsubscriptions.session;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -33,13 +32,31 @@ public final class SessionEventLog {
 
 	private final int capacity;
 
+	/** The most messages a log keeps: its ring's size is the power of two at or above it. */
+	static final int MAX_CAPACITY = 1 << 30;
+
+	/** The ring a log starts with: the default capacity's, which therefore never grows. */
+	private static final int FIRST_RING = 256;
+
 	/**
-	 * The messages kept, oldest first, the last being {@link #lastSequence}'s: only the
-	 * message, which the other sessions it went to share. An event object and an id
-	 * string per kept message were most of a busy session's heap (256 of each by default,
-	 * times thousands of sessions), and the garbage collector's work as they aged.
+	 * The messages kept, by sequence: the message of sequence {@code s} is at
+	 * {@code s & (ring.length - 1)}, and the last {@link #capacity} of them are replayed
+	 * (with a capacity that is not a power of two, a few older ones linger until
+	 * overwritten). Only the message, which the other sessions it went to share. An event
+	 * object and an id string per kept message were most of a busy session's heap (256 of
+	 * each by default, times thousands of sessions), and the garbage collector's work as
+	 * they aged.
+	 * <p>
+	 * A ring rather than a deque that drops its oldest when full: whether the log is full
+	 * changes once per session, after its capacity's worth of messages, and the compiled
+	 * delivery code that asked was then thrown away at once (a deoptimization of every
+	 * method it was inlined into, run interpreted until compiled again): in the load
+	 * harness, 8.5 s into the publishing, in the middle of the window it measures.
 	 */
-	private final ArrayDeque<String> messages;
+	private String[] ring;
+
+	/** The size the ring grows to, if it starts smaller. */
+	private final int fullRing;
 
 	private long lastSequence;
 
@@ -50,15 +67,17 @@ public final class SessionEventLog {
 	 * @param capacity how many messages to keep
 	 */
 	public SessionEventLog(int capacity) {
-		if (capacity < 1) {
-			throw new IllegalArgumentException("The replay log must keep at least 1 message, was " + capacity);
+		if (capacity < 1 || capacity > MAX_CAPACITY) {
+			throw new IllegalArgumentException(
+					"The replay log must keep between 1 and " + MAX_CAPACITY + " messages, was " + capacity);
 		}
 		byte[] bytes = new byte[6];
 		RANDOM.nextBytes(bytes);
 		this.stream = HexFormat.of().formatHex(bytes);
 		this.idPrefix = (this.stream + "-").getBytes(StandardCharsets.US_ASCII);
 		this.capacity = capacity;
-		this.messages = new ArrayDeque<>(Math.min(capacity, 64));
+		this.fullRing = (capacity == 1) ? 1 : Integer.highestOneBit(capacity - 1) << 1;
+		this.ring = new String[Math.min(this.fullRing, FIRST_RING)];
 	}
 
 	/**
@@ -83,12 +102,29 @@ public final class SessionEventLog {
 	}
 
 	private synchronized long record(String data) {
-		this.lastSequence++;
-		if (this.messages.size() == this.capacity) {
-			this.messages.removeFirst();
+		long sequence = ++this.lastSequence;
+		String[] ring = this.ring;
+		// False from the start for a log whose ring is full size, the default's: never a
+		// branch whose answer changes while delivering.
+		if (ring.length < this.fullRing && sequence > ring.length) {
+			ring = grow();
 		}
-		this.messages.addLast(data);
-		return this.lastSequence;
+		ring[(int) sequence & (ring.length - 1)] = data;
+		return sequence;
+	}
+
+	/**
+	 * A ring twice the size, before the first message would overwrite the oldest: the
+	 * messages so far are those of sequence 1 to the old size.
+	 */
+	private String[] grow() {
+		String[] old = this.ring;
+		String[] grown = new String[2 * old.length];
+		for (int sequence = 1; sequence <= old.length; sequence++) {
+			grown[sequence & (grown.length - 1)] = old[sequence & (old.length - 1)];
+		}
+		this.ring = grown;
+		return grown;
 	}
 
 	/**
@@ -124,17 +160,14 @@ public final class SessionEventLog {
 		if (sequence < 0 || sequence > this.lastSequence) {
 			return null;
 		}
-		long oldestKept = this.lastSequence - this.messages.size() + 1;
+		long oldestKept = Math.max(1, this.lastSequence - this.capacity + 1);
 		if (sequence + 1 < oldestKept) {
 			return null;
 		}
 		List<Event> replay = new ArrayList<>((int) (this.lastSequence - sequence));
-		long next = oldestKept;
-		for (String message : this.messages) {
-			if (next > sequence) {
-				replay.add(new Event(id(next), next, message));
-			}
-			next++;
+		int mask = this.ring.length - 1;
+		for (long next = sequence + 1; next <= this.lastSequence; next++) {
+			replay.add(new Event(id(next), next, this.ring[(int) next & mask]));
 		}
 		return replay;
 	}

@@ -1,9 +1,11 @@
 package io.github.mcpsubscriptions.session;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.IntStream;
 
 import io.github.mcpsubscriptions.notification.EncodedMessage;
 import io.github.mcpsubscriptions.test.RecordingStream;
@@ -107,8 +109,50 @@ class SessionEventLogTests {
 	}
 
 	@Test
+	void keepsExactlyItsCapacityWhateverItsRing() {
+		// 256 is the first ring's size: 1000 grows it twice, to 1024; 3 and 300 keep a few
+		// older messages in the ring, which must never be replayed.
+		for (int capacity : new int[] { 1, 2, 3, 4, 255, 256, 257, 300, 1000 }) {
+			SessionEventLog log = new SessionEventLog(capacity);
+			List<String> ids = new ArrayList<>();
+			ids.add(log.lastId());
+			for (int sequence = 1; sequence <= 2 * capacity + 600; sequence++) {
+				ids.add(log.append("m" + sequence));
+				if (capacity > 300 && sequence % 50 != 0 && Integer.bitCount(sequence) != 1
+						&& Integer.bitCount(sequence - 1) != 1) {
+					// Around each growth of the ring, and every 50th message.
+					continue;
+				}
+				int last = sequence;
+				for (int from : new int[] { 0, 1, last - capacity - 1, last - capacity, last - capacity + 1,
+						last / 2, last - 1, last }) {
+					if (from < 0 || from > last) {
+						continue;
+					}
+					List<SessionEventLog.Event> replay = log.after(ids.get(from));
+					if (from < last - capacity) {
+						assertThat(replay).as("capacity %d, after %d of %d: a gap", capacity, from, last).isNull();
+					}
+					else {
+						assertThat(replay).as("capacity %d, after %d of %d", capacity, from, last)
+							.extracting(SessionEventLog.Event::data)
+							.containsExactlyElementsOf(
+									IntStream.rangeClosed(from + 1, last).mapToObj((n) -> "m" + n).toList());
+					}
+				}
+			}
+		}
+	}
+
+	@Test
 	void capacityMustBePositive() {
 		assertThatIllegalArgumentException().isThrownBy(() -> new SessionEventLog(0));
+	}
+
+	@Test
+	void capacityHasALimit() {
+		assertThatIllegalArgumentException().isThrownBy(() -> new SessionEventLog(SessionEventLog.MAX_CAPACITY + 1))
+			.withMessageContaining("between 1 and 1073741824");
 	}
 
 }
