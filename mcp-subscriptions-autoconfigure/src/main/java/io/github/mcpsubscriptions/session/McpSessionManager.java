@@ -154,9 +154,8 @@ public class McpSessionManager implements SmartLifecycle {
 			if (maxSessions < 1) {
 				throw new IllegalArgumentException("The session limit must be at least 1, was " + maxSessions);
 			}
-			if (replayLogSize < 1 || replayLogSize > SessionEventLog.MAX_CAPACITY) {
-				throw new IllegalArgumentException("The replay log size must be between 1 and "
-						+ SessionEventLog.MAX_CAPACITY + ", was " + replayLogSize);
+			if (replayLogSize < 1) {
+				throw new IllegalArgumentException("The replay log size must be at least 1, was " + replayLogSize);
 			}
 			if (writeTimeout.isNegative() || writeTimeout.isZero()) {
 				throw new IllegalArgumentException("The write timeout must be positive, was " + writeTimeout);

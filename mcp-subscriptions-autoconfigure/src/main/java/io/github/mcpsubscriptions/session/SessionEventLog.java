@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 
@@ -25,6 +26,16 @@ public final class SessionEventLog {
 
 	private static final char PRIMING_SEPARATOR = '.';
 
+	/** Messages per chunk of the log. */
+	private static final int CHUNK = 32;
+
+	private static final int CHUNK_SHIFT = 5;
+
+	/** The spine a log starts with: large enough for the default capacity's. */
+	private static final int FIRST_SPINE = 16;
+
+	private static final String[] NO_CHUNK = {};
+
 	private final String stream;
 
 	/** {@code <stream>-} in ASCII, which every id of the session starts with. */
@@ -32,31 +43,33 @@ public final class SessionEventLog {
 
 	private final int capacity;
 
-	/** The most messages a log keeps: its ring's size is the power of two at or above it. */
-	static final int MAX_CAPACITY = 1 << 30;
-
-	/** The ring a log starts with: the default capacity's, which therefore never grows. */
-	private static final int FIRST_RING = 256;
-
 	/**
-	 * The messages kept, by sequence: the message of sequence {@code s} is at
-	 * {@code s & (ring.length - 1)}, and the last {@link #capacity} of them are replayed
-	 * (with a capacity that is not a power of two, a few older ones linger until
-	 * overwritten). Only the message, which the other sessions it went to share. An event
-	 * object and an id string per kept message were most of a busy session's heap (256 of
-	 * each by default, times thousands of sessions), and the garbage collector's work as
-	 * they aged.
+	 * The messages kept, in chunks: the message of sequence {@code s} (from 1) is at
+	 * {@code (s - 1) % CHUNK} in chunk number {@code (s - 1) / CHUNK}, which is at that
+	 * number modulo the spine's length in the spine. The spine holds one chunk more than
+	 * the capacity needs, so the last {@link #capacity} messages are always there (with up
+	 * to a chunk of older ones, never replayed). Only the message, which the other sessions
+	 * it went to share. An event object and an id string per kept message were most of a
+	 * busy session's heap (256 of each by default, times thousands of sessions), and the
+	 * garbage collector's work as they aged.
 	 * <p>
-	 * A ring rather than a deque that drops its oldest when full: whether the log is full
-	 * changes once per session, after its capacity's worth of messages, and the compiled
-	 * delivery code that asked was then thrown away at once (a deoptimization of every
-	 * method it was inlined into, run interpreted until compiled again): in the load
-	 * harness, 8.5 s into the publishing, in the middle of the window it measures.
+	 * Chunks, rather than one array of every kept message, for the garbage collector: a
+	 * message stored into an array that has lived through a collection is a card to refine
+	 * (an old array referring to a young message), once per message and session, while a
+	 * chunk is young as it fills; only its place in the spine is such a store, once per
+	 * chunk. A chunk starts at a message number, never when the log is full: a question
+	 * whose answer changes once per session, after its capacity's worth of messages, made
+	 * the compiled delivery code that asked it be thrown away then (every method it was
+	 * inlined into, run interpreted until compiled again), which in the load harness was
+	 * 8.5 s into the window it measures.
 	 */
-	private String[] ring;
+	private String[][] spine;
 
-	/** The size the ring grows to, if it starts smaller. */
-	private final int fullRing;
+	/** The spine's size once it holds every chunk the capacity needs, and one more. */
+	private final int fullSpine;
+
+	/** The chunk the next message goes into, unless it starts one. */
+	private String[] current = NO_CHUNK;
 
 	private long lastSequence;
 
@@ -67,17 +80,16 @@ public final class SessionEventLog {
 	 * @param capacity how many messages to keep
 	 */
 	public SessionEventLog(int capacity) {
-		if (capacity < 1 || capacity > MAX_CAPACITY) {
-			throw new IllegalArgumentException(
-					"The replay log must keep between 1 and " + MAX_CAPACITY + " messages, was " + capacity);
+		if (capacity < 1) {
+			throw new IllegalArgumentException("The replay log must keep at least 1 message, was " + capacity);
 		}
 		byte[] bytes = new byte[6];
 		RANDOM.nextBytes(bytes);
 		this.stream = HexFormat.of().formatHex(bytes);
 		this.idPrefix = (this.stream + "-").getBytes(StandardCharsets.US_ASCII);
 		this.capacity = capacity;
-		this.fullRing = (capacity == 1) ? 1 : Integer.highestOneBit(capacity - 1) << 1;
-		this.ring = new String[Math.min(this.fullRing, FIRST_RING)];
+		this.fullSpine = (int) ((capacity + (long) CHUNK - 1) / CHUNK + 1);
+		this.spine = new String[Math.min(this.fullSpine, FIRST_SPINE)][];
 	}
 
 	/**
@@ -103,28 +115,25 @@ public final class SessionEventLog {
 
 	private synchronized long record(String data) {
 		long sequence = ++this.lastSequence;
-		String[] ring = this.ring;
-		// False from the start for a log whose ring is full size, the default's: never a
-		// branch whose answer changes while delivering.
-		if (ring.length < this.fullRing && sequence > ring.length) {
-			ring = grow();
+		long position = sequence - 1;
+		int offset = (int) position & (CHUNK - 1);
+		if (offset == 0) {
+			// Taken by a session's first message already: an answer that never changes.
+			this.current = startChunk(position >>> CHUNK_SHIFT);
 		}
-		ring[(int) sequence & (ring.length - 1)] = data;
+		this.current[offset] = data;
 		return sequence;
 	}
 
-	/**
-	 * A ring twice the size, before the first message would overwrite the oldest: the
-	 * messages so far are those of sequence 1 to the old size.
-	 */
-	private String[] grow() {
-		String[] old = this.ring;
-		String[] grown = new String[2 * old.length];
-		for (int sequence = 1; sequence <= old.length; sequence++) {
-			grown[sequence & (grown.length - 1)] = old[sequence & (old.length - 1)];
+	private String[] startChunk(long number) {
+		// False from the start for a spine that is full size, the default's.
+		if (this.spine.length < this.fullSpine && number == this.spine.length) {
+			// Before any chunk is replaced: the chunks so far keep their places.
+			this.spine = Arrays.copyOf(this.spine, Math.min(2 * this.spine.length, this.fullSpine));
 		}
-		this.ring = grown;
-		return grown;
+		String[] chunk = new String[CHUNK];
+		this.spine[(int) (number % this.spine.length)] = chunk;
+		return chunk;
 	}
 
 	/**
@@ -165,9 +174,10 @@ public final class SessionEventLog {
 			return null;
 		}
 		List<Event> replay = new ArrayList<>((int) (this.lastSequence - sequence));
-		int mask = this.ring.length - 1;
 		for (long next = sequence + 1; next <= this.lastSequence; next++) {
-			replay.add(new Event(id(next), next, this.ring[(int) next & mask]));
+			long position = next - 1;
+			String[] chunk = this.spine[(int) ((position >>> CHUNK_SHIFT) % this.spine.length)];
+			replay.add(new Event(id(next), next, chunk[(int) position & (CHUNK - 1)]));
 		}
 		return replay;
 	}
