@@ -2,7 +2,6 @@ package io.github.mcpsubscriptions.notification;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.function.BooleanSupplier;
 
 import org.jspecify.annotations.Nullable;
 
@@ -109,17 +108,6 @@ public interface MessageStream {
 	 */
 	default boolean whenWritable(Runnable callback) {
 		return true;
-	}
-
-	/**
-	 * Tell the stream how to know that its writer is about to write to it. A stream that
-	 * checks on an idle client by writing to it need not while a write is on its way: that
-	 * write finds a client that went away just as well, and past saturation every stream
-	 * has one coming, where a check was a system call of its own.
-	 * @param writeComing whether the writer is about to write; asked without the stream's
-	 * own lock held, and never while writing
-	 */
-	default void expectWritesWhile(BooleanSupplier writeComing) {
 	}
 
 	/**

@@ -150,8 +150,6 @@ public class NotificationDispatcher implements AutoCloseable {
 		subscriber.setOutbox(new Outbox(this.outboxCapacity, this.detachedOutboxCapacity, this.minInterval,
 				this.clock, this.scheduler, (stream, notification) -> write(subscriber, own, stream, notification),
 				this.stats, () -> this.index.subscriptionsOf(subscriber), this.writeBatch));
-		// Read by the stream's probe, on another thread: a stale number only costs a probe.
-		subscriber.getOutbox().decidedBy(() -> subscriber.dispatchMark);
 		subscriber.setLane(takeLaneSeat());
 		this.subscribers.add(subscriber);
 		return subscriber;
@@ -469,8 +467,6 @@ public class NotificationDispatcher implements AutoCloseable {
 				continue;
 			}
 			if (this.encoder.correlates(subscriber)) {
-				// Never compared for a subscriber that correlates: it marks a decision only.
-				subscriber.dispatchMark = mark;
 				tell(subscriber, shared.of(subscribedUri, subscriber));
 			}
 			else if (subscriber.dispatchMark == mark) {

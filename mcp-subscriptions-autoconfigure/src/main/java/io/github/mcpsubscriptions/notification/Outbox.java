@@ -10,9 +10,7 @@ import java.util.HashSet;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.BooleanSupplier;
 import java.util.function.Function;
-import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 
@@ -94,9 +92,6 @@ public final class Outbox {
 	private final Runnable drainTask = this::drain;
 
 	private final Set<OutboundNotification.Key> delayed = new HashSet<>();
-
-	/** Changes whenever a notification is decided for this outbox; see {@link #decidedBy}. */
-	private volatile LongSupplier decided = () -> 0;
 
 	private final Map<String, Instant> lastSent = new HashMap<>();
 
@@ -427,47 +422,7 @@ public final class Outbox {
 			this.awaiting = null;
 			this.writeStartedAt = NOT_WRITING;
 		}
-		stream.expectWritesWhile(new WriteComing(stream));
 		requestDrain();
-	}
-
-	/**
-	 * Tell the outbox how to know that notifications were decided for it, which reach it
-	 * with its lane's next turn.
-	 * @param decided a number that changes whenever one is
-	 */
-	void decidedBy(LongSupplier decided) {
-		this.decided = decided;
-	}
-
-	/**
-	 * What a stream asks before it checks on an idle client: whether a write to it is on
-	 * its way. It is, while a drain for it has started and not ended (or found the client
-	 * has not taken the last write, which the container watches), and when a notification
-	 * was decided for the outbox since the stream last asked: past saturation that waits
-	 * for its lane's turn, longer than a probe interval, with the outbox idle meanwhile.
-	 */
-	private final class WriteComing implements BooleanSupplier {
-
-		private final MessageStream target;
-
-		/** What {@link Outbox#decided} said when the stream last asked; its thread only. */
-		private long decidedWhenAsked = Outbox.this.decided.getAsLong();
-
-		WriteComing(MessageStream target) {
-			this.target = target;
-		}
-
-		@Override
-		public boolean getAsBoolean() {
-			long decidedNow = Outbox.this.decided.getAsLong();
-			boolean decidedSince = decidedNow != this.decidedWhenAsked;
-			this.decidedWhenAsked = decidedNow;
-			synchronized (Outbox.this.lock) {
-				return Outbox.this.stream == this.target && (Outbox.this.draining || decidedSince);
-			}
-		}
-
 	}
 
 	/**

@@ -50,10 +50,9 @@ public final class Subscriber {
 	private volatile @Nullable DeliveryLane lane;
 
 	/**
-	 * The dispatcher's own bookkeeping while it fans a change out, written on its thread
-	 * only: the change this subscriber was last seen in, which decided a notification for
-	 * it, and its place in that change's list (or {@code -1} once it has been told). The
-	 * stream's probe reads the change to know a notification is on its way.
+	 * The dispatcher's own bookkeeping while it fans a change out, on its thread only: the
+	 * change this subscriber was last seen in, and its place in that change's list (or
+	 * {@code -1} once it has been told).
 	 */
 	long dispatchMark;
 

@@ -10,7 +10,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 import io.github.mcpsubscriptions.notification.DeliveryScheduler;
@@ -144,9 +143,6 @@ final class AsyncSseStream implements MessageStream {
 	private boolean completeWhenWritable;
 
 	private volatile boolean closedByServer;
-
-	/** Whether the stream's writer is about to write: no probe is needed then. */
-	private volatile BooleanSupplier writeComing = () -> false;
 
 	private AsyncSseStream(AsyncContext context, ServletOutputStream out, Consumer<MessageStream> onClosed,
 			Consumer<AsyncSseStream> onDone, @Nullable Duration retryOnClose, DeliveryScheduler timer,
@@ -660,20 +656,20 @@ final class AsyncSseStream implements MessageStream {
 
 	/**
 	 * Find out whether the client is still there, by writing an empty comment to a stream
-	 * that has had nothing written since the last probe and has no write on its way. The
-	 * container does not watch the connection of an asynchronous response while nothing is
-	 * being written, and the first write to a connection its client closed still succeeds:
-	 * the next probe (or write) fails, and ends the stream. A stream with a write pending
-	 * is left alone: the container watches its connection until the client takes it.
+	 * that has had nothing written since the last probe. The container does not watch the
+	 * connection of an asynchronous response while nothing is being written, and the first
+	 * write to a connection its client closed still succeeds: the next probe fails, and
+	 * ends the stream. A stream with a write pending is left alone: the container watches
+	 * its connection until the client takes it.
 	 */
 	void probe() {
-		// Asked outside the stream's lock: the writer holds its own lock when it calls in.
-		if (!idleSinceProbe() || this.writeComing.getAsBoolean()) {
-			return;
-		}
 		IOException failure;
 		synchronized (this.lock) {
-			if (this.state != State.OPEN || this.batching || this.wroteSinceProbe) {
+			if (this.state != State.OPEN || this.batching) {
+				return;
+			}
+			if (this.wroteSinceProbe) {
+				this.wroteSinceProbe = false;
 				return;
 			}
 			try {
@@ -693,26 +689,6 @@ final class AsyncSseStream implements MessageStream {
 			ended();
 			complete();
 		}
-	}
-
-	/**
-	 * Whether nothing was written since the last probe; the next probe asks about the
-	 * writes after this one.
-	 */
-	private boolean idleSinceProbe() {
-		synchronized (this.lock) {
-			if (this.state != State.OPEN || this.batching) {
-				return false;
-			}
-			boolean wrote = this.wroteSinceProbe;
-			this.wroteSinceProbe = false;
-			return !wrote;
-		}
-	}
-
-	@Override
-	public void expectWritesWhile(BooleanSupplier writeComing) {
-		this.writeComing = writeComing;
 	}
 
 	/**

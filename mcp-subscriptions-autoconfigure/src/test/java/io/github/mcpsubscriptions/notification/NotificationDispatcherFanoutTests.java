@@ -23,8 +23,6 @@ import io.github.mcpsubscriptions.test.MutableClock;
 import io.github.mcpsubscriptions.test.RecordingStream;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -106,25 +104,6 @@ class NotificationDispatcherFanoutTests {
 				assertThat(stream.batches()).as("queued together, written with one flush").containsExactly(3);
 				assertThat(products(stream)).containsExactly("0", "1", "2");
 			});
-		}
-	}
-
-	@ParameterizedTest
-	@EnumSource(value = CorrelationMode.class, names = { "ALWAYS", "NEVER" })
-	void aStreamWhoseNotificationsWaitForTheirLaneIsNotProbed(CorrelationMode correlation) {
-		// Past saturation a lane's turn comes later than the next probe, with the outbox idle (#29).
-		HoldingScheduler scheduler = new HoldingScheduler();
-		try (NotificationDispatcher dispatcher = dispatcher(scheduler, correlation)) {
-			RecordingStream stream = subscribeToProducts(dispatcher, 1).get(0);
-			scheduler.runHeld();
-			assertThat(stream.writeComing()).as("nothing decided").isFalse();
-			this.feed.publish(new ResourceChange("catalog://products/1", Map.of(), AT));
-			await().atMost(10, TimeUnit.SECONDS).until(() -> dispatcher.getBacklog() == 0);
-			assertThat(stream.written()).isEmpty();
-			assertThat(stream.writeComing()).as("decided, waiting for its lane").isTrue();
-			scheduler.runHeld();
-			assertThat(products(stream)).containsExactly("1");
-			assertThat(stream.writeComing()).as("written, nothing decided since").isFalse();
 		}
 	}
 

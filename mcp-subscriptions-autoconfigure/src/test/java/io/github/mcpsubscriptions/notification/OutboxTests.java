@@ -110,37 +110,6 @@ class OutboxTests {
 	}
 
 	@Test
-	void theStreamKnowsAWriteIsComingWhileADrainIsUnderWay() {
-		List<Runnable> queue = new ArrayList<>();
-		DeliveryScheduler queued = new DeliveryScheduler() {
-
-			@Override
-			public void execute(Runnable task) {
-				queue.add(task);
-			}
-
-			@Override
-			public void schedule(Runnable task, Duration delay) {
-			}
-
-		};
-		Outbox outbox = outbox(10, Duration.ZERO, queued, WriteBatch.DEFAULT, "");
-		RecordingStream first = new RecordingStream();
-		outbox.attach(first);
-		assertThat(first.writeComing()).as("nothing to write").isFalse();
-		outbox.offer(change("a://items/1", 1));
-		assertThat(first.writeComing()).as("its drain waits for its turn").isTrue();
-		queue.remove(0).run();
-		assertThat(this.written).containsExactly("a://items/1 1");
-		assertThat(first.writeComing()).as("written, nothing more").isFalse();
-		outbox.offer(change("a://items/2", 1));
-		RecordingStream second = new RecordingStream();
-		outbox.attach(second);
-		assertThat(first.writeComing()).as("the drain writes to the stream that replaced it").isFalse();
-		assertThat(second.writeComing()).isTrue();
-	}
-
-	@Test
 	void atSaturationALoneNotificationWaitsOnceForCompanyOnAStreamThatHadCompany() {
 		GatheringScheduler saturated = new GatheringScheduler();
 		RecordingStream stream = new RecordingStream();

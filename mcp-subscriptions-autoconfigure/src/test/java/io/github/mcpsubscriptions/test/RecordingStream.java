@@ -3,7 +3,6 @@ package io.github.mcpsubscriptions.test;
 import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.BooleanSupplier;
 
 import io.github.mcpsubscriptions.notification.MessageStream;
 import org.jspecify.annotations.Nullable;
@@ -56,21 +55,6 @@ public final class RecordingStream implements MessageStream {
 		}
 		this.whenWritable.add(callback);
 		return false;
-	}
-
-	private volatile BooleanSupplier writeComing = () -> false;
-
-	@Override
-	public void expectWritesWhile(BooleanSupplier writeComing) {
-		this.writeComing = writeComing;
-	}
-
-	/**
-	 * What the writer says when the stream asks whether a write is on its way.
-	 * @return whether one is
-	 */
-	public boolean writeComing() {
-		return this.writeComing.getAsBoolean();
 	}
 
 	/**
