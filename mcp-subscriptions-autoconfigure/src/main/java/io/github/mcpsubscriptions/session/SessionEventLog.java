@@ -47,11 +47,11 @@ public final class SessionEventLog {
 	 * The messages kept, in chunks: the message of sequence {@code s} (from 1) is at
 	 * {@code (s - 1) % CHUNK} in chunk number {@code (s - 1) / CHUNK}, which is at that
 	 * number modulo the spine's length in the spine. The spine holds one chunk more than
-	 * the capacity needs, so the last {@link #capacity} messages are always there (with up
-	 * to a chunk of older ones, never replayed). Only the message, which the other sessions
-	 * it went to share. An event object and an id string per kept message were most of a
-	 * busy session's heap (256 of each by default, times thousands of sessions), and the
-	 * garbage collector's work as they aged.
+	 * the capacity needs, so the last {@link #capacity} messages are always there (with
+	 * fewer than two chunks of older ones, never replayed). Only the message, which the
+	 * other sessions it went to share. An event object and an id string per kept message
+	 * were most of a busy session's heap (256 of each by default, times thousands of
+	 * sessions), and the garbage collector's work as they aged.
 	 * <p>
 	 * Chunks, rather than one array of every kept message, for the garbage collector: a
 	 * message stored into an array that has lived through a collection is a card to refine
