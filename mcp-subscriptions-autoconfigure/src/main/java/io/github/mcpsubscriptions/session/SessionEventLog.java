@@ -29,8 +29,6 @@ public final class SessionEventLog {
 	/** Messages per chunk of the log. */
 	private static final int CHUNK = 32;
 
-	private static final int CHUNK_SHIFT = 5;
-
 	/** The spine a log starts with: large enough for the default capacity's. */
 	private static final int FIRST_SPINE = 16;
 
@@ -68,7 +66,10 @@ public final class SessionEventLog {
 	/** The spine's size once it holds every chunk the capacity needs, and one more. */
 	private final int fullSpine;
 
-	/** The chunk the next message goes into, unless it starts one. */
+	/**
+	 * The chunk the next message goes into, unless it starts one: the spine's last, kept
+	 * at hand so that a message costs no division.
+	 */
 	private String[] current = NO_CHUNK;
 
 	private long lastSequence;
@@ -119,7 +120,7 @@ public final class SessionEventLog {
 		int offset = (int) position & (CHUNK - 1);
 		if (offset == 0) {
 			// Taken by a session's first message already: an answer that never changes.
-			this.current = startChunk(position >>> CHUNK_SHIFT);
+			this.current = startChunk(position / CHUNK);
 		}
 		this.current[offset] = data;
 		return sequence;
@@ -175,11 +176,15 @@ public final class SessionEventLog {
 		}
 		List<Event> replay = new ArrayList<>((int) (this.lastSequence - sequence));
 		for (long next = sequence + 1; next <= this.lastSequence; next++) {
-			long position = next - 1;
-			String[] chunk = this.spine[(int) ((position >>> CHUNK_SHIFT) % this.spine.length)];
-			replay.add(new Event(id(next), next, chunk[(int) position & (CHUNK - 1)]));
+			replay.add(new Event(id(next), next, message(next)));
 		}
 		return replay;
+	}
+
+	/** A kept message, by its sequence. Called with the lock held. */
+	private String message(long sequence) {
+		long position = sequence - 1;
+		return this.spine[(int) ((position / CHUNK) % this.spine.length)][(int) (position % CHUNK)];
 	}
 
 	private long sequenceOf(String id) {
