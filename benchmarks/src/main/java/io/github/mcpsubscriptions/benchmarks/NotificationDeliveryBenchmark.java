@@ -23,7 +23,6 @@ import io.github.mcpsubscriptions.resource.ResourceRegistry;
 import io.github.mcpsubscriptions.security.ResourceRuleAccessPolicy;
 import io.github.mcpsubscriptions.subscription.ResourceAccessPolicy;
 import io.github.mcpsubscriptions.subscription.SubscriptionIndex;
-import io.github.mcpsubscriptions.subscription.SubscriptionMatch;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -208,16 +207,11 @@ public class NotificationDeliveryBenchmark {
 	@Benchmark
 	public int matchOfferEncode(Fanout state) {
 		ResourceChange change = new ResourceChange(state.nextUri(), state.attributes, Instant.now());
-		List<SubscriptionMatch<Subscriber>> matches = state.index.match(change.uri());
 		// As the dispatcher does: one notification per subscription URI, shared (and encoded
-		// once) by all its subscribers.
+		// once) by all its subscribers, each match handed over by the index as it is found.
 		Map<String, OutboundNotification> shared = new java.util.HashMap<>();
-		for (SubscriptionMatch<Subscriber> match : matches) {
-			match.subscriber()
-				.getOutbox()
-				.offer(shared.computeIfAbsent(match.subscribedUri(), (uri) -> OutboundNotification.updated(change, uri)));
-		}
-		return matches.size();
+		return state.index.forEachMatch(change.uri(), (subscriber, subscribedUri) -> subscriber.getOutbox()
+			.offer(shared.computeIfAbsent(subscribedUri, (uri) -> OutboundNotification.updated(change, uri))));
 	}
 
 	/**
@@ -342,17 +336,16 @@ public class NotificationDeliveryBenchmark {
 	@Benchmark
 	public int matchAuthorizeOfferEncode(AuthorizedFanout state) {
 		ResourceChange change = new ResourceChange(state.nextUri(), state.attributes, Instant.now());
-		int allowed = 0;
-		for (SubscriptionMatch<Subscriber> match : state.index.match(change.uri())) {
-			Subscriber subscriber = match.subscriber();
-			if (state.policy.canReceive(subscriber.getPrincipal(), change.uri(), match.subscribedUri())) {
+		int[] allowed = new int[1];
+		state.index.forEachMatch(change.uri(), (subscriber, subscribedUri) -> {
+			if (state.policy.canReceive(subscriber.getPrincipal(), change.uri(), subscribedUri)) {
 				subscriber.getOutbox()
-					.offer(new OutboundNotification(OutboundNotification.RESOURCE_UPDATED, change.uri(),
-							match.subscribedUri(), change.attributes(), false, change.publishedAt()));
-				allowed++;
+					.offer(new OutboundNotification(OutboundNotification.RESOURCE_UPDATED, change.uri(), subscribedUri,
+							change.attributes(), false, change.publishedAt()));
+				allowed[0]++;
 			}
-		}
-		return allowed;
+		});
+		return allowed[0];
 	}
 
 	@State(Scope.Benchmark)

@@ -16,6 +16,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
@@ -449,30 +450,56 @@ public class NotificationDispatcher implements AutoCloseable {
 	}
 
 	private int dispatch(ResourceChange change) {
-		List<SubscriptionMatch<Subscriber>> matches = this.index.match(change.uri());
-		// Subscribers without correlation get one notification per change: the most
-		// specific of their matching subscriptions that passes the policy and filters.
-		// Each is marked with the change's number and its place in the list, so that a
-		// second match finds its first without a map lookup per subscriber.
-		long mark = ++this.changeSequence;
-		Subscriber[] merged = null;
-		String[] mergedUris = null;
-		int mergedCount = 0;
-		SharedNotifications shared = new SharedNotifications(change, this.encoder);
-		Decisions decisions = new Decisions(change);
-		for (SubscriptionMatch<Subscriber> match : matches) {
-			Subscriber subscriber = match.subscriber();
-			String subscribedUri = match.subscribedUri();
-			if (!permitted(change, subscribedUri, subscriber.getPrincipal(), decisions)) {
-				continue;
+		Fanout fanout = new Fanout(change, ++this.changeSequence);
+		int matches = this.index.forEachMatch(change.uri(), fanout);
+		fanout.tellMerged();
+		if (change.isCreationOrDeletion() && this.listedResources.test(change.uri())) {
+			offerListChanged();
+		}
+		return matches;
+	}
+
+	/**
+	 * One change on its way to the subscribers, match by match as the index finds them.
+	 * Subscribers without correlation get one notification per change: the most specific
+	 * of their matching subscriptions that passes the policy and filters. Each is marked
+	 * with the change's number and its place among those to merge, so that a second match
+	 * finds its first without a map lookup per subscriber.
+	 */
+	private final class Fanout implements BiConsumer<Subscriber, String> {
+
+		private final ResourceChange change;
+
+		private final long mark;
+
+		private final SharedNotifications shared;
+
+		private final Decisions decisions;
+
+		private final List<Subscriber> merged = new ArrayList<>(0);
+
+		private final List<String> mergedUris = new ArrayList<>(0);
+
+		Fanout(ResourceChange change, long mark) {
+			this.change = change;
+			this.mark = mark;
+			this.shared = new SharedNotifications(change, NotificationDispatcher.this.encoder);
+			this.decisions = new Decisions(change);
+		}
+
+		@Override
+		public void accept(Subscriber subscriber, String subscribedUri) {
+			if (!permitted(this.change, subscribedUri, subscriber.getPrincipal(), this.decisions)) {
+				return;
 			}
-			if (this.encoder.correlates(subscriber)) {
-				tell(subscriber, shared.of(subscribedUri, subscriber));
+			if (NotificationDispatcher.this.encoder.correlates(subscriber)) {
+				tell(subscriber, this.shared.of(subscribedUri, subscriber));
 			}
-			else if (subscriber.dispatchMark == mark) {
+			else if (subscriber.dispatchMark == this.mark) {
 				int slot = subscriber.dispatchSlot;
 				if (slot != TOLD) {
-					mergedUris[slot] = CoverageRules.moreSpecific(change.uri(), mergedUris[slot], subscribedUri);
+					this.mergedUris.set(slot,
+							CoverageRules.moreSpecific(this.change.uri(), this.mergedUris.get(slot), subscribedUri));
 				}
 				// Else it was told already, with what seemed its only subscription: another
 				// one was being added meanwhile. One notification per change still holds.
@@ -480,28 +507,25 @@ public class NotificationDispatcher implements AutoCloseable {
 			else if (subscriber.getSubscriptions() <= 1) {
 				// Nothing to merge with: told at once, while its memory is at hand, rather
 				// than in a second pass over thousands of subscribers.
-				subscriber.dispatchMark = mark;
+				subscriber.dispatchMark = this.mark;
 				subscriber.dispatchSlot = TOLD;
-				tell(subscriber, shared.of(subscribedUri, subscriber));
+				tell(subscriber, this.shared.of(subscribedUri, subscriber));
 			}
 			else {
-				if (merged == null) {
-					merged = new Subscriber[matches.size()];
-					mergedUris = new String[matches.size()];
-				}
-				subscriber.dispatchMark = mark;
-				subscriber.dispatchSlot = mergedCount;
-				merged[mergedCount] = subscriber;
-				mergedUris[mergedCount++] = subscribedUri;
+				subscriber.dispatchMark = this.mark;
+				subscriber.dispatchSlot = this.merged.size();
+				this.merged.add(subscriber);
+				this.mergedUris.add(subscribedUri);
 			}
 		}
-		for (int i = 0; i < mergedCount; i++) {
-			tell(merged[i], shared.of(mergedUris[i], merged[i]));
+
+		/** Tell the subscribers whose matches were merged, once every match is in. */
+		void tellMerged() {
+			for (int i = 0; i < this.merged.size(); i++) {
+				tell(this.merged.get(i), this.shared.of(this.mergedUris.get(i), this.merged.get(i)));
+			}
 		}
-		if (change.isCreationOrDeletion() && this.listedResources.test(change.uri())) {
-			offerListChanged();
-		}
-		return matches.size();
+
 	}
 
 	/**

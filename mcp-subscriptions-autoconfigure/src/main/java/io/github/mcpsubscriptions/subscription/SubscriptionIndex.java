@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -13,6 +14,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.function.BiConsumer;
 
 import io.github.mcpsubscriptions.subscription.CoverageRules.Rule;
 import org.jspecify.annotations.Nullable;
@@ -41,7 +43,7 @@ import org.jspecify.annotations.Nullable;
  */
 public final class SubscriptionIndex<S> {
 
-	private static final Object[] NO_MATCHES = {};
+	private static final Object[] NO_SUBSCRIBERS = {};
 
 	private final List<SubscriptionMatcher> matchers;
 
@@ -160,8 +162,25 @@ public final class SubscriptionIndex<S> {
 	 * @param changedUri the URI of the resource that changed
 	 * @return a new list with one entry per matching subscriber and subscribed URI, without
 	 * duplicates, in no particular order
+	 * @see #forEachMatch(String, BiConsumer)
 	 */
 	public List<SubscriptionMatch<S>> match(String changedUri) {
+		List<SubscriptionMatch<S>> matches = new ArrayList<>();
+		forEachMatch(changedUri, (subscriber, subscribedUri) -> matches.add(new SubscriptionMatch<>(subscriber,
+				subscribedUri)));
+		return matches;
+	}
+
+	/**
+	 * Hands each subscription that covers a changed URI to a consumer, as {@link #match}
+	 * finds them but without a list or an object per match: a subscribed URI's subscribers
+	 * one after the other, as they are stored.
+	 * @param changedUri the URI of the resource that changed
+	 * @param consumer takes each matching subscriber with the URI it subscribed to, once
+	 * per pair, in no particular order
+	 * @return how many pairs the consumer was given
+	 */
+	public int forEachMatch(String changedUri, BiConsumer<? super S, String> consumer) {
 		Matches<S> matches = new Matches<>();
 		int pathEnd = CoverageRules.pathEnd(changedUri);
 		// The length of the last candidate looked up, as "a//b" yields "a/" twice.
@@ -194,7 +213,7 @@ public final class SubscriptionIndex<S> {
 		}
 		// Only a URI collected twice (it left a group and came back while the group was
 		// iterated) can repeat a subscriber: the rest need no set of every match.
-		return matches.repeated ? distinct(matches.list) : matches.list;
+		return matches.repeated ? matches.visitDistinct(consumer) : matches.visit(consumer);
 	}
 
 	/**
@@ -243,10 +262,10 @@ public final class SubscriptionIndex<S> {
 	 * @return URIs and their subscriber counts, most subscribers first
 	 */
 	public Map<String, Integer> topSubscribedUris(int limit) {
-		Map<String, Integer> top = new java.util.LinkedHashMap<>();
+		Map<String, Integer> top = new LinkedHashMap<>();
 		this.entries.entrySet()
 			.stream()
-			.map((entry) -> Map.entry(entry.getKey(), entry.getValue().matches.length))
+			.map((entry) -> Map.entry(entry.getKey(), entry.getValue().subscribers.length))
 			.filter((entry) -> entry.getValue() > 0)
 			.sorted(Map.Entry.<String, Integer>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
 			.limit(limit)
@@ -260,7 +279,7 @@ public final class SubscriptionIndex<S> {
 	InternalCounts internalCounts() {
 		int subscriberSlots = 0;
 		for (Entry<S> entry : this.entries.values()) {
-			subscriberSlots += entry.matches.length;
+			subscriberSlots += entry.subscribers.length;
 		}
 		int reverseEntries = 0;
 		for (Set<String> uris : this.subscriptionsBySubscriber.values()) {
@@ -309,7 +328,7 @@ public final class SubscriptionIndex<S> {
 				this.size.decrementAndGet();
 				this.countsByKind.decrementAndGet(entry.definition.kind.ordinal());
 			}
-			if (entry.matches.length == 0) {
+			if (entry.subscribers.length == 0) {
 				unregister(entry);
 				return null;
 			}
@@ -370,35 +389,63 @@ public final class SubscriptionIndex<S> {
 	}
 
 	/**
-	 * The matches of one change, and whether a subscribed URI was collected twice.
+	 * The matches of one change: the subscribed URIs that cover it, each with its
+	 * subscribers as they were when it was collected, and whether a URI was collected
+	 * twice.
 	 */
 	private static final class Matches<S> {
 
-		final ArrayList<SubscriptionMatch<S>> list = new ArrayList<>();
+		private final List<String> uris = new ArrayList<>();
 
-		private final Set<String> uris = new HashSet<>();
+		private final List<Object[]> subscribers = new ArrayList<>();
+
+		private final Set<String> collected = new HashSet<>();
 
 		boolean repeated;
 
 		void collect(Entry<S> entry) {
-			if (!this.uris.add(entry.definition.uri)) {
+			if (!this.collected.add(entry.definition.uri)) {
 				this.repeated = true;
 			}
-			entry.collect(this.list);
+			this.uris.add(entry.definition.uri);
+			this.subscribers.add(entry.subscribers);
 		}
 
-	}
-
-	/**
-	 * Drops duplicates, which a group iterated while a URI leaves and comes back could
-	 * yield.
-	 */
-	private static <S> List<SubscriptionMatch<S>> distinct(List<SubscriptionMatch<S>> matches) {
-		if (matches.size() < 2) {
-			return matches;
+		@SuppressWarnings("unchecked")
+		int visit(BiConsumer<? super S, String> consumer) {
+			int count = 0;
+			for (int i = 0; i < this.uris.size(); i++) {
+				String uri = this.uris.get(i);
+				Object[] subscribers = this.subscribers.get(i);
+				for (Object subscriber : subscribers) {
+					consumer.accept((S) subscriber, uri);
+				}
+				count += subscribers.length;
+			}
+			return count;
 		}
-		Set<SubscriptionMatch<S>> unique = new LinkedHashSet<>(matches);
-		return (unique.size() != matches.size()) ? new ArrayList<>(unique) : matches;
+
+		/**
+		 * Visits a URI collected twice once, with the subscribers of both collections:
+		 * a subscriber that came or went in between is in one of them.
+		 */
+		@SuppressWarnings("unchecked")
+		int visitDistinct(BiConsumer<? super S, String> consumer) {
+			Map<String, Set<Object>> byUri = new LinkedHashMap<>();
+			for (int i = 0; i < this.uris.size(); i++) {
+				byUri.computeIfAbsent(this.uris.get(i), (uri) -> new LinkedHashSet<>())
+					.addAll(Arrays.asList(this.subscribers.get(i)));
+			}
+			int count = 0;
+			for (Map.Entry<String, Set<Object>> entry : byUri.entrySet()) {
+				for (Object subscriber : entry.getValue()) {
+					consumer.accept((S) subscriber, entry.getKey());
+				}
+				count += entry.getValue().size();
+			}
+			return count;
+		}
+
 	}
 
 	/**
@@ -459,49 +506,41 @@ public final class SubscriptionIndex<S> {
 	}
 
 	/**
-	 * A subscribed URI and its subscribers, each as the match a change to a URI it covers
-	 * yields: made once when it subscribes rather than for every change, which allocated
-	 * one per subscriber and change. The array is copied on write, with the URI's mapping
-	 * locked, so that matching reads a consistent snapshot without a lock.
+	 * A subscribed URI and its subscribers. A change it covers hands them over as they
+	 * are stored, with the URI once: a match object per subscriber, even one made when it
+	 * subscribed, was one more object for every notification to read from memory. The
+	 * array is copied on write, with the URI's mapping locked, so that matching reads a
+	 * consistent snapshot without a lock.
 	 */
 	private static final class Entry<S> {
 
 		final Definition definition;
 
-		volatile Object[] matches = NO_MATCHES;
+		volatile Object[] subscribers = NO_SUBSCRIBERS;
 
 		Entry(Definition definition) {
 			this.definition = definition;
 		}
 
 		void addSubscriber(S subscriber) {
-			Object[] current = this.matches;
+			Object[] current = this.subscribers;
 			Object[] next = Arrays.copyOf(current, current.length + 1);
-			next[current.length] = new SubscriptionMatch<>(subscriber, this.definition.uri);
-			this.matches = next;
+			next[current.length] = subscriber;
+			this.subscribers = next;
 		}
 
 		boolean removeSubscriber(S subscriber) {
-			Object[] current = this.matches;
+			Object[] current = this.subscribers;
 			for (int index = 0; index < current.length; index++) {
-				if (((SubscriptionMatch<?>) current[index]).subscriber().equals(subscriber)) {
+				if (current[index].equals(subscriber)) {
 					Object[] next = new Object[current.length - 1];
 					System.arraycopy(current, 0, next, 0, index);
 					System.arraycopy(current, index + 1, next, index, next.length - index);
-					this.matches = next;
+					this.subscribers = next;
 					return true;
 				}
 			}
 			return false;
-		}
-
-		@SuppressWarnings("unchecked")
-		void collect(ArrayList<SubscriptionMatch<S>> matches) {
-			Object[] current = this.matches;
-			matches.ensureCapacity(matches.size() + current.length);
-			for (Object match : current) {
-				matches.add((SubscriptionMatch<S>) match);
-			}
 		}
 
 	}

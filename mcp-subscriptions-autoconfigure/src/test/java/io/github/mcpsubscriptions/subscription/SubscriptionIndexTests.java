@@ -28,18 +28,29 @@ class SubscriptionIndexTests {
 	}
 
 	@Test
-	void aSubscriptionsMatchIsMadeOnceForEveryChangeAndGoesWithIt() {
-		// A change to a template thousands subscribed to allocated a match per subscriber (#29).
-		this.index.add("alice", "catalog://products/{id}");
-		this.index.add("bob", "catalog://products/{id}");
-		List<SubscriptionMatch<String>> first = this.index.match("catalog://products/7");
-		List<SubscriptionMatch<String>> second = this.index.match("catalog://products/8");
-		assertThat(second).hasSize(2).allSatisfy((match) -> assertThat(first).anyMatch((earlier) -> earlier == match));
-		this.index.remove("alice", "catalog://products/{id}");
-		assertThat(this.index.match("catalog://products/9")).containsExactly(match("bob", "catalog://products/{id}"));
-		this.index.add("alice", "catalog://products/{id}");
-		assertThat(this.index.match("catalog://products/9")).containsExactlyInAnyOrder(
-				match("alice", "catalog://products/{id}"), match("bob", "catalog://products/{id}"));
+	void forEachMatchHandsOverEverySubscriberOfACoveringUriOnceWithThatUri() {
+		// The dispatcher's way: no list of matches per change, and no match object per
+		// subscriber to read (#29).
+		String template = "catalog://products/{id}";
+		this.index.add("alice", template);
+		this.index.add("bob", template);
+		this.index.add("bob", "catalog://products/");
+		this.index.add("carol", "catalog://orders/{id}");
+		List<SubscriptionMatch<String>> visited = new ArrayList<>();
+		assertThat(this.index.forEachMatch("catalog://products/7", (subscriber, uri) -> visited.add(match(subscriber, uri))))
+			.isEqualTo(3);
+		assertThat(visited).containsExactlyInAnyOrder(match("alice", template), match("bob", template),
+				match("bob", "catalog://products/"));
+		this.index.remove("alice", template);
+		visited.clear();
+		assertThat(this.index.forEachMatch("catalog://products/9", (subscriber, uri) -> visited.add(match(subscriber, uri))))
+			.isEqualTo(2);
+		assertThat(visited).containsExactlyInAnyOrder(match("bob", template), match("bob", "catalog://products/"));
+		this.index.add("alice", template);
+		assertThat(this.index.match("catalog://products/9")).containsExactlyInAnyOrder(match("alice", template),
+				match("bob", template), match("bob", "catalog://products/"));
+		assertThat(this.index.forEachMatch("catalog://orders", (subscriber, uri) -> visited.add(match(subscriber, uri))))
+			.isZero();
 	}
 
 	@Test
