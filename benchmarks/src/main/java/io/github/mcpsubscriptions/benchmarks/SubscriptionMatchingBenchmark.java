@@ -115,7 +115,8 @@ public class SubscriptionMatchingBenchmark {
 	 */
 	@Benchmark
 	public void indexMatch(Blackhole blackhole) {
-		blackhole.consume(this.index.forEachMatch(nextChange(), (subscriber, subscribedUri) -> blackhole.consume(subscriber)));
+		blackhole.consume(
+				this.index.forEachMatch(nextChange(), (subscriber, subscribedUri) -> blackhole.consume(subscriber)));
 	}
 
 	/**

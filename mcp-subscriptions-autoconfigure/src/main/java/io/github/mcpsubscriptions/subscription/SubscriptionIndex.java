@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.EnumMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -172,9 +171,9 @@ public final class SubscriptionIndex<S> {
 	}
 
 	/**
-	 * Hands each subscription that covers a changed URI to a consumer, as {@link #match}
-	 * finds them but without a list or an object per match: a subscribed URI's subscribers
-	 * one after the other, as they are stored.
+	 * Hands each subscription that covers a changed URI to a consumer: the pairs
+	 * {@link #match} lists, without a list or an object per match, a subscribed URI's
+	 * subscribers one after the other as they are stored.
 	 * @param changedUri the URI of the resource that changed
 	 * @param consumer takes each matching subscriber with the URI it subscribed to, once
 	 * per pair, in no particular order
@@ -211,9 +210,7 @@ public final class SubscriptionIndex<S> {
 				collectGroup(this.customGroups, scheme, changedUri, matches);
 			}
 		}
-		// Only a URI collected twice (it left a group and came back while the group was
-		// iterated) can repeat a subscriber: the rest need no set of every match.
-		return matches.repeated ? matches.visitDistinct(consumer) : matches.visit(consumer);
+		return matches.visit(consumer);
 	}
 
 	/**
@@ -389,59 +386,32 @@ public final class SubscriptionIndex<S> {
 	}
 
 	/**
-	 * The matches of one change: the subscribed URIs that cover it, each with its
-	 * subscribers as they were when it was collected, and whether a URI was collected
-	 * twice.
+	 * The matches of one change: each subscribed URI that covers it, with its subscribers
+	 * as they were when it was collected.
 	 */
 	private static final class Matches<S> {
 
-		private final List<String> uris = new ArrayList<>();
-
-		private final List<Object[]> subscribers = new ArrayList<>();
-
-		private final Set<String> collected = new HashSet<>();
-
-		boolean repeated;
+		private final Map<String, Object[]> byUri = new LinkedHashMap<>();
 
 		void collect(Entry<S> entry) {
-			if (!this.collected.add(entry.definition.uri)) {
-				this.repeated = true;
+			Object[] earlier = this.byUri.putIfAbsent(entry.definition.uri, entry.subscribers);
+			if (earlier != null) {
+				// Collected twice (it left a group and came back while the group was
+				// iterated): once, with whoever was in either collection.
+				Set<Object> both = new LinkedHashSet<>(Arrays.asList(earlier));
+				both.addAll(Arrays.asList(entry.subscribers));
+				this.byUri.put(entry.definition.uri, both.toArray());
 			}
-			this.uris.add(entry.definition.uri);
-			this.subscribers.add(entry.subscribers);
 		}
 
 		@SuppressWarnings("unchecked")
 		int visit(BiConsumer<? super S, String> consumer) {
 			int count = 0;
-			for (int i = 0; i < this.uris.size(); i++) {
-				String uri = this.uris.get(i);
-				Object[] subscribers = this.subscribers.get(i);
-				for (Object subscriber : subscribers) {
-					consumer.accept((S) subscriber, uri);
+			for (Map.Entry<String, Object[]> match : this.byUri.entrySet()) {
+				for (Object subscriber : match.getValue()) {
+					consumer.accept((S) subscriber, match.getKey());
 				}
-				count += subscribers.length;
-			}
-			return count;
-		}
-
-		/**
-		 * Visits a URI collected twice once, with the subscribers of both collections:
-		 * a subscriber that came or went in between is in one of them.
-		 */
-		@SuppressWarnings("unchecked")
-		int visitDistinct(BiConsumer<? super S, String> consumer) {
-			Map<String, Set<Object>> byUri = new LinkedHashMap<>();
-			for (int i = 0; i < this.uris.size(); i++) {
-				byUri.computeIfAbsent(this.uris.get(i), (uri) -> new LinkedHashSet<>())
-					.addAll(Arrays.asList(this.subscribers.get(i)));
-			}
-			int count = 0;
-			for (Map.Entry<String, Set<Object>> entry : byUri.entrySet()) {
-				for (Object subscriber : entry.getValue()) {
-					consumer.accept((S) subscriber, entry.getKey());
-				}
-				count += entry.getValue().size();
+				count += match.getValue().length;
 			}
 			return count;
 		}

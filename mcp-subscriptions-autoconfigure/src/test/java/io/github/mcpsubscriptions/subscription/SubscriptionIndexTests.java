@@ -3,6 +3,7 @@ package io.github.mcpsubscriptions.subscription;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.function.BiConsumer;
 
 import io.github.mcpsubscriptions.subscription.SubscriptionIndex.InternalCounts;
 import org.junit.jupiter.api.Test;
@@ -37,20 +38,18 @@ class SubscriptionIndexTests {
 		this.index.add("bob", "catalog://products/");
 		this.index.add("carol", "catalog://orders/{id}");
 		List<SubscriptionMatch<String>> visited = new ArrayList<>();
-		assertThat(this.index.forEachMatch("catalog://products/7", (subscriber, uri) -> visited.add(match(subscriber, uri))))
-			.isEqualTo(3);
+		BiConsumer<String, String> visit = (subscriber, uri) -> visited.add(match(subscriber, uri));
+		assertThat(this.index.forEachMatch("catalog://products/7", visit)).isEqualTo(3);
 		assertThat(visited).containsExactlyInAnyOrder(match("alice", template), match("bob", template),
 				match("bob", "catalog://products/"));
 		this.index.remove("alice", template);
 		visited.clear();
-		assertThat(this.index.forEachMatch("catalog://products/9", (subscriber, uri) -> visited.add(match(subscriber, uri))))
-			.isEqualTo(2);
+		assertThat(this.index.forEachMatch("catalog://products/9", visit)).isEqualTo(2);
 		assertThat(visited).containsExactlyInAnyOrder(match("bob", template), match("bob", "catalog://products/"));
 		this.index.add("alice", template);
 		assertThat(this.index.match("catalog://products/9")).containsExactlyInAnyOrder(match("alice", template),
 				match("bob", template), match("bob", "catalog://products/"));
-		assertThat(this.index.forEachMatch("catalog://orders", (subscriber, uri) -> visited.add(match(subscriber, uri))))
-			.isZero();
+		assertThat(this.index.forEachMatch("catalog://orders", visit)).isZero();
 	}
 
 	@Test
