@@ -133,7 +133,8 @@ public final class McpEndpointAutoConfiguration {
 		int parallelism = ExecutorDeliveryScheduler.parallelism(notifications.getDeliveryCpuShare(),
 				Runtime.getRuntime().availableProcessors());
 		return new ExecutorDeliveryScheduler(notifications.getDeliveryThreads(), parallelism,
-				ExecutorDeliveryScheduler.DEFAULT_LEASE, notifications.getGatheringWindow());
+				ExecutorDeliveryScheduler.DEFAULT_LEASE, notifications.getGatheringWindow(),
+				notifications.getSaturatedWriteInterval());
 	}
 
 	@Bean

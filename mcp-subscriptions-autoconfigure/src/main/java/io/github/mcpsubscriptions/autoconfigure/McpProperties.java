@@ -756,6 +756,13 @@ public class McpProperties {
 		private Duration gatheringWindow = Duration.ofMillis(100);
 
 		/**
+		 * How long, at least, a stream's writer waits between two turns while delivery is
+		 * saturated: what arrives for the stream meanwhile shares its next write; 0 never
+		 * holds a turn back.
+		 */
+		private Duration saturatedWriteInterval = Duration.ofMillis(300);
+
+		/**
 		 * How long a client may leave a write untaken before it is taken to have stopped
 		 * reading: its stream is closed and it is told to resync when it returns. Also how
 		 * long a closing stream waits for its client to take the end.
@@ -832,6 +839,14 @@ public class McpProperties {
 
 		public void setGatheringWindow(Duration gatheringWindow) {
 			this.gatheringWindow = gatheringWindow;
+		}
+
+		public Duration getSaturatedWriteInterval() {
+			return this.saturatedWriteInterval;
+		}
+
+		public void setSaturatedWriteInterval(Duration saturatedWriteInterval) {
+			this.saturatedWriteInterval = saturatedWriteInterval;
 		}
 
 		public double getDeliveryCpuShare() {

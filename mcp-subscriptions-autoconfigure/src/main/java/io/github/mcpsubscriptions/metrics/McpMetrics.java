@@ -119,6 +119,8 @@ public class McpMetrics implements MeterBinder, ApplicationListener<McpSubscript
 				"Notifications held back by a rate limit");
 		counter(registry, "mcp.notifications.gathered", stats, NotificationStats::getGathered,
 				"Lone notifications that waited for others to share their write while delivery was saturated");
+		counter(registry, "mcp.notifications.held-back", stats, NotificationStats::getHeldBack,
+				"Turns of a lane of streams held back until its turn interval had passed, while delivery was saturated");
 		FunctionCounter.builder("mcp.notifications.dropped", stats, (s) -> s.getFiltered())
 			.tag("reason", "filtered")
 			.description("Notifications not sent, by reason")

@@ -21,7 +21,8 @@ import org.jspecify.annotations.Nullable;
  * subscriber's notifications are queued while its outbox is at hand, every change that
  * waits for the lane at once, and the drains they start run right after, in the same task.
  * What waits for a lane is taken whole by its next task, so it waits no longer than one
- * turn of the delivery threads.
+ * turn of the delivery threads, or, while delivery is saturated, than the scheduler's turn
+ * interval after the lane's previous turn ({@link DeliveryScheduler#holdBack}).
  * <p>
  * A lane runs at most one task at a time and takes what the dispatcher hands it in order,
  * so what the dispatcher decides for one subscriber reaches its outbox in the order it was
@@ -43,15 +44,24 @@ final class DeliveryLane implements Runnable {
 
 	private final AtomicBoolean scheduled = new AtomicBoolean();
 
+	private final NotificationStats stats;
+
+	/** When its last turn began ({@link System#nanoTime()}); on the running task only. */
+	private long lastTurn;
+
+	/** Whether it has had a turn: until then {@link #lastTurn} means nothing. */
+	private boolean turned;
+
 	/** What the dispatcher's current task gives this lane; on the dispatcher's thread only. */
 	@Nullable Offers building;
 
 	/** How many registered subscribers have this lane; guarded by the dispatcher. */
 	int members;
 
-	DeliveryLane(DeliveryScheduler scheduler, BiPredicate<Subscriber, String> subscribed) {
+	DeliveryLane(DeliveryScheduler scheduler, BiPredicate<Subscriber, String> subscribed, NotificationStats stats) {
 		this.scheduler = scheduler;
 		this.subscribed = subscribed;
+		this.stats = stats;
 	}
 
 	/**
@@ -67,6 +77,14 @@ final class DeliveryLane implements Runnable {
 
 	@Override
 	public void run() {
+		long now = System.nanoTime();
+		if (this.scheduler.holdBack(this, this.turned ? now - this.lastTurn : Long.MAX_VALUE)) {
+			// Still scheduled: what is handed over meanwhile waits for the held turn.
+			this.stats.heldBack.increment();
+			return;
+		}
+		this.turned = true;
+		this.lastTurn = now;
 		List<Runnable> drains = new ArrayList<>();
 		try {
 			// Everything that waits: in the outboxes it is coalesced and bounded by their

@@ -4,7 +4,8 @@ import java.time.Duration;
 
 /**
  * Runs outbox drains: now, after a rate-limit delay, or, while delivery is saturated,
- * gathered with others. Tests substitute a manual one.
+ * gathered with others or held back until their streams' next turn is due. Tests
+ * substitute a manual one.
  */
 public interface DeliveryScheduler {
 
@@ -32,6 +33,23 @@ public interface DeliveryScheduler {
 	 * @return whether the drain was taken; if not, the caller goes on writing
 	 */
 	default boolean gather(Runnable task, long waitedMillis) {
+		return false;
+	}
+
+	/**
+	 * Run a turn of a task that writes to the same streams over and over (a lane of
+	 * subscribers) later, if drains already wait for their turn and its previous turn
+	 * began less than the scheduler's turn interval ago: it runs once that interval has
+	 * passed, and what reaches its streams meanwhile shares their writes. Without it, a
+	 * server that writes more cheaply than its clients read takes its turns ever more
+	 * often, each with fewer notifications, and spends the cores it saved on more writes.
+	 * A scheduler that never holds turns back keeps this default.
+	 * @param task the task
+	 * @param sinceLastTurnNanos how long ago its previous turn began
+	 * @return whether the turn was taken (the scheduler runs it later); if not, the caller
+	 * runs it now
+	 */
+	default boolean holdBack(Runnable task, long sinceLastTurnNanos) {
 		return false;
 	}
 

@@ -27,7 +27,9 @@ import org.apache.commons.logging.LogFactory;
  * While drains wait for their turn, a drain that would write a lone notification may be
  * {@linkplain #gather(Runnable, long) gathered}: every drain gathered within one window is
  * handed over together when it ends. At saturation most writes then carry several
- * notifications, so delivery costs less per notification and catches up sooner.
+ * notifications, so delivery costs less per notification and catches up sooner. For the
+ * same reason a lane's turn that comes less than the turn interval after its previous
+ * one is {@linkplain #holdBack(Runnable, long) held back} until the interval has passed.
  */
 public final class ExecutorDeliveryScheduler implements DeliveryScheduler, AutoCloseable {
 
@@ -38,6 +40,12 @@ public final class ExecutorDeliveryScheduler implements DeliveryScheduler, AutoC
 
 	/** How long drains gathered at saturation wait, at most, before they run. */
 	public static final Duration DEFAULT_GATHERING_WINDOW = Duration.ofMillis(100);
+
+	/**
+	 * How long, at least, between two turns of a lane of streams while delivery is
+	 * saturated.
+	 */
+	public static final Duration DEFAULT_TURN_INTERVAL = Duration.ofMillis(300);
 
 	/** How many gathered drains one task runs, as the dispatcher hands them over. */
 	static final int CHUNK = 64;
@@ -53,6 +61,8 @@ public final class ExecutorDeliveryScheduler implements DeliveryScheduler, AutoC
 	private final DeliveryGate gate;
 
 	private final long gatheringNanos;
+
+	private final long turnIntervalNanos;
 
 	private final Queue<Runnable> gathered = new ConcurrentLinkedQueue<>();
 
@@ -77,7 +87,8 @@ public final class ExecutorDeliveryScheduler implements DeliveryScheduler, AutoC
 	}
 
 	/**
-	 * Create a scheduler.
+	 * Create a scheduler whose lanes take their turns at saturation at most once per
+	 * {@link #DEFAULT_TURN_INTERVAL}.
 	 * @param poolSize the pool size where virtual threads are not available
 	 * @param parallelism how many drains may run at once
 	 * @param lease how long a drain may hold its place before the next one takes it over
@@ -85,7 +96,22 @@ public final class ExecutorDeliveryScheduler implements DeliveryScheduler, AutoC
 	 * never gathers
 	 */
 	public ExecutorDeliveryScheduler(int poolSize, int parallelism, Duration lease, Duration gatheringWindow) {
-		this(poolSize, parallelism, lease, gatheringWindow, true);
+		this(poolSize, parallelism, lease, gatheringWindow, DEFAULT_TURN_INTERVAL);
+	}
+
+	/**
+	 * Create a scheduler.
+	 * @param poolSize the pool size where virtual threads are not available
+	 * @param parallelism how many drains may run at once
+	 * @param lease how long a drain may hold its place before the next one takes it over
+	 * @param gatheringWindow how long drains gathered at saturation wait, at most; zero
+	 * never gathers
+	 * @param turnInterval how long, at least, between two turns of a lane while delivery
+	 * is saturated; zero never holds a turn back
+	 */
+	public ExecutorDeliveryScheduler(int poolSize, int parallelism, Duration lease, Duration gatheringWindow,
+			Duration turnInterval) {
+		this(poolSize, parallelism, lease, gatheringWindow, turnInterval, true);
 	}
 
 	ExecutorDeliveryScheduler(int poolSize, int parallelism, Duration lease, boolean virtualThreadsIfAvailable) {
@@ -94,10 +120,19 @@ public final class ExecutorDeliveryScheduler implements DeliveryScheduler, AutoC
 
 	ExecutorDeliveryScheduler(int poolSize, int parallelism, Duration lease, Duration gatheringWindow,
 			boolean virtualThreadsIfAvailable) {
+		this(poolSize, parallelism, lease, gatheringWindow, DEFAULT_TURN_INTERVAL, virtualThreadsIfAvailable);
+	}
+
+	ExecutorDeliveryScheduler(int poolSize, int parallelism, Duration lease, Duration gatheringWindow,
+			Duration turnInterval, boolean virtualThreadsIfAvailable) {
 		if (gatheringWindow.isNegative()) {
 			throw new IllegalArgumentException("The gathering window must not be negative, was " + gatheringWindow);
 		}
+		if (turnInterval.isNegative()) {
+			throw new IllegalArgumentException("The turn interval must not be negative, was " + turnInterval);
+		}
 		this.gatheringNanos = gatheringWindow.toNanos();
+		this.turnIntervalNanos = turnInterval.toNanos();
 		ExecutorService virtualThreads = virtualThreadsIfAvailable ? virtualThreadExecutor() : null;
 		this.delivery = (virtualThreads != null) ? virtualThreads
 				: Executors.newFixedThreadPool(poolSize, this.deliveryThreads);
@@ -205,6 +240,23 @@ public final class ExecutorDeliveryScheduler implements DeliveryScheduler, AutoC
 				// Shutting down: what waits is dropped with the streams.
 			}
 		}
+		return true;
+	}
+
+	/**
+	 * How long, at least, between two turns of a lane while delivery is saturated.
+	 * @return the interval, zero when turns are never held back
+	 */
+	public Duration getTurnInterval() {
+		return Duration.ofNanos(this.turnIntervalNanos);
+	}
+
+	@Override
+	public boolean holdBack(Runnable task, long sinceLastTurnNanos) {
+		if (sinceLastTurnNanos >= this.turnIntervalNanos || !isSaturated()) {
+			return false;
+		}
+		schedule(task, Duration.ofNanos(this.turnIntervalNanos - sinceLastTurnNanos));
 		return true;
 	}
 

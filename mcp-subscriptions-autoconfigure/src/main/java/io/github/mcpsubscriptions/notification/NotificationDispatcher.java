@@ -165,7 +165,7 @@ public class NotificationDispatcher implements AutoCloseable {
 			DeliveryLane lane = this.lanesWithSeats.peekFirst();
 			if (lane == null) {
 				lane = new DeliveryLane(this.scheduler,
-						(subscriber, uri) -> this.index.subscriptionsOf(subscriber).contains(uri));
+						(subscriber, uri) -> this.index.subscriptionsOf(subscriber).contains(uri), this.stats);
 				this.lanesWithSeats.addFirst(lane);
 			}
 			if (++lane.members == DeliveryLane.SIZE) {

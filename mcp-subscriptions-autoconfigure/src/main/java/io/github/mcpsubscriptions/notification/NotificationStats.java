@@ -23,6 +23,8 @@ public final class NotificationStats {
 
 	final LongAdder gathered = new LongAdder();
 
+	final LongAdder heldBack = new LongAdder();
+
 	final LongAdder filtered = new LongAdder();
 
 	final LongAdder denied = new LongAdder();
@@ -79,6 +81,11 @@ public final class NotificationStats {
 	/** Drains that let a lone notification wait for others while delivery was saturated. */
 	public long getGathered() {
 		return this.gathered.sum();
+	}
+
+	/** Turns of a lane of streams held back while delivery was saturated. */
+	public long getHeldBack() {
+		return this.heldBack.sum();
 	}
 
 	/** Notifications a {@code SubscriptionFilter} left out. */

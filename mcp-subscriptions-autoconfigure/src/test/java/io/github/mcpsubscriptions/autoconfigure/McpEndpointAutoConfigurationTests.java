@@ -248,6 +248,22 @@ class McpEndpointAutoConfigurationTests {
 	}
 
 	@Test
+	void deliverySpacesALanesTurnsAtSaturationByAnIntervalThatIsConfigurable() {
+		this.runner.run((context) -> assertThat(context.getBean(
+				io.github.mcpsubscriptions.notification.ExecutorDeliveryScheduler.class)
+			.getTurnInterval()).isEqualTo(Duration.ofMillis(300)));
+		this.runner.withPropertyValues("mcp.notifications.saturated-write-interval=0")
+			.run((context) -> assertThat(context.getBean(
+					io.github.mcpsubscriptions.notification.ExecutorDeliveryScheduler.class)
+				.getTurnInterval()).isZero());
+		this.runner.withPropertyValues("mcp.notifications.saturated-write-interval=-1ms")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("turn interval must not be negative"));
+	}
+
+	@Test
 	void serverNameDefaultsToApplicationName() {
 		this.runner.withPropertyValues("spring.application.name=shop")
 			.run((context) -> assertThat(context.getBean(McpServerInfo.class).name()).isEqualTo("shop"));

@@ -104,6 +104,9 @@ class McpObservabilityTests {
 				.isEqualTo(1);
 			assertThat(this.meters.get("mcp.notifications.dropped").tag("reason", "filtered").functionCounter().count())
 				.isZero();
+			assertThat(this.meters.get("mcp.notifications.held-back").functionCounter().count())
+				.as("a server that keeps up holds no lane's turn back")
+				.isZero();
 			// No meter carries a session id or a URI.
 			assertThat(this.meters.getMeters()).allSatisfy((meter) -> assertThat(meter.getId().getTags())
 				.noneMatch((tag) -> tag.getValue().contains("://") || tag.getValue().equals(session)));

@@ -124,6 +124,57 @@ class ExecutorDeliverySchedulerTests {
 			.withMessageContaining("gathering window");
 	}
 
+	@Test
+	void whileDrainsWaitForTheirTurnALaneBackTooSoonIsHeldUntilItsIntervalHasPassed() throws Exception {
+		Duration interval = Duration.ofMillis(300);
+		CountDownLatch unblock = new CountDownLatch(1);
+		CountDownLatch heldRan = new CountDownLatch(1);
+		try (ExecutorDeliveryScheduler scheduler = new ExecutorDeliveryScheduler(4, 1, Duration.ofMinutes(10),
+				Duration.ofMillis(100), interval, false)) {
+			assertThat(scheduler.getTurnInterval()).isEqualTo(interval);
+			assertThat(scheduler.holdBack(heldRan::countDown, 0)).as("nothing waits: the turn runs now").isFalse();
+			holdTheGate(scheduler, unblock);
+			scheduler.execute(() -> {
+			});
+			await().atMost(10, TimeUnit.SECONDS).until(scheduler::isSaturated);
+			assertThat(scheduler.holdBack(heldRan::countDown, interval.toNanos()))
+				.as("its previous turn began an interval ago: it runs now").isFalse();
+			assertThat(scheduler.holdBack(heldRan::countDown, Long.MAX_VALUE)).as("it never had a turn").isFalse();
+			long start = System.nanoTime();
+			long since = Duration.ofMillis(100).toNanos();
+			assertThat(scheduler.holdBack(heldRan::countDown, since)).isTrue();
+			unblock.countDown();
+			assertThat(heldRan.await(10, TimeUnit.SECONDS)).isTrue();
+			assertThat(Duration.ofNanos(System.nanoTime() - start))
+				.as("it ran once the interval since its previous turn had passed")
+				.isGreaterThanOrEqualTo(interval.minusNanos(since));
+		}
+	}
+
+	@Test
+	void aZeroTurnIntervalNeverHoldsATurnBack() throws Exception {
+		CountDownLatch unblock = new CountDownLatch(1);
+		try (ExecutorDeliveryScheduler scheduler = new ExecutorDeliveryScheduler(4, 1, Duration.ofMinutes(10),
+				Duration.ofMillis(100), Duration.ZERO, false)) {
+			holdTheGate(scheduler, unblock);
+			scheduler.execute(() -> {
+			});
+			await().atMost(10, TimeUnit.SECONDS).until(scheduler::isSaturated);
+			assertThat(scheduler.holdBack(() -> {
+			}, 0)).isFalse();
+			assertThat(scheduler.getTurnInterval()).isZero();
+			unblock.countDown();
+		}
+	}
+
+	@Test
+	void aNegativeTurnIntervalIsRefused() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> new ExecutorDeliveryScheduler(4, 1, Duration.ofMillis(100), Duration.ofMillis(100),
+					Duration.ofMillis(-1)))
+			.withMessageContaining("turn interval");
+	}
+
 	/**
 	 * Run a drain that holds the only place at the gate until released, and return once it
 	 * does: a drain executed next then waits for its turn, rather than overtaking it to the

@@ -108,6 +108,39 @@ class NotificationDispatcherFanoutTests {
 	}
 
 	@Test
+	void aLaneTurnHeldBackStandsForTheChangesThatComeMeanwhileAndWritesThemTogether() {
+		HoldingScheduler scheduler = new HoldingScheduler();
+		try (NotificationDispatcher dispatcher = dispatcher(scheduler, CorrelationMode.ALWAYS)) {
+			List<RecordingStream> streams = subscribeToProducts(dispatcher, 10);
+			this.feed.publish(new ResourceChange("catalog://products/0", Map.of(), AT));
+			await().atMost(10, TimeUnit.SECONDS).until(() -> dispatcher.getBacklog() == 0);
+			scheduler.holdingTurns = true;
+			scheduler.runHeld();
+			assertThat(scheduler.sinceLastTurn).as("a lane's first turn has none before it")
+				.containsExactly(Long.MAX_VALUE);
+
+			this.feed.publish(new ResourceChange("catalog://products/1", Map.of(), AT));
+			await().atMost(10, TimeUnit.SECONDS).until(() -> dispatcher.getBacklog() == 0);
+			scheduler.runHeld();
+			assertThat(scheduler.heldBack).hasSize(1);
+			assertThat(scheduler.sinceLastTurn.get(1)).isNotNegative().isLessThan(Long.MAX_VALUE);
+			assertThat(dispatcher.getStats().getHeldBack()).isOne();
+			this.feed.publish(new ResourceChange("catalog://products/2", Map.of(), AT));
+			await().atMost(10, TimeUnit.SECONDS).until(() -> dispatcher.getBacklog() == 0);
+			assertThat(scheduler.held).as("the held turn is still the lane's: no second task").isEmpty();
+			assertThat(streams).allSatisfy((stream) -> assertThat(products(stream)).containsExactly("0"));
+
+			scheduler.holdingTurns = false;
+			scheduler.heldBack.poll().run();
+
+			assertThat(streams).allSatisfy((stream) -> {
+				assertThat(products(stream)).containsExactly("0", "1", "2");
+				assertThat(stream.batches()).as("what came meanwhile shares one write").containsExactly(1, 2);
+			});
+		}
+	}
+
+	@Test
 	void aLaneTakesEverythingThatWaitsForItSoTheOutboxBoundsIt() {
 		HoldingScheduler scheduler = new HoldingScheduler();
 		try (NotificationDispatcher dispatcher = dispatcher(scheduler, CorrelationMode.ALWAYS)) {
@@ -417,10 +450,32 @@ class NotificationDispatcherFanoutTests {
 				(uri) -> Duration.ZERO);
 	}
 
-	/** Holds every task until the test runs them, on its own thread. */
+	/**
+	 * Holds every task until the test runs them, on its own thread; while told to, holds
+	 * back every turn of a lane but its first.
+	 */
 	private static final class HoldingScheduler implements DeliveryScheduler {
 
 		final Queue<Runnable> held = new ConcurrentLinkedQueue<>();
+
+		final Queue<Runnable> heldBack = new ConcurrentLinkedQueue<>();
+
+		final List<Long> sinceLastTurn = new ArrayList<>();
+
+		volatile boolean holdingTurns;
+
+		@Override
+		public boolean holdBack(Runnable task, long sinceLastTurnNanos) {
+			if (!this.holdingTurns) {
+				return false;
+			}
+			this.sinceLastTurn.add(sinceLastTurnNanos);
+			if (sinceLastTurnNanos == Long.MAX_VALUE) {
+				return false;
+			}
+			this.heldBack.add(task);
+			return true;
+		}
 
 		@Override
 		public void execute(Runnable task) {
