@@ -106,10 +106,7 @@ class ExecutorDeliverySchedulerTests {
 		CountDownLatch unblock = new CountDownLatch(1);
 		try (ExecutorDeliveryScheduler scheduler = new ExecutorDeliveryScheduler(4, 1, Duration.ofMinutes(10),
 				Duration.ZERO, false)) {
-			holdTheGate(scheduler, unblock);
-			scheduler.execute(() -> {
-			});
-			await().atMost(10, TimeUnit.SECONDS).until(scheduler::isSaturated);
+			saturate(scheduler, unblock);
 			assertThat(scheduler.gather(() -> {
 			}, 0)).isFalse();
 			assertThat(scheduler.getGatheringWindow()).isZero();
@@ -133,10 +130,7 @@ class ExecutorDeliverySchedulerTests {
 				Duration.ofMillis(100), interval, false)) {
 			assertThat(scheduler.getTurnInterval()).isEqualTo(interval);
 			assertThat(scheduler.holdBack(heldRan::countDown, 0)).as("nothing waits: the turn runs now").isFalse();
-			holdTheGate(scheduler, unblock);
-			scheduler.execute(() -> {
-			});
-			await().atMost(10, TimeUnit.SECONDS).until(scheduler::isSaturated);
+			saturate(scheduler, unblock);
 			assertThat(scheduler.holdBack(heldRan::countDown, interval.toNanos()))
 				.as("its previous turn began an interval ago: it runs now").isFalse();
 			assertThat(scheduler.holdBack(heldRan::countDown, Long.MAX_VALUE)).as("it never had a turn").isFalse();
@@ -156,10 +150,7 @@ class ExecutorDeliverySchedulerTests {
 		CountDownLatch unblock = new CountDownLatch(1);
 		try (ExecutorDeliveryScheduler scheduler = new ExecutorDeliveryScheduler(4, 1, Duration.ofMinutes(10),
 				Duration.ofMillis(100), Duration.ZERO, false)) {
-			holdTheGate(scheduler, unblock);
-			scheduler.execute(() -> {
-			});
-			await().atMost(10, TimeUnit.SECONDS).until(scheduler::isSaturated);
+			saturate(scheduler, unblock);
 			assertThat(scheduler.holdBack(() -> {
 			}, 0)).isFalse();
 			assertThat(scheduler.getTurnInterval()).isZero();
@@ -173,6 +164,18 @@ class ExecutorDeliverySchedulerTests {
 			.isThrownBy(() -> new ExecutorDeliveryScheduler(4, 1, Duration.ofMillis(100), Duration.ofMillis(100),
 					Duration.ofMillis(-1)))
 			.withMessageContaining("turn interval");
+	}
+
+	/**
+	 * Hold the only place at the gate and queue a drain behind it: delivery is saturated
+	 * until released.
+	 */
+	private static void saturate(ExecutorDeliveryScheduler scheduler, CountDownLatch release)
+			throws InterruptedException {
+		holdTheGate(scheduler, release);
+		scheduler.execute(() -> {
+		});
+		await().atMost(10, TimeUnit.SECONDS).until(scheduler::isSaturated);
 	}
 
 	/**
