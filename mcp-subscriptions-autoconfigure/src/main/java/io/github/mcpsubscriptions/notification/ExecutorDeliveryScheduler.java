@@ -115,12 +115,7 @@ public final class ExecutorDeliveryScheduler implements DeliveryScheduler, AutoC
 	}
 
 	ExecutorDeliveryScheduler(int poolSize, int parallelism, Duration lease, boolean virtualThreadsIfAvailable) {
-		this(poolSize, parallelism, lease, DEFAULT_GATHERING_WINDOW, virtualThreadsIfAvailable);
-	}
-
-	ExecutorDeliveryScheduler(int poolSize, int parallelism, Duration lease, Duration gatheringWindow,
-			boolean virtualThreadsIfAvailable) {
-		this(poolSize, parallelism, lease, gatheringWindow, DEFAULT_TURN_INTERVAL, virtualThreadsIfAvailable);
+		this(poolSize, parallelism, lease, DEFAULT_GATHERING_WINDOW, DEFAULT_TURN_INTERVAL, virtualThreadsIfAvailable);
 	}
 
 	ExecutorDeliveryScheduler(int poolSize, int parallelism, Duration lease, Duration gatheringWindow,

@@ -82,7 +82,7 @@ class ExecutorDeliverySchedulerTests {
 		CountDownLatch gatheredRan = new CountDownLatch(3);
 		AtomicInteger waiterRan = new AtomicInteger();
 		try (ExecutorDeliveryScheduler scheduler = new ExecutorDeliveryScheduler(4, 1, Duration.ofMinutes(10), window,
-				false)) {
+				ExecutorDeliveryScheduler.DEFAULT_TURN_INTERVAL, false)) {
 			assertThat(scheduler.gather(gatheredRan::countDown, 0)).as("nothing waits: no gathering").isFalse();
 			holdTheGate(scheduler, unblock);
 			scheduler.execute(waiterRan::incrementAndGet);
@@ -105,7 +105,7 @@ class ExecutorDeliverySchedulerTests {
 	void aZeroWindowNeverGathers() throws Exception {
 		CountDownLatch unblock = new CountDownLatch(1);
 		try (ExecutorDeliveryScheduler scheduler = new ExecutorDeliveryScheduler(4, 1, Duration.ofMinutes(10),
-				Duration.ZERO, false)) {
+				Duration.ZERO, ExecutorDeliveryScheduler.DEFAULT_TURN_INTERVAL, false)) {
 			saturate(scheduler, unblock);
 			assertThat(scheduler.gather(() -> {
 			}, 0)).isFalse();
