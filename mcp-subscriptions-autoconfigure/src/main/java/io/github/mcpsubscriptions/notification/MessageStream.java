@@ -117,10 +117,20 @@ public interface MessageStream {
 	boolean isOpen();
 
 	/**
-	 * Complete the response cleanly. Does nothing if it is closed already. Never waits for
-	 * a client which stopped reading. A stream a client is meant to resume sends an SSE
-	 * {@code retry} field first.
+	 * Complete the response cleanly, as the server does when the client should come back
+	 * (the server stops, gives up a slow consumer, or the stream's credentials expire).
+	 * Does nothing if it is closed already. Never waits for a client which stopped reading.
+	 * A stream a client is meant to resume sends an SSE {@code retry} field first.
 	 */
 	void close();
+
+	/**
+	 * Complete the response cleanly for good: the client has nothing to come back for on
+	 * this stream (its session ended, or a newer stream replaced it), so no SSE
+	 * {@code retry} field invites it to reconnect. Otherwise as {@link #close()}.
+	 */
+	default void closeForGood() {
+		close();
+	}
 
 }

@@ -306,7 +306,8 @@ public class McpSessionManager implements SmartLifecycle {
 	public void release(String id) {
 		MessageStream stream = this.streams.remove(id);
 		if (stream != null) {
-			stream.close();
+			// Its client has nothing to come back for here: no retry field.
+			stream.closeForGood();
 		}
 		Subscriber subscriber = this.subscribers.remove(id);
 		if (subscriber != null) {
@@ -361,12 +362,12 @@ public class McpSessionManager implements SmartLifecycle {
 	public void attachStream(McpSession session, MessageStream stream, @Nullable String lastEventId) {
 		MessageStream previous = this.streams.put(session.getId(), stream);
 		if (previous != null && previous != stream) {
-			previous.close();
+			previous.closeForGood();
 		}
 		if (this.store.find(session.getId()) == null) {
 			// The session ended while the stream was being opened.
 			this.streams.remove(session.getId(), stream);
-			stream.close();
+			stream.closeForGood();
 			return;
 		}
 		if (this.history != null) {

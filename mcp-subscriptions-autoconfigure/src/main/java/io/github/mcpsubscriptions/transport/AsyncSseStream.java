@@ -144,6 +144,9 @@ final class AsyncSseStream implements MessageStream {
 
 	private volatile boolean closedByServer;
 
+	/** Whether the server's close sends the {@code retry} field: not when it ends the stream for good. */
+	private boolean retryAtClose;
+
 	private AsyncSseStream(AsyncContext context, ServletOutputStream out, Consumer<MessageStream> onClosed,
 			Consumer<AsyncSseStream> onDone, @Nullable Duration retryOnClose, DeliveryScheduler timer,
 			Duration closeTimeout) {
@@ -571,11 +574,26 @@ final class AsyncSseStream implements MessageStream {
 	 */
 	@Override
 	public void close() {
+		close(true);
+	}
+
+	/**
+	 * Close the stream from the server's side with no {@code retry} field: the client
+	 * would only come back to a session that is gone, or open a stream beside its newer
+	 * one.
+	 */
+	@Override
+	public void closeForGood() {
+		close(false);
+	}
+
+	private void close(boolean retry) {
 		synchronized (this.lock) {
 			if (this.state != State.OPEN) {
 				return;
 			}
 			this.closedByServer = true;
+			this.retryAtClose = retry;
 			this.state = State.CLOSING;
 			if (this.batching && batchBuffer() == null) {
 				// Another thread's batch: its frames go first, so that thread closes.
@@ -590,8 +608,9 @@ final class AsyncSseStream implements MessageStream {
 	}
 
 	/**
-	 * The server's close, after the frames already written: a {@code retry} field, then
-	 * the response completes once the client has taken what waits.
+	 * The server's close, after the frames already written: a {@code retry} field unless
+	 * the stream ends for good, then the response completes once the client has taken what
+	 * waits.
 	 */
 	private void finishClose() {
 		boolean closing;
@@ -600,7 +619,7 @@ final class AsyncSseStream implements MessageStream {
 			// Not closing any more: given up, or ended by the client, meanwhile.
 			closing = this.state == State.CLOSING;
 			if (closing) {
-				if (this.retryOnClose != null) {
+				if (this.retryOnClose != null && this.retryAtClose) {
 					this.waiting.add(ByteBuffer
 						.wrap(("retry:" + this.retryOnClose.toMillis() + "\n\n").getBytes(StandardCharsets.UTF_8)));
 				}

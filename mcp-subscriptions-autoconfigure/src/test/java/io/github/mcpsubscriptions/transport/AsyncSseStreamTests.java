@@ -296,6 +296,30 @@ class AsyncSseStreamTests {
 	}
 
 	@Test
+	void aStreamClosedForGoodSendsNoRetry() throws IOException {
+		AsyncSseStream resumable = open(this.out, (closed) -> {
+		}, java.time.Duration.ofMillis(1500));
+		resumable.send("s-1", "{\"a\":1}");
+		resumable.closeForGood();
+		assertThat(resumable.isOpen()).isFalse();
+		assertThat(this.out.text()).isEqualTo("id:s-1\nevent:message\ndata:{\"a\":1}\n\n");
+		resumable.close();
+		assertThat(this.out.text()).as("closed already").doesNotContain("retry:");
+	}
+
+	@Test
+	void aStreamClosedForGoodInItsOwnBatchSendsTheBatchButNoRetry() throws IOException {
+		AsyncSseStream resumable = open(this.out, (closed) -> {
+		}, java.time.Duration.ofMillis(1500));
+		resumable.sendBatch(1 << 20, (target) -> {
+			target.send(null, "{\"n\":1}");
+			((AsyncSseStream) target).closeForGood();
+			return false;
+		});
+		assertThat(this.out.text()).isEqualTo("event:message\ndata:{\"n\":1}\n\n");
+	}
+
+	@Test
 	void aBatchWrittenInsideAnotherStreamsBatchKeepsItsOwnFrames() throws IOException {
 		CountingOutputStream otherOut = new CountingOutputStream();
 		AsyncSseStream other = open(otherOut);

@@ -35,9 +35,10 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * When the server itself ends a stream the client is meant to resume, it sends an SSE
- * {@code retry} field just before (issue #18): on shutdown and when it gives up a slow
- * consumer. Clients before 2025-11-25 never get the field, nor does anyone with
- * {@code mcp.sessions.retry=0}.
+ * {@code retry} field just before: on shutdown and when it gives up a slow consumer. A
+ * stream the server ends for good (its session deleted, a newer GET stream in its place)
+ * gets none: the client has nothing to come back for. Clients before 2025-11-25 never get
+ * the field, nor does anyone with {@code mcp.sessions.retry=0}.
  */
 class StreamEndRetryTests {
 
@@ -62,6 +63,48 @@ class StreamEndRetryTests {
 			assertThat(end.retry()).as("the last thing on the stream").isEqualTo("1500");
 			assertThat(end.data()).isNull();
 			assertThat(drain(old)).noneMatch((event) -> event.retry() != null);
+		}
+		finally {
+			context.close();
+		}
+	}
+
+	@Test
+	void aDeletedSessionsStreamEndsWithoutRetry() throws Exception {
+		ConfigurableApplicationContext context = start("--mcp.sessions.retry=1500ms");
+		try {
+			McpTestClient client = new McpTestClient(port(context));
+			String session = subscribed(client, "2025-11-25");
+			try (SseStream stream = client.openStream(session)) {
+				context.publishEvent(new ResourceChangedEvent("t://items/1"));
+				assertThat(stream.nextMessage(WAIT)).isNotNull();
+				assertThat(client.delete(session).statusCode()).isEqualTo(204);
+				assertThat(stream.awaitEnd(WAIT)).as("the stream ended").isTrue();
+				assertThat(drain(stream)).as("nothing to come back for").noneMatch((event) -> event.retry() != null);
+			}
+		}
+		finally {
+			context.close();
+		}
+	}
+
+	@Test
+	void aStreamReplacedByANewerGetEndsWithoutRetry() throws Exception {
+		ConfigurableApplicationContext context = start("--mcp.sessions.retry=1500ms");
+		try {
+			McpTestClient client = new McpTestClient(port(context));
+			String session = subscribed(client, "2025-11-25");
+			try (SseStream replaced = client.openStream(session)) {
+				context.publishEvent(new ResourceChangedEvent("t://items/1"));
+				assertThat(replaced.nextMessage(WAIT)).isNotNull();
+				try (SseStream newer = client.openStream(session)) {
+					assertThat(replaced.awaitEnd(WAIT)).as("the replaced stream ended").isTrue();
+					assertThat(drain(replaced)).as("the client reads the newer stream already")
+						.noneMatch((event) -> event.retry() != null);
+					context.publishEvent(new ResourceChangedEvent("t://items/2"));
+					assertThat(newer.nextMessage(WAIT)).as("the newer stream delivers").isNotNull();
+				}
+			}
 		}
 		finally {
 			context.close();
