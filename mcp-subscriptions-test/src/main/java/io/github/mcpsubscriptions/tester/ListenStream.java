@@ -65,7 +65,10 @@ final class ListenStream {
 					response.headers());
 		}
 		this.response = response;
-		SseReader.start(response.body(), "mcp-tester-" + this.id, this::arrived, () -> {
+		// Ended by the tester's close(), if the test does not end it.
+		this.tester.opened(this, this.subscription);
+		String thread = this.tester.threadNamePrefix() + this.id.substring("mcp-tester-".length());
+		SseReader.start(response.body(), thread, this::arrived, () -> {
 			this.log.ended();
 			this.acknowledgement.completeExceptionally(new IllegalStateException("the stream ended"));
 		});
@@ -122,6 +125,7 @@ final class ListenStream {
 	}
 
 	private void cancel() {
+		this.tester.closed(this);
 		try {
 			ObjectNode params = McpTester.json.createObjectNode().put("requestId", this.id);
 			HttpRequest request = this.tester.statelessRequest("notifications/cancelled", null, params, null).build();
@@ -133,6 +137,7 @@ final class ListenStream {
 	}
 
 	private void closeStream() {
+		this.tester.closed(this);
 		// Best effort: the server ends the stream on cancellation anyway.
 		McpTester.closeQuietly(this.response);
 	}

@@ -54,8 +54,10 @@ public final class McpSession implements AutoCloseable {
 			.firstValue("Mcp-Session-Id")
 			.orElseThrow(() -> new McpHttpException("initialize (no Mcp-Session-Id header)", response.statusCode(),
 					response.body(), response.headers()));
-		McpSession session = new McpSession(tester,
-				new State(id, result.path("protocolVersion").asString(protocolVersion), result.path("serverInfo")));
+		McpSession session = new McpSession(tester, new State(tester, id,
+				result.path("protocolVersion").asString(protocolVersion), result.path("serverInfo")));
+		// Ended by the tester's close(), if the test does not end it.
+		tester.opened(session.state, session);
 		HttpResponse<String> initialized = tester.send(
 				session.withHeaders(tester.post(McpTester.message("notifications/initialized", null, null))).build(),
 				HttpResponse.BodyHandlers.ofString(), "notifications/initialized");
@@ -82,7 +84,8 @@ public final class McpSession implements AutoCloseable {
 		}
 		this.state.stream = response;
 		State state = this.state;
-		SseReader.start(response.body(), "mcp-tester-session-" + state.id, state::arrived, () -> {
+		String thread = this.tester.threadNamePrefix() + "session-" + state.id;
+		SseReader.start(response.body(), thread, state::arrived, () -> {
 			// A stream replaced by reopenStream() has not ended the session's stream.
 			if (state.stream == response) {
 				state.log.ended();
@@ -275,6 +278,7 @@ public final class McpSession implements AutoCloseable {
 			return;
 		}
 		this.state.closed = true;
+		this.state.opener.closed(this.state);
 		this.state.subscriptions.values().forEach(McpSubscription::close);
 		this.state.subscriptions.clear();
 		try {
@@ -306,6 +310,8 @@ public final class McpSession implements AutoCloseable {
 	 */
 	private static final class State {
 
+		final McpTester opener;
+
 		final String id;
 
 		final String protocolVersion;
@@ -323,7 +329,8 @@ public final class McpSession implements AutoCloseable {
 
 		volatile boolean closed;
 
-		State(String id, String protocolVersion, JsonNode serverInfo) {
+		State(McpTester opener, String id, String protocolVersion, JsonNode serverInfo) {
+			this.opener = opener;
 			this.id = id;
 			this.protocolVersion = protocolVersion;
 			this.serverInfo = serverInfo;

@@ -96,17 +96,34 @@ public final class McpSubscription implements AutoCloseable {
 
 	/**
 	 * Asserts that no notification arrives for a while (one already received and not yet
-	 * taken by {@link #awaitNotification()} counts).
+	 * taken by {@link #awaitNotification()} counts), on a stream that stays open all that
+	 * time: on a stream that has ended (its session deleted, the listen stream closed by
+	 * either side) nothing could arrive, so the assertion would prove nothing.
 	 * @param within how long to wait
-	 * @throws AssertionError if one arrives; its message lists what arrived
+	 * @throws AssertionError if one arrives, or if the stream has ended before the time is
+	 * up; its message lists what arrived
 	 */
 	public void assertNoNotification(Duration within) {
-		McpNotification notification = poll(within);
+		McpNotification notification = this.pending.poll();
+		if (notification == null) {
+			streamGone(within);
+			notification = poll(within);
+		}
 		if (notification != null) {
 			throw new AssertionError("Expected no notification for " + this.uris + " within " + within + " on "
 					+ this.description + ", but one for " + notification.uri() + " (subscribedUri "
 					+ notification.subscribedUri() + ") arrived at +" + this.log.since(notification.receivedAt())
 					+ ".\n" + this.log.describe());
+		}
+		streamGone(within);
+	}
+
+	/** An ended stream makes a negative assertion pass without testing anything. */
+	private void streamGone(Duration within) {
+		if (this.log.isEnded()) {
+			throw new AssertionError("Expected no notification for " + this.uris + " within " + within + " on "
+					+ this.description + ", but the stream is gone: it ended, so nothing could have arrived"
+					+ (this.closed ? " (the subscription was closed)" : "") + ".\n" + this.log.describe());
 		}
 	}
 
@@ -138,6 +155,14 @@ public final class McpSubscription implements AutoCloseable {
 
 	boolean isClosed() {
 		return this.closed;
+	}
+
+	/**
+	 * Whether the stream this subscription is heard on has ended.
+	 * @return {@code true} once either side has ended it
+	 */
+	boolean isStreamEnded() {
+		return this.log.isEnded();
 	}
 
 	@Override

@@ -11,7 +11,13 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
@@ -33,8 +39,15 @@ import tools.jackson.databind.node.ObjectNode;
  * By default it declares the correlation capability ({@link #withCorrelation(boolean)}) and
  * waits {@value #DEFAULT_TIMEOUT_SECONDS} seconds for a notification or an answer
  * ({@link #withTimeout(Duration)}).
+ * <p>
+ * A tester holds an HTTP client with threads and connections of its own: {@link #close()}
+ * it when done (the tester of {@link AutoConfigureMcpTester} is closed with the test's
+ * application context). Closing it ends the sessions and listen streams still open through
+ * it and its copies, and stops its threads; on JDK 21 and later it also closes the
+ * client's connections (on JDK 17 the idle ones go when the client is collected). A copy
+ * shares its tester's client: closing a copy ends only what was opened through the copy.
  */
-public final class McpTester {
+public final class McpTester implements AutoCloseable {
 
 	/** The default time to wait for a notification or an answer. */
 	public static final int DEFAULT_TIMEOUT_SECONDS = 10;
@@ -49,7 +62,12 @@ public final class McpTester {
 
 	static final JsonMapper json = JsonMapper.builder().build();
 
-	private final HttpClient http;
+	private static final AtomicInteger NUMBERS = new AtomicInteger();
+
+	private final Client client;
+
+	/** Whether this tester created the client (rather than being a copy). */
+	private final boolean owner;
 
 	private final Supplier<URI> endpoint;
 
@@ -61,9 +79,10 @@ public final class McpTester {
 
 	private final Duration timeout;
 
-	private McpTester(HttpClient http, Supplier<URI> endpoint, AtomicLong ids, @Nullable String bearerToken,
-			boolean correlation, Duration timeout) {
-		this.http = http;
+	private McpTester(Client client, boolean owner, Supplier<URI> endpoint, AtomicLong ids,
+			@Nullable String bearerToken, boolean correlation, Duration timeout) {
+		this.client = client;
+		this.owner = owner;
 		this.endpoint = endpoint;
 		this.ids = ids;
 		this.bearerToken = bearerToken;
@@ -88,13 +107,8 @@ public final class McpTester {
 	 * @return the tester
 	 */
 	static McpTester forEndpoint(Supplier<URI> endpoint) {
-		// HTTP/1.1: the JDK client would otherwise try an HTTP/2 upgrade on every plain request.
-		HttpClient http = HttpClient.newBuilder()
-			.version(HttpClient.Version.HTTP_1_1)
-			.connectTimeout(Duration.ofSeconds(5))
-			.build();
-		return new McpTester(http, endpoint, new AtomicLong(), null, true,
-				Duration.ofSeconds(DEFAULT_TIMEOUT_SECONDS));
+		return new McpTester(new Client("mcp-tester-" + NUMBERS.incrementAndGet() + "-"), true, endpoint,
+				new AtomicLong(), null, true, Duration.ofSeconds(DEFAULT_TIMEOUT_SECONDS));
 	}
 
 	/**
@@ -104,7 +118,7 @@ public final class McpTester {
 	 * @return the copy
 	 */
 	public McpTester withBearerToken(@Nullable String token) {
-		return new McpTester(this.http, this.endpoint, this.ids, token, this.correlation, this.timeout);
+		return new McpTester(this.client, false, this.endpoint, this.ids, token, this.correlation, this.timeout);
 	}
 
 	/**
@@ -115,7 +129,8 @@ public final class McpTester {
 	 * @return the copy
 	 */
 	public McpTester withCorrelation(boolean correlation) {
-		return new McpTester(this.http, this.endpoint, this.ids, this.bearerToken, correlation, this.timeout);
+		return new McpTester(this.client, false, this.endpoint, this.ids, this.bearerToken, correlation,
+				this.timeout);
 	}
 
 	/**
@@ -125,7 +140,8 @@ public final class McpTester {
 	 * @return the copy
 	 */
 	public McpTester withTimeout(Duration timeout) {
-		return new McpTester(this.http, this.endpoint, this.ids, this.bearerToken, this.correlation, timeout);
+		return new McpTester(this.client, false, this.endpoint, this.ids, this.bearerToken, this.correlation,
+				timeout);
 	}
 
 	/**
@@ -152,6 +168,7 @@ public final class McpTester {
 	 * @return the session
 	 */
 	public McpSession session(String protocolVersion) {
+		checkOpen();
 		return McpSession.open(this, protocolVersion);
 	}
 
@@ -163,6 +180,7 @@ public final class McpTester {
 	 * @return the stream as a subscription
 	 */
 	public McpSubscription listen(String... uris) {
+		checkOpen();
 		return ListenStream.open(this, uris);
 	}
 
@@ -199,6 +217,7 @@ public final class McpTester {
 	}
 
 	private JsonNode stateless(String method, ObjectNode params, @Nullable String name) {
+		checkOpen();
 		long id = nextId();
 		HttpResponse<String> response = send(statelessRequest(method, id, params, name)
 			.build(), HttpResponse.BodyHandlers.ofString(), method);
@@ -270,8 +289,11 @@ public final class McpTester {
 	}
 
 	<T> HttpResponse<T> send(HttpRequest request, HttpResponse.BodyHandler<T> handler, String what) {
+		if (this.client.released) {
+			throw new IllegalStateException("Cannot send " + what + ": this McpTester is closed");
+		}
 		try {
-			return this.http.send(request, handler);
+			return this.client.http.send(request, handler);
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException(what + " to " + request.uri() + " failed: " + ex, ex);
@@ -280,6 +302,65 @@ public final class McpTester {
 			Thread.currentThread().interrupt();
 			throw new IllegalStateException("Interrupted while sending " + what, ex);
 		}
+	}
+
+	/**
+	 * Ends every session and listen stream still open through this tester (and, for a
+	 * tester made by {@link #forUrl(String)}, through its copies), then, unless this is a
+	 * copy, stops the HTTP client: its threads end, and on JDK 21 and later its connections
+	 * close. A session that cannot be ended (the server has stopped already) is left to the
+	 * server. Closing twice does nothing more.
+	 */
+	@Override
+	public void close() {
+		if (!this.owner) {
+			this.client.closeOpened(this);
+			return;
+		}
+		if (this.client.closed.compareAndSet(false, true)) {
+			this.client.closeOpened(null);
+			this.client.release();
+		}
+	}
+
+	/**
+	 * Whether this tester's client has been closed.
+	 * @return {@code true} once the tester that made it is closed
+	 */
+	boolean isClosed() {
+		return this.client.closed.get();
+	}
+
+	private void checkOpen() {
+		if (isClosed()) {
+			throw new IllegalStateException("This McpTester is closed");
+		}
+	}
+
+	/**
+	 * The prefix of the names of this tester's threads (its client's and its stream
+	 * readers').
+	 * @return the prefix
+	 */
+	String threadNamePrefix() {
+		return this.client.threadNamePrefix;
+	}
+
+	/**
+	 * A session or listen stream opened through this tester, for {@link #close()} to end.
+	 * @param key what {@link #closed(Object)} is told when it ends
+	 * @param resource ends it
+	 */
+	void opened(Object key, AutoCloseable resource) {
+		this.client.opened.put(key, new Opened(this, resource));
+	}
+
+	/**
+	 * A session or listen stream ended: {@link #close()} has nothing to do for it.
+	 * @param key as given to {@link #opened(Object, AutoCloseable)}
+	 */
+	void closed(Object key) {
+		this.client.opened.remove(key);
 	}
 
 	/**
@@ -352,6 +433,81 @@ public final class McpTester {
 
 	static String abbreviate(String text) {
 		return (text.length() <= 400) ? text : text.substring(0, 400) + "…";
+	}
+
+	private record Opened(McpTester by, AutoCloseable resource) {
+	}
+
+	/**
+	 * What a tester and its copies share: the HTTP client, the threads it runs on, and what
+	 * was opened through them.
+	 */
+	private static final class Client {
+
+		final String threadNamePrefix;
+
+		final ExecutorService executor;
+
+		final HttpClient http;
+
+		final Map<Object, Opened> opened = new ConcurrentHashMap<>();
+
+		final AtomicBoolean closed = new AtomicBoolean();
+
+		volatile boolean released;
+
+		Client(String threadNamePrefix) {
+			this.threadNamePrefix = threadNamePrefix;
+			AtomicInteger threads = new AtomicInteger();
+			// Threads of its own, by name: on JDK 17 a client cannot be closed, but the
+			// threads it runs its work on can be stopped.
+			this.executor = Executors.newCachedThreadPool((task) -> {
+				Thread thread = new Thread(task, threadNamePrefix + "http-" + threads.incrementAndGet());
+				thread.setDaemon(true);
+				return thread;
+			});
+			// HTTP/1.1: the JDK client would otherwise try an HTTP/2 upgrade on every plain
+			// request.
+			this.http = HttpClient.newBuilder()
+				.version(HttpClient.Version.HTTP_1_1)
+				.connectTimeout(Duration.ofSeconds(5))
+				.executor(this.executor)
+				.build();
+		}
+
+		/**
+		 * End what was opened through one tester, or through every tester of this client.
+		 */
+		void closeOpened(@Nullable McpTester by) {
+			for (Map.Entry<Object, Opened> entry : List.copyOf(this.opened.entrySet())) {
+				Opened opened = entry.getValue();
+				if (by != null && opened.by() != by) {
+					continue;
+				}
+				this.opened.remove(entry.getKey());
+				try {
+					opened.resource().close();
+				}
+				catch (Exception ex) {
+					// The server has stopped or ended it already: it has nothing left to end.
+				}
+			}
+		}
+
+		void release() {
+			this.released = true;
+			// HttpClient is AutoCloseable from JDK 21: closing it closes its connections.
+			if (this.http instanceof AutoCloseable closeable) {
+				try {
+					closeable.close();
+				}
+				catch (Exception ex) {
+					// Closing is all that was left to do with it.
+				}
+			}
+			this.executor.shutdownNow();
+		}
+
 	}
 
 }

@@ -1,5 +1,7 @@
 package io.github.mcpsubscriptions.tester;
 
+import java.util.concurrent.atomic.AtomicReference;
+
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -49,6 +51,16 @@ class McpTesterAutoConfigurationTests {
 		McpTester own = McpTester.forUrl("http://localhost:9999/mcp");
 		this.runner.withBean(McpTester.class, () -> own)
 			.run((context) -> assertThat(context.getBean(McpTester.class)).isSameAs(own));
+	}
+
+	@Test
+	void theTesterIsClosedWithTheContext() {
+		AtomicReference<McpTester> tester = new AtomicReference<>();
+		this.runner.run((context) -> {
+			tester.set(context.getBean(McpTester.class));
+			assertThat(tester.get().isClosed()).isFalse();
+		});
+		assertThat(tester.get().isClosed()).as("closed when the context closed").isTrue();
 	}
 
 }

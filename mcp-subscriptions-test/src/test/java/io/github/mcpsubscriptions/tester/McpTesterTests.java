@@ -1,9 +1,14 @@
 package io.github.mcpsubscriptions.tester;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 import io.github.mcpsubscriptions.notification.ResourceChangedEvent;
+import io.github.mcpsubscriptions.server.ListenManager;
+import io.github.mcpsubscriptions.session.McpSessionManager;
+import io.github.mcpsubscriptions.session.SessionEndReason;
 import io.github.mcpsubscriptions.tester.notes.NotesApplication;
 import org.junit.jupiter.api.Test;
 
@@ -15,6 +20,8 @@ import org.springframework.context.ApplicationEventPublisher;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The tester against a real server on a random port, in both eras.
@@ -30,6 +37,12 @@ class McpTesterTests {
 
 	@Autowired
 	private ApplicationEventPublisher events;
+
+	@Autowired
+	private McpSessionManager sessions;
+
+	@Autowired
+	private ListenManager listens;
 
 	@LocalServerPort
 	private int port;
@@ -271,6 +284,99 @@ class McpTesterTests {
 		session.close();
 		assertThatExceptionOfType(RuntimeException.class).isThrownBy(() -> session.read("notes://items/1"))
 			.withMessageContaining("404");
+	}
+
+	@Test
+	void assertNoNotificationPassesOnALiveStreamThatHearsNothing() {
+		try (McpSession session = this.mcp.session(); McpSubscription listen = this.mcp.listen("notes://items/3")) {
+			McpSubscription subscription = session.subscribe("notes://items/3");
+			subscription.assertNoNotification(QUIET);
+			listen.assertNoNotification(QUIET);
+		}
+	}
+
+	@Test
+	void assertNoNotificationFailsOnTheStreamOfASessionTheServerEnded() {
+		try (McpSession session = this.mcp.session()) {
+			McpSubscription subscription = session.subscribe("notes://items/1");
+			this.sessions.end(session.id(), SessionEndReason.DELETED);
+			await().atMost(Duration.ofSeconds(10)).until(subscription::isStreamEnded);
+
+			assertThatExceptionOfType(AssertionError.class).isThrownBy(() -> subscription.assertNoNotification(QUIET))
+				.withMessageStartingWith("Expected no notification for [notes://items/1] within PT0.5S on 2025 session "
+						+ session.id() + ", but the stream is gone")
+				.withMessageContaining("The stream ended at +");
+		}
+	}
+
+	@Test
+	void assertNoNotificationFailsOnAListenStreamThatWasClosed() {
+		McpSubscription listen = this.mcp.listen("notes://items/1");
+		listen.close();
+		await().atMost(Duration.ofSeconds(10)).until(listen::isStreamEnded);
+
+		assertThatExceptionOfType(AssertionError.class).isThrownBy(() -> listen.assertNoNotification(QUIET))
+			.withMessageContaining("but the stream is gone")
+			.withMessageContaining("(the subscription was closed)");
+	}
+
+	@Test
+	void closingTestersEndsTheirSessionsAndListenStreamsAndStopsTheirThreads() {
+		int listening = this.listens.getOpenStreamCount();
+		List<String> prefixes = new ArrayList<>();
+		List<McpSession> sessions = new ArrayList<>();
+		List<McpTester> testers = new ArrayList<>();
+		for (int i = 0; i < 5; i++) {
+			McpTester tester = McpTester.forUrl("http://127.0.0.1:" + this.port + "/mcp");
+			testers.add(tester);
+			prefixes.add(tester.threadNamePrefix());
+			assertThat(tester.read("notes://items/1").text()).contains("milk");
+			// Left open: closing the tester ends them.
+			McpSession session = tester.withTimeout(Duration.ofSeconds(5)).session();
+			session.subscribe("notes://items/1");
+			sessions.add(session);
+			tester.listen("notes://items/2");
+		}
+		assertThat(prefixes).doesNotHaveDuplicates();
+		assertThat(threadsNamed(prefixes)).as("the testers' threads").isNotEmpty();
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.listens.getOpenStreamCount() == listening + 5);
+
+		testers.forEach(McpTester::close);
+
+		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(threadsNamed(prefixes)).isEmpty());
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.listens.getOpenStreamCount() == listening);
+		for (McpSession session : sessions) {
+			assertThat(this.sessions.getStore().find(session.id())).as("session " + session.id()).isNull();
+		}
+		assertThatIllegalStateException().isThrownBy(() -> testers.get(0).read("notes://items/1"))
+			.withMessageContaining("closed");
+	}
+
+	@Test
+	void closingACopyEndsOnlyWhatWasOpenedThroughIt() {
+		try (McpTester tester = McpTester.forUrl("http://127.0.0.1:" + this.port + "/mcp")) {
+			McpSession kept = tester.session();
+			McpTester copy = tester.withTimeout(Duration.ofSeconds(5));
+			McpSession ended = copy.session();
+
+			copy.close();
+
+			assertThat(this.sessions.getStore().find(ended.id())).isNull();
+			assertThat(this.sessions.getStore().find(kept.id())).isNotNull();
+			assertThat(copy.read("notes://items/1").text()).as("the copy's client is its tester's").contains("milk");
+			tester.close();
+			assertThat(this.sessions.getStore().find(kept.id())).isNull();
+		}
+	}
+
+	private static List<String> threadsNamed(List<String> prefixes) {
+		return Thread.getAllStackTraces()
+			.keySet()
+			.stream()
+			.filter(Thread::isAlive)
+			.map(Thread::getName)
+			.filter((name) -> prefixes.stream().anyMatch(name::startsWith))
+			.toList();
 	}
 
 }
