@@ -98,10 +98,11 @@ class McpTesterTests {
 
 	@Test
 	void aTesterForAUrlTalksToAnyServer() {
-		McpTester tester = McpTester.forUrl("http://127.0.0.1:" + this.port + "/mcp");
-		assertThat(tester.read("notes://items/2").text()).contains("bread");
-		try (McpSession session = tester.session("2025-06-18")) {
-			assertThat(session.protocolVersion()).isEqualTo("2025-06-18");
+		try (McpTester tester = McpTester.forUrl("http://127.0.0.1:" + this.port + "/mcp")) {
+			assertThat(tester.read("notes://items/2").text()).contains("bread");
+			try (McpSession session = tester.session("2025-06-18")) {
+				assertThat(session.protocolVersion()).isEqualTo("2025-06-18");
+			}
 		}
 	}
 
@@ -262,8 +263,8 @@ class McpTesterTests {
 
 	@Test
 	void aSessionViaAnotherTesterIsTheSameSession() {
-		McpTester other = McpTester.forUrl("http://127.0.0.1:" + this.port + "/mcp");
-		try (McpSession session = this.mcp.session()) {
+		try (McpTester other = McpTester.forUrl("http://127.0.0.1:" + this.port + "/mcp");
+				McpSession session = this.mcp.session()) {
 			McpSession via = session.via(other);
 			assertThat(via.id()).isEqualTo(session.id());
 			assertThat(via).hasToString("McpSession " + session.id() + " (2025-11-25) via " + other.endpoint());
