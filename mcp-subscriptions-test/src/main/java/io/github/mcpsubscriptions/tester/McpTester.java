@@ -289,11 +289,12 @@ public final class McpTester implements AutoCloseable {
 	}
 
 	<T> HttpResponse<T> send(HttpRequest request, HttpResponse.BodyHandler<T> handler, String what) {
-		if (this.client.released) {
+		HttpClient http = this.client.http;
+		if (http == null) {
 			throw new IllegalStateException("Cannot send " + what + ": this McpTester is closed");
 		}
 		try {
-			return this.client.http.send(request, handler);
+			return http.send(request, handler);
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException(what + " to " + request.uri() + " failed: " + ex, ex);
@@ -448,13 +449,16 @@ public final class McpTester implements AutoCloseable {
 
 		final ExecutorService executor;
 
-		final HttpClient http;
+		/**
+		 * The client until it is released: on JDK 17 its selector thread and idle
+		 * connections go once it is collected, which a tester the test still holds must not
+		 * prevent.
+		 */
+		volatile @Nullable HttpClient http;
 
 		final Map<Object, Opened> opened = new ConcurrentHashMap<>();
 
 		final AtomicBoolean closed = new AtomicBoolean();
-
-		volatile boolean released;
 
 		Client(String threadNamePrefix) {
 			this.threadNamePrefix = threadNamePrefix;
@@ -495,9 +499,10 @@ public final class McpTester implements AutoCloseable {
 		}
 
 		void release() {
-			this.released = true;
+			HttpClient http = this.http;
+			this.http = null;
 			// HttpClient is AutoCloseable from JDK 21: closing it closes its connections.
-			if (this.http instanceof AutoCloseable closeable) {
+			if (http instanceof AutoCloseable closeable) {
 				try {
 					closeable.close();
 				}
