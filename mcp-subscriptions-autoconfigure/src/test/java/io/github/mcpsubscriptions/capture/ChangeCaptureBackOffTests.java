@@ -61,7 +61,10 @@ class ChangeCaptureBackOffTests {
 		this.nodes.sql("alter table mcp_change_away rename to mcp_change");
 		this.nodes.sql("insert into product values (2, 'after', 1)");
 		this.nodes.awaitRecorded(node, 2);
-		assertThat(output.getOut()).contains("The MCP change capture reads again after");
+		// Logged after the batch is published.
+		await().atMost(ChangeCaptureTests.WAIT)
+			.until(() -> output.getOut().contains("The MCP change capture reads again after"));
+		assertThat(node.getBean(CaptureHealthIndicator.class).health(true).getStatus()).isEqualTo(Status.UP);
 	}
 
 	/** When each of the capture's connections was opened ({@link System#nanoTime()}). */
