@@ -25,6 +25,11 @@ class ClusterCaptureSink implements CaptureSink {
 	}
 
 	@Override
+	public boolean isShared() {
+		return true;
+	}
+
+	@Override
 	public void resync(List<CapturedTable> tables) {
 		this.log.appendResync(tables.stream().map((table) -> table.template().getTemplate()).toList());
 	}

@@ -102,7 +102,7 @@ public final class McpCaptureAutoConfiguration {
 		McpProperties.Capture capture = properties.getCapture();
 		ChangeCapture changeCapture = new ChangeCapture(database, connections, tables(properties), sink, stats,
 				new ChangeCapture.Settings(capture.getBatchSize(), capture.getPollInterval(), capture.getRetention(),
-						capture.getMaxBackOff(), capture.isInstallSchema()),
+						capture.getMaxBackOff(), capture.isInstallSchema(), capture.getHoldWarningThreshold()),
 				Clock.systemUTC());
 		// At start-up: a table or column that does not exist stops the application now.
 		changeCapture.prepare();

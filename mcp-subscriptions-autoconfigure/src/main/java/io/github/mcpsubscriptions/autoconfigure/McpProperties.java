@@ -155,6 +155,12 @@ public class McpProperties {
 		 */
 		private Duration maxBackOff = Duration.ofSeconds(5);
 
+		/**
+		 * How long captured changes may wait behind a transaction still open before the
+		 * capture logs a warning naming it and reports its health down.
+		 */
+		private Duration holdWarningThreshold = Duration.ofSeconds(10);
+
 		public boolean isEnabled() {
 			return this.enabled;
 		}
@@ -217,6 +223,14 @@ public class McpProperties {
 
 		public void setMaxBackOff(Duration maxBackOff) {
 			this.maxBackOff = maxBackOff;
+		}
+
+		public Duration getHoldWarningThreshold() {
+			return this.holdWarningThreshold;
+		}
+
+		public void setHoldWarningThreshold(Duration holdWarningThreshold) {
+			this.holdWarningThreshold = holdWarningThreshold;
 		}
 
 	}

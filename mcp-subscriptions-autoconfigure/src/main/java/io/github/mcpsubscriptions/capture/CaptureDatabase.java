@@ -3,6 +3,7 @@ package io.github.mcpsubscriptions.capture;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -112,12 +113,94 @@ public interface CaptureDatabase {
 	@Nullable CapturePosition prune(Connection connection, Duration retention) throws SQLException;
 
 	/**
+	 * Records, in the connection's current transaction, that rows up to a position were
+	 * pruned, for the nodes that read for themselves and may not have read them. By
+	 * default nothing is recorded.
+	 * @param connection the capture's connection, holding the lease, not in auto-commit
+	 * @param pruned the position of the last row deleted
+	 * @throws SQLException if it cannot
+	 */
+	default void savePruned(Connection connection, CapturePosition pruned) throws SQLException {
+	}
+
+	/**
+	 * The position up to which rows were pruned, as {@link #savePruned} recorded it.
+	 * @param connection the capture's connection
+	 * @return the position, or {@code null} if none was recorded
+	 * @throws SQLException if it cannot be read
+	 */
+	default @Nullable CapturePosition pruned(Connection connection) throws SQLException {
+		return null;
+	}
+
+	/**
 	 * Waits until a change may have been recorded, or at most a timeout.
 	 * @param connection the capture's connection
 	 * @param timeout the longest wait
 	 * @throws SQLException if the connection fails
 	 */
 	void awaitChanges(Connection connection, Duration timeout) throws SQLException;
+
+	/**
+	 * The present horizon: a position before every change of a transaction that has not
+	 * ended, where a node that reads for itself begins. By default the stored cursor's.
+	 * @param connection the capture's connection
+	 * @return the position
+	 * @throws SQLException if the database cannot be asked
+	 */
+	default CapturePosition horizon(Connection connection) throws SQLException {
+		return cursor(connection).position();
+	}
+
+	/**
+	 * Whether recorded changes of ended transactions wait after a position because a
+	 * transaction that has not ended holds the horizon back, and which. By default never.
+	 * @param connection the capture's connection
+	 * @param after the position read up to
+	 * @return the hold, or {@code null} if no ended change waits
+	 * @throws SQLException if the database cannot be asked
+	 */
+	default @Nullable Hold hold(Connection connection, CapturePosition after) throws SQLException {
+		return null;
+	}
+
+	/**
+	 * The database's stable ids of tables (PostgreSQL: their oids), that survive a rename.
+	 * By default none, and a renamed table goes unnoticed.
+	 * @param connection the capture's connection
+	 * @param qualifiedNames the tables' qualified names, as {@link #qualifiedNames} gave
+	 * @return the ids by qualified name, of the tables that exist
+	 * @throws SQLException if the database cannot be asked
+	 */
+	default Map<String, Long> tableIds(Connection connection, Collection<String> qualifiedNames) throws SQLException {
+		return Map.of();
+	}
+
+	/**
+	 * The present qualified names of tables, by their ids.
+	 * @param connection the capture's connection
+	 * @param ids the tables' ids, as {@link #tableIds} gave
+	 * @return the names by id, of the tables that still exist
+	 * @throws SQLException if the database cannot be asked
+	 */
+	default Map<Long, String> tableNames(Connection connection, Collection<Long> ids) throws SQLException {
+		return Map.of();
+	}
+
+	/**
+	 * Recorded changes of ended transactions that wait behind a transaction still open.
+	 *
+	 * @param waiting how long the oldest of them has waited since it was written
+	 * @param transaction the id of the transaction that holds the horizon
+	 * @param pid the process id of the session that runs it, {@code null} if the
+	 * capture's role cannot see it (or a prepared transaction holds it)
+	 * @param applicationName the session's {@code application_name}, if seen
+	 * @param state the session's state (such as {@code idle in transaction}), if seen
+	 * @param open how long its transaction has been open, if seen
+	 */
+	record Hold(Duration waiting, long transaction, @Nullable Integer pid, @Nullable String applicationName,
+			@Nullable String state, @Nullable Duration open) {
+	}
 
 	/**
 	 * The reader's stored cursor.

@@ -37,6 +37,13 @@ public class CaptureMeterBinder implements MeterBinder {
 		Gauge.builder("mcp.capture.connected", this.stats, (stats) -> stats.isConnected() ? 1 : 0)
 			.description("Whether the capture's connection to the database works")
 			.register(registry);
+		FunctionCounter.builder("mcp.capture.tables.renamed", this.stats, CaptureStats::getTablesRenamed)
+			.description("Captured tables found renamed, moved to another schema or dropped while the capture ran")
+			.register(registry);
+		Gauge.builder("mcp.capture.held", this.stats, (stats) -> stats.getWaiting().toNanos() / 1e9)
+			.description("How long captured changes of ended transactions have waited behind a transaction still open")
+			.baseUnit("seconds")
+			.register(registry);
 		Timer lag = Timer.builder("mcp.capture.lag")
 			.description("Time from a captured row's write to its publication")
 			.publishPercentileHistogram()

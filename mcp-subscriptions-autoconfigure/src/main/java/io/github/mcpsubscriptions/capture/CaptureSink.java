@@ -29,6 +29,16 @@ public interface CaptureSink {
 	void resync(List<CapturedTable> tables);
 
 	/**
+	 * Whether what this sink takes reaches the subscribers of every node (a shared log):
+	 * then one node at a time reads, the one holding the lease. Otherwise each node reads
+	 * the changes for itself.
+	 * @return whether the sink is shared; {@code false} by default
+	 */
+	default boolean isShared() {
+		return false;
+	}
+
+	/**
 	 * A change and its position in the database's record.
 	 *
 	 * @param change the change

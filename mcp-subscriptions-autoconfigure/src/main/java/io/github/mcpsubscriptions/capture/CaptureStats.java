@@ -23,6 +23,8 @@ public class CaptureStats {
 
 	private final LongAdder errors = new LongAdder();
 
+	private final LongAdder tablesRenamed = new LongAdder();
+
 	private final List<Consumer<Duration>> lagRecorders = new CopyOnWriteArrayList<>();
 
 	private volatile boolean connected;
@@ -30,6 +32,10 @@ public class CaptureStats {
 	private volatile boolean reading;
 
 	private volatile @Nullable CapturePosition position;
+
+	private volatile Duration waiting = Duration.ZERO;
+
+	private volatile CaptureDatabase.@Nullable Hold hold;
 
 	void published(Duration lag) {
 		this.changes.increment();
@@ -61,6 +67,15 @@ public class CaptureStats {
 
 	void position(CapturePosition position) {
 		this.position = position;
+	}
+
+	void tableRenamed() {
+		this.tablesRenamed.increment();
+	}
+
+	void held(Duration waiting, CaptureDatabase.@Nullable Hold pastThreshold) {
+		this.waiting = waiting;
+		this.hold = pastThreshold;
 	}
 
 	/**
@@ -135,6 +150,32 @@ public class CaptureStats {
 	 */
 	public @Nullable CapturePosition getPosition() {
 		return this.position;
+	}
+
+	/**
+	 * How many captured tables were found renamed, moved or dropped while the capture ran.
+	 * @return the count
+	 */
+	public long getTablesRenamed() {
+		return this.tablesRenamed.sum();
+	}
+
+	/**
+	 * How long the oldest captured change of an ended transaction has waited behind a
+	 * transaction still open, when the capture last looked.
+	 * @return the time, zero when none waits
+	 */
+	public Duration getWaiting() {
+		return this.waiting;
+	}
+
+	/**
+	 * The hold of the capture, once changes have waited longer than
+	 * {@code mcp.capture.hold-warning-threshold}.
+	 * @return the hold, or {@code null} if the capture is not held
+	 */
+	public CaptureDatabase.@Nullable Hold getHold() {
+		return this.hold;
 	}
 
 }

@@ -6,14 +6,17 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 import io.github.mcpsubscriptions.capture.CaptureDatabase.Batch;
 import io.github.mcpsubscriptions.capture.CaptureDatabase.Cursor;
+import io.github.mcpsubscriptions.capture.CaptureDatabase.Hold;
 import io.github.mcpsubscriptions.capture.CaptureSink.Positioned;
 import io.github.mcpsubscriptions.notification.ResourceChange;
 import org.apache.commons.logging.Log;
@@ -28,11 +31,15 @@ import org.springframework.context.SmartLifecycle;
  * <p>
  * The reader publishes a batch, then stores its position: a change is never skipped, and
  * a reader stopped between the two reads the batch again (a shared log's sink drops what
- * it already took). One reader at a time holds the database's lease; on other nodes the
- * capture waits and takes over when the reader's connection ends. A lost connection is
- * opened again with a back-off; meanwhile the health is down, and what was committed is
- * read when it is back. A row whose URI cannot be built is counted, logged once per
- * table, and skipped.
+ * it already took). With a shared sink (a cluster's log) one reader at a time holds the
+ * database's lease; on other nodes the capture waits and takes over when the reader's
+ * connection ends. Without one, every node reads for itself (its subscribers hear only
+ * what it publishes), and the lease only says which node stores the position. A lost
+ * connection, or a read that fails, is retried with a back-off that grows until a read
+ * succeeds again; meanwhile the health is down, and what was committed is read when it is
+ * back. A row whose URI cannot be built is counted, logged once per table, and skipped. A
+ * transaction left open that holds changes back, and a captured table renamed or dropped,
+ * are reported.
  */
 public class ChangeCapture implements SmartLifecycle {
 
@@ -58,8 +65,23 @@ public class ChangeCapture implements SmartLifecycle {
 
 	private final Clock clock;
 
-	/** The tables by the database's qualified names, known after {@link #prepare()}. */
+	/**
+	 * The tables by the database's qualified names, known after {@link #prepare()}; a
+	 * table renamed while the capture runs is known by both names.
+	 */
 	private volatile Map<String, CapturedTable> byName = Map.of();
+
+	/** The tables' stable ids (PostgreSQL: oids) and the names last seen for them. */
+	private final Map<Long, String> names = new HashMap<>();
+
+	/** The tables by their stable ids. */
+	private final Map<Long, CapturedTable> byId = new HashMap<>();
+
+	/** Whether every node hears what the sink takes: then one node at a time reads. */
+	private final boolean shared;
+
+	/** Where a node that does not hold the lease begins: the horizon at its start. */
+	private volatile CapturePosition start = CapturePosition.START;
 
 	/** Tables whose rows were rejected or unknown once, so that the log says so once each. */
 	private final Set<String> warned = ConcurrentHashMap.newKeySet();
@@ -89,6 +111,7 @@ public class ChangeCapture implements SmartLifecycle {
 		this.stats = stats;
 		this.settings = settings;
 		this.clock = clock;
+		this.shared = sink.isShared();
 	}
 
 	/**
@@ -108,9 +131,18 @@ public class ChangeCapture implements SmartLifecycle {
 				this.database.install(prepared, this.tables);
 			}
 			this.byName = Map.copyOf(this.database.qualifiedNames(prepared, this.tables));
+			this.database.tableIds(prepared, this.byName.keySet()).forEach((name, id) -> {
+				this.names.put(id, name);
+				this.byId.put(id, this.byName.get(name));
+			});
 			// On the first start, the capture begins here: every change committed after the
 			// application started is delivered, even one made before the reader's first read.
 			this.database.cursor(prepared);
+			if (!this.shared) {
+				// A node that reads for itself while another stores the position begins
+				// here: its subscribers are its own, none of them heard of earlier changes.
+				this.start = this.database.horizon(prepared);
+			}
 		}
 		catch (SQLException ex) {
 			throw new IllegalStateException("The MCP change capture could not prepare the database: " + ex.getMessage(),
@@ -170,37 +202,55 @@ public class ChangeCapture implements SmartLifecycle {
 						current = this.connections.open();
 						this.connection = current;
 						this.database.open(current);
-						reading = null;
-						this.stats.connected(true, false);
-						if (failures > 0) {
-							logger.info("The MCP change capture reads again after " + failures + " failed attempt(s)");
+						if (this.shared) {
+							reading = null;
 						}
-						failures = 0;
+						else if (reading != null) {
+							// The lease ended with the old connection; the position is this node's.
+							// Prune at once, as a new reader would: rows may have aged past the
+							// retention while the connection was lost.
+							reading.keeper = this.database.tryLease(current);
+							reading.nextPrune = System.nanoTime();
+						}
 					}
 					if (reading == null) {
-						if (!this.database.tryLease(current)) {
+						boolean lease = this.database.tryLease(current);
+						if (!lease && this.shared) {
 							// Another node reads; this one takes over when its connection ends.
 							this.database.awaitChanges(current, this.settings.pollInterval());
+							failures = served(failures, false);
 							continue;
 						}
 						Cursor cursor = this.database.cursor(current);
-						reading = new Reading(cursor.id(), cursor.position());
-						this.stats.connected(true, true);
+						reading = new Reading(cursor.id(), lease ? cursor.position() : this.start, lease);
 						this.stats.position(reading.position);
-						logger.debug("The MCP change capture reads from " + reading.position);
+						logger.debug("The MCP change capture reads from " + reading.position
+								+ (lease ? "" : " (another node stores the position)"));
 					}
 					if (System.nanoTime() - reading.nextPrune >= 0) {
-						prune(current, reading);
+						if (reading.keeper) {
+							prune(current, reading);
+						}
+						else {
+							checkPruned(current, reading);
+						}
 						reading.nextPrune = System.nanoTime() + pruneInterval().toNanos();
 					}
 					Batch batch = this.database.read(current, reading.position, this.settings.batchSize());
 					if (!batch.rows().isEmpty()) {
-						publish(reading.source, batch.rows());
-						this.database.savePosition(current, batch.readUpTo());
+						publish(current, reading.source, batch.rows());
+						if (reading.keeper) {
+							this.database.savePosition(current, batch.readUpTo());
+						}
 					}
 					reading.position = reading.position.max(batch.readUpTo());
 					this.stats.position(reading.position);
+					failures = served(failures, true);
 					if (batch.rows().size() < this.settings.batchSize()) {
+						if (System.nanoTime() - reading.nextCheck >= 0) {
+							check(current, reading);
+							reading.nextCheck = System.nanoTime() + this.settings.pollInterval().toNanos();
+						}
 						this.database.awaitChanges(current, this.settings.pollInterval());
 					}
 				}
@@ -211,15 +261,24 @@ public class ChangeCapture implements SmartLifecycle {
 					}
 					current = close(current);
 					this.connection = null;
-					reading = null;
+					if (this.shared) {
+						reading = null;
+					}
 					failures++;
 					this.stats.error();
 					this.stats.connected(false, false);
+					this.stats.held(Duration.ZERO, null);
+					long wait = backOffMillis(failures);
 					if (failures == 1) {
 						logger.warn("The MCP change capture lost its connection to the database or failed to read; "
 								+ "retrying, and changes committed meanwhile are read when it is back", ex);
 					}
-					backOff(failures);
+					else {
+						// The stack trace was logged at the first failure: one line per attempt now.
+						logger.warn("The MCP change capture still fails (attempt " + failures + ", next in " + wait
+								+ " ms): " + ex);
+					}
+					backOff(wait);
 				}
 			}
 		}
@@ -228,6 +287,100 @@ public class ChangeCapture implements SmartLifecycle {
 			this.connection = null;
 			this.stats.connected(false, false);
 		}
+	}
+
+	/**
+	 * The connection has served (a read, or a standby's wait, succeeded): the back-off
+	 * starts afresh. Not at connecting, which works when reading keeps failing.
+	 */
+	private long served(long failures, boolean reading) {
+		this.stats.connected(true, reading);
+		if (failures > 0) {
+			logger.info("The MCP change capture reads again after " + failures + " failed attempt(s)");
+		}
+		return 0;
+	}
+
+	/**
+	 * Checks, once a poll interval while the capture has caught up, what a read does not
+	 * show: changes held back by a transaction left open, a captured table renamed or
+	 * dropped, and (reading for itself) whether this node may now store the position.
+	 */
+	private void check(Connection current, Reading reading) throws SQLException {
+		if (!this.shared && !reading.keeper && this.database.tryLease(current)) {
+			reading.keeper = true;
+			this.database.savePosition(current, reading.position);
+		}
+		checkTables(current);
+		Hold hold = this.database.hold(current, reading.position);
+		if (hold == null || hold.waiting().compareTo(this.settings.holdWarningThreshold()) < 0) {
+			if (hold == null && reading.warnedHold != null) {
+				logger.info("The MCP change capture is no longer held by transaction " + reading.warnedHold);
+				reading.warnedHold = null;
+			}
+			this.stats.held((hold != null) ? hold.waiting() : Duration.ZERO, null);
+			return;
+		}
+		this.stats.held(hold.waiting(), hold);
+		if (!Long.valueOf(hold.transaction()).equals(reading.warnedHold)) {
+			reading.warnedHold = hold.transaction();
+			logger.warn("The MCP change capture is held: captured changes committed up to "
+					+ hold.waiting().toSeconds() + " s ago wait for transaction " + hold.transaction() + " to end, "
+					+ holder(hold) + ". Every captured change after it waits too (none is lost); end that "
+					+ "transaction, or let idle_in_transaction_session_timeout end such sessions. Logged once per "
+					+ "transaction; mcp.capture.held shows how long changes wait");
+		}
+	}
+
+	private static String holder(Hold hold) {
+		if (hold.pid() == null) {
+			return "which no session visible to the capture's role runs (a prepared transaction, or another role's "
+					+ "session: grant the capture's role pg_read_all_stats to see it)";
+		}
+		return "run by backend pid " + hold.pid() + ", application_name '" + hold.applicationName() + "', state '"
+				+ hold.state() + "'" + ((hold.open() != null) ? ", open for " + hold.open().toSeconds() + " s" : "");
+	}
+
+	/**
+	 * Compares the captured tables' present names with those last seen, by their stable
+	 * ids: a table renamed (or moved to another schema) keeps its trigger and goes on
+	 * being captured under its new name; a table dropped is gone. Either way changes may
+	 * have been missed meanwhile, so the template's subscribers are told to re-read.
+	 * @return whether a table was renamed or dropped
+	 */
+	private boolean checkTables(Connection current) throws SQLException {
+		if (this.names.isEmpty()) {
+			return false;
+		}
+		Map<Long, String> present = this.database.tableNames(current, this.names.keySet());
+		boolean changed = false;
+		for (Map.Entry<Long, String> entry : Map.copyOf(this.names).entrySet()) {
+			String now = present.get(entry.getKey());
+			if (Objects.equals(now, entry.getValue())) {
+				continue;
+			}
+			changed = true;
+			CapturedTable table = this.byId.get(entry.getKey());
+			if (now == null) {
+				this.names.remove(entry.getKey());
+				logger.warn("Captured table " + entry.getValue() + " was dropped while the MCP change capture ran; "
+						+ "subscribers of \"" + table.template().getTemplate() + "\" are told to re-read. Remove it "
+						+ "from mcp.capture.tables, or create it again and restart the application");
+			}
+			else {
+				this.names.put(entry.getKey(), now);
+				Map<String, CapturedTable> known = new HashMap<>(this.byName);
+				known.put(now, table);
+				this.byName = Map.copyOf(known);
+				logger.warn("Captured table " + entry.getValue() + " was renamed to " + now + " while the MCP change "
+						+ "capture ran: its changes are captured under the new name until the application restarts, "
+						+ "and subscribers of \"" + table.template().getTemplate() + "\" are told to re-read. Name "
+						+ now + " in mcp.capture.tables before the next start, which otherwise stops");
+			}
+			this.stats.tableRenamed();
+			this.sink.resync(List.of(table));
+		}
+		return changed;
 	}
 
 	private Duration pruneInterval() {
@@ -245,14 +398,13 @@ public class ChangeCapture implements SmartLifecycle {
 		current.setAutoCommit(false);
 		try {
 			CapturePosition pruned = this.database.prune(current, this.settings.retention());
+			if (pruned != null && !this.shared) {
+				// For the nodes that read for themselves, which this delete may leave behind.
+				this.database.savePruned(current, pruned);
+			}
 			if (pruned != null && pruned.compareTo(reading.position) > 0) {
-				logger.warn("Captured changes up to " + pruned + " were pruned (older than mcp.capture.retention="
-						+ this.settings.retention() + ") before the MCP change capture read them (it had read up to "
-						+ reading.position + "); subscribers of the captured resources are told to re-read");
-				this.sink.resync(this.tables);
-				this.stats.resynced();
+				resync(reading, pruned);
 				this.database.savePosition(current, pruned);
-				reading.position = pruned;
 			}
 			current.commit();
 		}
@@ -270,11 +422,39 @@ public class ChangeCapture implements SmartLifecycle {
 		}
 	}
 
-	private void publish(String source, List<CapturedRow> rows) {
+	/**
+	 * Whether another node pruned rows this one had not read (it reads for itself and
+	 * lagged longer than the retention, or was cut off that long).
+	 */
+	private void checkPruned(Connection current, Reading reading) throws SQLException {
+		CapturePosition pruned = this.database.pruned(current);
+		if (pruned != null && pruned.compareTo(reading.position) > 0) {
+			resync(reading, pruned);
+		}
+	}
+
+	private void resync(Reading reading, CapturePosition pruned) {
+		logger.warn("Captured changes up to " + pruned + " were pruned (older than mcp.capture.retention="
+				+ this.settings.retention() + ") before the MCP change capture read them (it had read up to "
+				+ reading.position + "); subscribers of the captured resources are told to re-read");
+		this.sink.resync(this.tables);
+		this.stats.resynced();
+		reading.position = pruned;
+	}
+
+	private void publish(Connection current, String source, List<CapturedRow> rows) throws SQLException {
 		List<Positioned> changes = new ArrayList<>(rows.size());
 		List<Instant> written = new ArrayList<>(rows.size());
+		boolean rechecked = false;
 		for (CapturedRow row : rows) {
 			CapturedTable table = this.byName.get(row.table());
+			if (table == null && !rechecked) {
+				// Perhaps a captured table renamed since the last check: its trigger fires on.
+				rechecked = true;
+				if (checkTables(current)) {
+					table = this.byName.get(row.table());
+				}
+			}
 			if (table == null) {
 				if (this.warned.add("unknown:" + row.table())) {
 					logger.info("Captured changes of " + row.table() + " are skipped: it is not in mcp.capture.tables "
@@ -343,8 +523,11 @@ public class ChangeCapture implements SmartLifecycle {
 		return null;
 	}
 
-	private void backOff(long failures) {
-		long millis = Math.min(this.settings.maxBackOff().toMillis(), 100L << Math.min(failures, 10));
+	private long backOffMillis(long failures) {
+		return Math.min(this.settings.maxBackOff().toMillis(), 100L << Math.min(failures, 10));
+	}
+
+	private void backOff(long millis) {
 		try {
 			TimeUnit.MILLISECONDS.sleep(millis);
 		}
@@ -355,7 +538,7 @@ public class ChangeCapture implements SmartLifecycle {
 	}
 
 	/**
-	 * The capture's state while this node holds the lease.
+	 * The capture's state while this node reads.
 	 */
 	private static final class Reading {
 
@@ -363,11 +546,20 @@ public class ChangeCapture implements SmartLifecycle {
 
 		CapturePosition position;
 
+		/** Whether this node holds the lease: it stores the position and prunes. */
+		boolean keeper;
+
 		long nextPrune = System.nanoTime();
 
-		Reading(String source, CapturePosition position) {
+		long nextCheck = System.nanoTime();
+
+		/** The transaction that holds the capture, once logged. */
+		@Nullable Long warnedHold;
+
+		Reading(String source, CapturePosition position, boolean keeper) {
 			this.source = source;
 			this.position = position;
+			this.keeper = keeper;
 		}
 
 	}
@@ -380,9 +572,19 @@ public class ChangeCapture implements SmartLifecycle {
 	 * @param retention how long recorded rows are kept
 	 * @param maxBackOff the longest wait between reconnection attempts
 	 * @param installSchema whether the tables and triggers are installed at start-up
+	 * @param holdWarningThreshold how long changes may wait behind a transaction still
+	 * open before the capture warns and reports itself down
 	 */
 	public record Settings(int batchSize, Duration pollInterval, Duration retention, Duration maxBackOff,
-			boolean installSchema) {
+			boolean installSchema, Duration holdWarningThreshold) {
+
+		/** The default {@code holdWarningThreshold}. */
+		public static final Duration HOLD_WARNING_THRESHOLD = Duration.ofSeconds(10);
+
+		public Settings(int batchSize, Duration pollInterval, Duration retention, Duration maxBackOff,
+				boolean installSchema) {
+			this(batchSize, pollInterval, retention, maxBackOff, installSchema, HOLD_WARNING_THRESHOLD);
+		}
 
 		public Settings {
 			if (batchSize < 1) {
@@ -393,6 +595,10 @@ public class ChangeCapture implements SmartLifecycle {
 			}
 			if (retention.isNegative() || retention.isZero()) {
 				throw new IllegalArgumentException("mcp.capture.retention must be positive, was " + retention);
+			}
+			if (holdWarningThreshold.isNegative()) {
+				throw new IllegalArgumentException(
+						"mcp.capture.hold-warning-threshold must not be negative, was " + holdWarningThreshold);
 			}
 		}
 

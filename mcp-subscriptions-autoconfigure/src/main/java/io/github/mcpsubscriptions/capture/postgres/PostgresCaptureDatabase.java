@@ -449,4 +449,122 @@ public class PostgresCaptureDatabase implements CaptureDatabase {
 		}
 	}
 
+
+	@Override
+	public CapturePosition horizon(Connection connection) throws SQLException {
+		try (Statement statement = connection.createStatement();
+				ResultSet result = statement.executeQuery("select (" + HORIZON + ")::text::bigint")) {
+			result.next();
+			return new CapturePosition(result.getLong(1), 0);
+		}
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * The rows that wait are those the capture's snapshot sees (of ended transactions)
+	 * at or above the horizon; the holder is the session whose {@code backend_xid} is the
+	 * horizon. Another role's session shows its transaction id only to a role that may
+	 * read all statistics ({@code pg_read_all_stats}, part of {@code pg_monitor}), or to a
+	 * superuser; without, the hold is seen, its holder not.
+	 */
+	@Override
+	public @Nullable Hold hold(Connection connection, CapturePosition after) throws SQLException {
+		String sql = "with s as (select " + HORIZON + " as x), " //
+				+ "w as (select min(c.at) as at from " + changeTable(connection) + " c, s "
+				+ "where (c.txid, c.id) > (?::text::xid8, ?) and c.txid >= s.x) "
+				+ "select extract(epoch from now() - w.at)::float8, s.x::text::bigint, a.pid, a.application_name, "
+				+ "a.state, extract(epoch from now() - a.xact_start)::float8 from s cross join w "
+				+ "left join lateral (select pid, application_name, state, xact_start from pg_stat_activity "
+				+ "where backend_xid = s.x::xid order by xact_start limit 1) a on true where w.at is not null";
+		try (PreparedStatement statement = connection.prepareStatement(sql)) {
+			statement.setString(1, Long.toString(after.transaction()));
+			statement.setLong(2, after.row());
+			try (ResultSet result = statement.executeQuery()) {
+				if (!result.next()) {
+					return null;
+				}
+				Duration waiting = seconds(result.getDouble(1));
+				long transaction = result.getLong(2);
+				int pid = result.getInt(3);
+				if (result.wasNull()) {
+					return new Hold(waiting, transaction, null, null, null, null);
+				}
+				double open = result.getDouble(6);
+				return new Hold(waiting, transaction, pid, result.getString(4), result.getString(5),
+						result.wasNull() ? null : seconds(open));
+			}
+		}
+	}
+
+	private static Duration seconds(double seconds) {
+		return Duration.ofNanos((long) (Math.max(0, seconds) * 1_000_000_000L));
+	}
+
+	@Override
+	public Map<String, Long> tableIds(Connection connection, Collection<String> qualifiedNames) throws SQLException {
+		Map<String, Long> ids = new LinkedHashMap<>();
+		// By the name's text, as the change rows carry it, not parsed as an identifier.
+		try (PreparedStatement statement = connection.prepareStatement("select c.oid::bigint from pg_class c "
+				+ "join pg_namespace n on n.oid = c.relnamespace where n.nspname || '.' || c.relname = ? "
+				+ "and c.relkind in ('r', 'p')")) {
+			for (String name : qualifiedNames) {
+				statement.setString(1, name);
+				try (ResultSet result = statement.executeQuery()) {
+					if (result.next()) {
+						ids.put(name, result.getLong(1));
+					}
+				}
+			}
+		}
+		return ids;
+	}
+
+	@Override
+	public Map<Long, String> tableNames(Connection connection, Collection<Long> ids) throws SQLException {
+		Map<Long, String> names = new LinkedHashMap<>();
+		if (ids.isEmpty()) {
+			return names;
+		}
+		try (PreparedStatement statement = connection.prepareStatement("select c.oid::bigint, n.nspname || '.' || "
+				+ "c.relname from pg_class c join pg_namespace n on n.oid = c.relnamespace where c.oid::bigint = any(?)")) {
+			statement.setArray(1, connection.createArrayOf("int8", ids.toArray(Long[]::new)));
+			try (ResultSet result = statement.executeQuery()) {
+				while (result.next()) {
+					names.put(result.getLong(1), result.getString(2));
+				}
+			}
+		}
+		return names;
+	}
+
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * A row of its own in the cursor table, named {@code pruned}; its position only moves
+	 * on.
+	 */
+	@Override
+	public void savePruned(Connection connection, CapturePosition pruned) throws SQLException {
+		String cursors = changeTable(connection) + "_cursor";
+		try (PreparedStatement statement = connection.prepareStatement("insert into " + cursors
+				+ " as c (name, source, txid, id) values ('pruned', '', ?, ?) on conflict (name) do update "
+				+ "set txid = excluded.txid, id = excluded.id, saved_at = now() "
+				+ "where (c.txid, c.id) < (excluded.txid, excluded.id)")) {
+			statement.setLong(1, pruned.transaction());
+			statement.setLong(2, pruned.row());
+			statement.executeUpdate();
+		}
+	}
+
+	@Override
+	public @Nullable CapturePosition pruned(Connection connection) throws SQLException {
+		try (Statement statement = connection.createStatement();
+				ResultSet result = statement.executeQuery(
+						"select txid, id from " + changeTable(connection) + "_cursor where name = 'pruned'")) {
+			return result.next() ? new CapturePosition(result.getLong(1), result.getLong(2)) : null;
+		}
+	}
+
 }
