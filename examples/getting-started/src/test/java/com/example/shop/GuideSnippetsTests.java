@@ -41,7 +41,11 @@ class GuideSnippetsTests {
 			}
 		}
 		assertThat(checked).as("the guide includes the example's files")
-			.contains("examples/getting-started/src/main/java/com/example/shop/OrderResources.java",
+			.contains("examples/getting-started/pom.xml",
+					"examples/getting-started/src/main/java/com/example/shop/Order.java",
+					"examples/getting-started/src/main/java/com/example/shop/OrderRepository.java",
+					"examples/getting-started/src/main/java/com/example/shop/OrderController.java",
+					"examples/getting-started/src/main/java/com/example/shop/OrderResources.java",
 					"examples/getting-started/src/main/java/com/example/shop/OrderService.java",
 					"examples/getting-started/src/main/java/com/example/shop/OrderTools.java");
 	}

@@ -63,6 +63,7 @@ import io.github.mcpsubscriptions.transport.DnsRebindingProtection;
 import io.github.mcpsubscriptions.transport.McpEndpoint;
 import io.github.mcpsubscriptions.transport.McpEndpointOptions;
 
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -77,6 +78,7 @@ import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.Environment;
@@ -256,14 +258,14 @@ public final class McpEndpointAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean(name = "mcpDnsRebindingFilter")
 	@ConditionalOnBooleanProperty(name = "mcp.endpoint.dns-rebinding-protection", matchIfMissing = true)
+	@Conditional(OnProtectedPathsCondition.class)
 	FilterRegistrationBean<DnsRebindingFilter> mcpDnsRebindingFilter(McpProperties properties, JsonRpcCodec codec) {
 		McpProperties.Endpoint endpoint = properties.getEndpoint();
 		DnsRebindingFilter filter = new DnsRebindingFilter(
 				new DnsRebindingProtection(true, endpoint.getAllowedOrigins(), endpoint.getAllowedHosts()), codec);
 		FilterRegistrationBean<DnsRebindingFilter> registration = new FilterRegistrationBean<>(filter);
+		// Registered only with patterns: none would mean every path.
 		registration.setUrlPatterns(endpoint.getProtectedPaths());
-		// No patterns would mean every path: the filter runs only where it was asked for.
-		registration.setEnabled(!endpoint.getProtectedPaths().isEmpty());
 		// Before security and the rest: a rebound request is refused before anything runs.
 		registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
 		return registration;
@@ -367,6 +369,13 @@ public final class McpEndpointAutoConfiguration {
 					sessions::getObject, stats);
 			history.setMaxReplay(properties.getSessions().getMaxReplay());
 			return history;
+		}
+
+		@Bean
+		@ConditionalOnMissingBean
+		ClusterStartLog mcpClusterStartLog(RedisChangeLog log, McpProperties properties,
+				ListableBeanFactory beanFactory) {
+			return new ClusterStartLog(log.getNodeName(), properties.getCluster().getKeyPrefix(), beanFactory);
 		}
 
 		@Configuration(proxyBeanMethods = false)

@@ -13,6 +13,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 import io.github.mcpsubscriptions.capture.CaptureDatabase.Batch;
 import io.github.mcpsubscriptions.capture.CaptureDatabase.Cursor;
@@ -152,6 +153,9 @@ public class ChangeCapture implements SmartLifecycle {
 
 	@Override
 	public void start() {
+		logger.info("The MCP change capture is on: changes of "
+				+ this.tables.stream().map(CapturedTable::name).collect(Collectors.joining(", "))
+				+ " become notifications (mcp.capture.tables)");
 		this.running = true;
 		Thread thread = new Thread(this::readLoop, "mcp-change-capture");
 		thread.setDaemon(true);

@@ -134,7 +134,8 @@ public final class ExecutorDeliveryScheduler implements DeliveryScheduler, AutoC
 		this.gate = new DeliveryGate(parallelism, lease.toNanos(), System::nanoTime);
 		logger.info(((virtualThreads != null) ? "MCP notifications are written on virtual threads"
 				: "MCP notifications are written on a pool of " + poolSize + " threads (JDK 21+ uses virtual threads)")
-				+ ", at most " + parallelism + " at once");
+				+ "; under load, delivery keeps at most " + parallelism + " of " + Runtime.getRuntime().availableProcessors()
+				+ " processors busy (mcp.notifications.delivery-cpu-share)");
 		this.timer = Executors.newSingleThreadScheduledExecutor(this.timerThreads);
 	}
 

@@ -31,6 +31,9 @@ class ConfigurationReferenceTests {
 
 	private static final Path PAGE = Path.of("..", "docs", "configuration.md");
 
+	/** The prefix of the properties Spring Boot derives for the Actuator endpoint. */
+	private static final String ENDPOINT = "management.endpoint.mcpsubscriptions.";
+
 	private static final Pattern QUOTED = Pattern.compile("'([^'\\s]+)'");
 
 	@Test
@@ -62,11 +65,22 @@ class ConfigurationReferenceTests {
 			.allSatisfy((property) -> assertThat(property.hasNonNull("defaultValue")).isTrue());
 	}
 
+	@Test
+	void listsTheActuatorEndpointsOwnProperties() throws IOException {
+		assertThat(generate(metadata())).contains("## `management.endpoint.mcpsubscriptions.*`")
+			.contains("| `management.endpoint.mcpsubscriptions.access` | `unrestricted` |")
+			.contains("| `management.endpoint.mcpsubscriptions.cache.time-to-live` | `0ms` |");
+	}
+
 	static String generate(JsonNode metadata) {
-		Map<String, List<JsonNode>> groups = new TreeMap<>();
+		// The starter's own groups by name, then the Actuator endpoint's.
+		Map<String, List<JsonNode>> groups = new TreeMap<>(
+				Comparator.comparing((String group) -> group.startsWith(ENDPOINT)).thenComparing(Comparator.naturalOrder()));
 		for (JsonNode property : properties(metadata)) {
-			String[] parts = property.get("name").asString().split("\\.");
-			String group = (parts.length > 2) ? "mcp." + parts[1] + ".*" : "mcp.*";
+			String name = property.get("name").asString();
+			String[] parts = name.split("\\.");
+			String group = name.startsWith(ENDPOINT) ? ENDPOINT + "*"
+					: (parts.length > 2) ? "mcp." + parts[1] + ".*" : "mcp.*";
 			groups.computeIfAbsent(group, (key) -> new ArrayList<>()).add(property);
 		}
 		StringBuilder out = new StringBuilder();
@@ -106,7 +120,8 @@ class ConfigurationReferenceTests {
 	private static List<JsonNode> properties(JsonNode metadata) {
 		List<JsonNode> properties = new ArrayList<>();
 		for (JsonNode property : metadata.get("properties")) {
-			if (property.get("name").asString().startsWith("mcp.")) {
+			String name = property.get("name").asString();
+			if (name.startsWith("mcp.") || name.startsWith(ENDPOINT)) {
 				properties.add(property);
 			}
 		}

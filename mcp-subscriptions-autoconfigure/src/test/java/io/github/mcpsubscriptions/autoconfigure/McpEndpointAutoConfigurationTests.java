@@ -51,9 +51,14 @@ class McpEndpointAutoConfigurationTests {
 	@Test
 	@SuppressWarnings("unchecked")
 	void dnsRebindingFilterRunsOnlyOnTheProtectedPaths() {
-		this.runner.run((context) -> assertThat(context.getBean("mcpDnsRebindingFilter",
-				FilterRegistrationBean.class)
-			.isEnabled()).as("no paths: not mapped to every path").isFalse());
+		// No paths: no registration at all, rather than a disabled one that the server logs
+		// at start-up as "Filter mcpDnsRebindingFilter was not registered (disabled)".
+		this.runner.run((context) -> assertThat(context).doesNotHaveBean("mcpDnsRebindingFilter"));
+		this.runner.withPropertyValues("mcp.endpoint.protected-paths=")
+			.run((context) -> assertThat(context).doesNotHaveBean("mcpDnsRebindingFilter"));
+		this.runner.withPropertyValues("mcp.endpoint.protected-paths[0]=/api/*")
+			.run((context) -> assertThat(context.getBean("mcpDnsRebindingFilter", FilterRegistrationBean.class)
+				.getUrlPatterns()).containsExactly("/api/*"));
 		this.runner.withPropertyValues("mcp.endpoint.protected-paths=/api/*,/actuator/*")
 			.run((context) -> {
 				FilterRegistrationBean<?> registration = context
