@@ -14,6 +14,7 @@ import io.github.mcpsubscriptions.capture.CaptureHealthIndicator;
 import io.github.mcpsubscriptions.capture.CaptureMeterBinder;
 import io.github.mcpsubscriptions.capture.CaptureSink;
 import io.github.mcpsubscriptions.capture.CaptureStats;
+import io.github.mcpsubscriptions.capture.CapturedChangeAttributes;
 import io.github.mcpsubscriptions.capture.CapturedTable;
 import io.github.mcpsubscriptions.capture.CapturedUriFilter;
 import io.github.mcpsubscriptions.capture.ChangeCapture;
@@ -25,6 +26,7 @@ import io.github.mcpsubscriptions.notification.NotificationDispatcher;
 import io.github.mcpsubscriptions.notification.ResourceChangeFeed;
 import io.github.mcpsubscriptions.resource.UriTemplate;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -98,12 +100,14 @@ public final class McpCaptureAutoConfiguration {
 	@ConditionalOnMissingBean
 	@DependsOnDatabaseInitialization
 	static ChangeCapture mcpChangeCapture(CaptureDatabase database, CaptureConnections connections,
-			McpProperties properties, CaptureSink sink, CaptureStats stats, ResourceChangeFeed feed) {
+			McpProperties properties, CaptureSink sink, CaptureStats stats, ResourceChangeFeed feed,
+			ObjectProvider<CapturedChangeAttributes> attributes) {
 		McpProperties.Capture capture = properties.getCapture();
 		ChangeCapture changeCapture = new ChangeCapture(database, connections, tables(properties), sink, stats,
 				new ChangeCapture.Settings(capture.getBatchSize(), capture.getPollInterval(), capture.getRetention(),
 						capture.getMaxBackOff(), capture.isInstallSchema(), capture.getHoldWarningThreshold()),
 				Clock.systemUTC());
+		attributes.ifAvailable(changeCapture::setAttributes);
 		// At start-up: a table or column that does not exist stops the application now.
 		changeCapture.prepare();
 		return changeCapture;

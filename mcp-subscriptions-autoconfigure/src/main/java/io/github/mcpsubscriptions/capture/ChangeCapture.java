@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -87,6 +88,8 @@ public class ChangeCapture implements SmartLifecycle {
 	/** Tables whose rows were rejected or unknown once, so that the log says so once each. */
 	private final Set<String> warned = ConcurrentHashMap.newKeySet();
 
+	private CapturedChangeAttributes attributes = (table, uri, change) -> Map.of();
+
 	private volatile @Nullable Thread reader;
 
 	private volatile boolean running;
@@ -113,6 +116,15 @@ public class ChangeCapture implements SmartLifecycle {
 		this.settings = settings;
 		this.clock = clock;
 		this.shared = sink.isShared();
+	}
+
+	/**
+	 * Sets what each captured change carries beside {@code change}; before
+	 * {@link #start()}.
+	 * @param attributes the attributes of each change
+	 */
+	public void setAttributes(CapturedChangeAttributes attributes) {
+		this.attributes = attributes;
 	}
 
 	/**
@@ -510,9 +522,29 @@ public class ChangeCapture implements SmartLifecycle {
 			}
 			return;
 		}
-		changes.add(new Positioned(new ResourceChange(uri, Map.of(CHANGE, change), this.clock.instant()),
+		changes.add(new Positioned(new ResourceChange(uri, attributes(table, uri, change), this.clock.instant()),
 				row.position(), part));
 		written.add(row.writtenAt());
+	}
+
+	private Map<String, Object> attributes(CapturedTable table, String uri, String change) {
+		Map<String, Object> extra;
+		try {
+			extra = this.attributes.attributes(table.name(), uri, change);
+		}
+		catch (RuntimeException ex) {
+			if (this.warned.add("attributes:" + table.name())) {
+				logger.warn("The CapturedChangeAttributes bean failed for a change of " + uri
+						+ "; the change goes out with its change attribute alone (logged once per table)", ex);
+			}
+			return Map.of(CHANGE, change);
+		}
+		if (extra.isEmpty()) {
+			return Map.of(CHANGE, change);
+		}
+		Map<String, Object> merged = new LinkedHashMap<>(extra);
+		merged.put(CHANGE, change);
+		return merged;
 	}
 
 	private static @Nullable Connection close(@Nullable Connection connection) {
