@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 
 import static io.github.mcpsubscriptions.capture.postgres.CaptureSchema.table;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 /**
  * The capture's install on a real PostgreSQL: again and again the same, an earlier
@@ -39,6 +40,19 @@ class InstallTests {
 				+ "'::regnamespace and prorettype = 'trigger'::regtype")).isEqualTo(2);
 		this.schema.sql("insert into product values (1)", "insert into \"Item\" values (2)");
 		assertThat(this.schema.rows()).hasSize(2);
+	}
+
+	@Test
+	void aPartitionedTableIsCapturedUnderItsOwnName() throws Exception {
+		this.schema.sql("create table product (id bigint primary key) partition by range (id)",
+				"create table product_low partition of product for values from (0) to (100)",
+				"create table product_high partition of product for values from (100) to (maxvalue)");
+		this.schema.install(this.product);
+		this.schema.sql("insert into product values (1), (200)", "update product set id = 2 where id = 1");
+		assertThat(this.schema.rows()).extracting(CapturedRow::table, CapturedRow::operation)
+			.containsExactly(tuple(this.schema.schema() + ".product", CapturedRow.Operation.INSERT),
+					tuple(this.schema.schema() + ".product", CapturedRow.Operation.INSERT),
+					tuple(this.schema.schema() + ".product", CapturedRow.Operation.UPDATE));
 	}
 
 	@Test
