@@ -172,6 +172,9 @@ public class PostgresCaptureDatabase implements CaptureDatabase {
 			}
 			for (String variable : table.columns()) {
 				Column column = columns.get(variable);
+				if (column != null) {
+					column = typed(connection, column);
+				}
 				if (column == null) {
 					problems.add("variable {" + variable + "} of \"" + table.template().getTemplate() + "\" is not a column of "
 							+ table.name() + "; it has " + String.join(", ", columns.keySet()));
@@ -222,7 +225,7 @@ public class PostgresCaptureDatabase implements CaptureDatabase {
 	}
 
 	/**
-	 * A table's columns by name, in order, with the type each renders as in a key.
+	 * A table's columns by name, in order, their types not followed yet.
 	 */
 	private static Map<String, Column> columns(Connection connection, long table) throws SQLException {
 		Map<String, Column> columns = new LinkedHashMap<>();
@@ -237,11 +240,7 @@ public class PostgresCaptureDatabase implements CaptureDatabase {
 				}
 			}
 		}
-		Map<String, Column> typed = new LinkedHashMap<>();
-		for (Column column : columns.values()) {
-			typed.put(column.name(), typed(connection, column));
-		}
-		return typed;
+		return columns;
 	}
 
 	/**
@@ -390,6 +389,9 @@ public class PostgresCaptureDatabase implements CaptureDatabase {
 		List<Column> keys = new ArrayList<>();
 		for (String variable : table.columns()) {
 			Column column = columns.get(variable);
+			if (column != null) {
+				column = typed(connection, column);
+			}
 			if (column == null || column.foreignType() != null) {
 				throw new SQLException("Column " + variable + " of " + table.name() + " cannot be captured");
 			}
