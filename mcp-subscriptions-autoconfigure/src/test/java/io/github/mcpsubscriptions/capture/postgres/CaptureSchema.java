@@ -76,6 +76,18 @@ final class CaptureSchema implements AutoCloseable {
 		}
 	}
 
+	String queryString(String sql) {
+		try (Connection connection = this.dataSource.getConnection();
+				Statement statement = connection.createStatement();
+				ResultSet result = statement.executeQuery(sql)) {
+			result.next();
+			return result.getString(1);
+		}
+		catch (SQLException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
 	List<String> check(CapturedTable... tables) throws SQLException {
 		try (Connection connection = this.dataSource.getConnection()) {
 			return this.capture.check(connection, List.of(tables));

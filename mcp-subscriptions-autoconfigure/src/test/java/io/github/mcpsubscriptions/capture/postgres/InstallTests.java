@@ -1,6 +1,7 @@
 package io.github.mcpsubscriptions.capture.postgres;
 
 import java.util.List;
+import java.util.Map;
 
 import io.github.mcpsubscriptions.capture.CapturedRow;
 import io.github.mcpsubscriptions.capture.CapturedTable;
@@ -53,6 +54,25 @@ class InstallTests {
 			.containsExactly(tuple(this.schema.schema() + ".product", CapturedRow.Operation.INSERT),
 					tuple(this.schema.schema() + ".product", CapturedRow.Operation.INSERT),
 					tuple(this.schema.schema() + ".product", CapturedRow.Operation.UPDATE));
+	}
+
+	@Test
+	void aRenamedTableAndATableRestoredUnderItsNameStillRunTheirFunction() throws Exception {
+		this.schema.sql("create table product (id bigint primary key)");
+		this.schema.install(this.product);
+		String function = this.schema.queryString("select p.oid::regproc::text from pg_trigger t join pg_proc p on "
+				+ "p.oid = t.tgfoid where t.tgrelid = 'product'::regclass and not t.tgisinternal");
+		// Its oid stays: the function knows it.
+		this.schema.sql("alter table product rename to item", "insert into item values (1)",
+				"alter table item rename to product");
+		// As a restore from a dump makes it: a new oid, the old name, the same function.
+		this.schema.sql("drop table product", "create table product (id bigint primary key)",
+				"create trigger mcp_change_capture after insert or update or delete on product for each row "
+						+ "execute function " + function + "()",
+				"insert into product values (2)");
+		assertThat(this.schema.rows()).extracting(CapturedRow::table, CapturedRow::newValues)
+			.containsExactly(tuple(this.schema.schema() + ".product", Map.of("id", "1")),
+					tuple(this.schema.schema() + ".product", Map.of("id", "2")));
 	}
 
 	@Test
