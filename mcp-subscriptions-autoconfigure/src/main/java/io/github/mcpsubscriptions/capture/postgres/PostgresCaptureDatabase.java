@@ -102,8 +102,6 @@ public class PostgresCaptureDatabase implements CaptureDatabase {
 	/** The change table as configured, lower case. */
 	private final String changeTable;
 
-	private final String cursorTable;
-
 	/** The notification channel, the lock's name and the object names' stem. */
 	private final String stem;
 
@@ -122,7 +120,6 @@ public class PostgresCaptureDatabase implements CaptureDatabase {
 	 */
 	public PostgresCaptureDatabase(String changeTable) {
 		this.changeTable = changeTable.toLowerCase(Locale.ROOT);
-		this.cursorTable = this.changeTable + "_cursor";
 		this.stem = this.changeTable.substring(this.changeTable.indexOf('.') + 1);
 	}
 
