@@ -23,7 +23,7 @@ public class CaptureMeterBinder implements MeterBinder {
 			.description("Captured row changes published as resource changes")
 			.register(registry);
 		FunctionCounter.builder("mcp.capture.rejected", this.stats, CaptureStats::getRejected)
-			.description("Captured rows skipped because their URI could not be built")
+			.description("Captured rows skipped because their URI could not be built or their key could not be read")
 			.register(registry);
 		FunctionCounter.builder("mcp.capture.events.skipped", this.stats, CaptureStats::getSkippedEvents)
 			.description("Changes the application published for captured resources, not published again")

@@ -95,7 +95,8 @@ public class CaptureStats {
 	}
 
 	/**
-	 * How many captured rows were skipped because their URI could not be built.
+	 * How many captured rows were skipped because their URI could not be built (their
+	 * recorded key could not be read, or a value is missing or does not fit the template).
 	 * @return the count
 	 */
 	public long getRejected() {

@@ -5,8 +5,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
-import io.github.mcpsubscriptions.capture.CapturedTable;
-import io.github.mcpsubscriptions.resource.UriTemplate;
+import io.github.mcpsubscriptions.capture.postgres.PostgresCaptureDatabase.Column;
+import io.github.mcpsubscriptions.capture.postgres.PostgresCaptureDatabase.Names;
+import io.github.mcpsubscriptions.capture.postgres.PostgresCaptureDatabase.Table;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -22,11 +23,17 @@ class InstallSqlDocumentationTests {
 
 	private static final String MARKER = "<!-- capture-install-sql";
 
+	/** The change table's names in the schema public. */
+	static final Names EXAMPLE_NAMES = new Names("public", "public.mcp_change", "public.mcp_change_cursor",
+			"mcp_change");
+
+	/** {@code product=catalog://products/{id}}, its {@code id} a {@code bigint}, its oid 16385. */
+	static final Table EXAMPLE_TABLE = new Table("public.product", "product", 16385, false,
+			List.of(new Column("id", "id", 20, "int8", null)));
+
 	@Test
 	void thePageShowsTheSqlTheCaptureInstalls() throws IOException {
-		List<String> statements = PostgresCaptureDatabase.installSql("public.mcp_change",
-				List.of(new CapturedTable("product", UriTemplate.parse("catalog://products/{id}"))), "mcp_change",
-				List.of("public.product"));
+		List<String> statements = PostgresCaptureDatabase.installSql(EXAMPLE_NAMES, List.of(EXAMPLE_TABLE));
 		String sql = String.join(";\n\n", statements) + ";\n";
 		Path generated = Path.of("target", "generated-docs", "capture-install.sql");
 		Files.createDirectories(generated.getParent());
