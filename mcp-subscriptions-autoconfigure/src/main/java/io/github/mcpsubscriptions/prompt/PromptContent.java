@@ -3,14 +3,17 @@ package io.github.mcpsubscriptions.prompt;
 import java.util.Base64;
 
 import io.github.mcpsubscriptions.resource.ResourceContents;
+import org.jspecify.annotations.Nullable;
 
 /**
- * What a {@link PromptMessage} holds: text, an image, audio, or an embedded resource.
+ * What a {@link PromptMessage} holds: text, an image, audio, an embedded resource, or a link
+ * to a resource the client may read.
  *
  * @since 0.1.0
  */
 public sealed interface PromptContent
-		permits PromptContent.Text, PromptContent.Image, PromptContent.Audio, PromptContent.EmbeddedResource {
+		permits PromptContent.Text, PromptContent.Image, PromptContent.Audio, PromptContent.EmbeddedResource,
+		PromptContent.ResourceLink {
 
 	/**
 	 * Text.
@@ -51,6 +54,17 @@ public sealed interface PromptContent
 	}
 
 	/**
+	 * A link to a resource, which the client reads if it wants it (protocol 2025-06-18 and
+	 * later).
+	 * @param uri the resource's URI
+	 * @param name its name
+	 * @return the content
+	 */
+	static ResourceLink resourceLink(String uri, String name) {
+		return new ResourceLink(uri, name, null, null, null);
+	}
+
+	/**
 	 * Text content.
 	 *
 	 * @param text the text
@@ -82,6 +96,19 @@ public sealed interface PromptContent
 	 * @param resource its contents
 	 */
 	record EmbeddedResource(ResourceContents resource) implements PromptContent {
+	}
+
+	/**
+	 * A link to a resource.
+	 *
+	 * @param uri the resource's URI
+	 * @param name its name
+	 * @param title a display name, or {@code null}
+	 * @param description what it is, or {@code null}
+	 * @param mimeType its MIME type, or {@code null}
+	 */
+	record ResourceLink(String uri, String name, @Nullable String title, @Nullable String description,
+			@Nullable String mimeType) implements PromptContent {
 	}
 
 }

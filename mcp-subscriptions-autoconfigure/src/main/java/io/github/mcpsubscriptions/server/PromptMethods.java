@@ -230,7 +230,21 @@ class PromptMethods {
 			wire.put("type", "resource");
 			wire.put("resource", resource);
 		}
+		else if (content instanceof PromptContent.ResourceLink link) {
+			wire.put("type", "resource_link");
+			wire.put("uri", link.uri());
+			wire.put("name", link.name());
+			putIfPresent(wire, "title", link.title());
+			putIfPresent(wire, "description", link.description());
+			putIfPresent(wire, "mimeType", link.mimeType());
+		}
 		return wire;
+	}
+
+	private static void putIfPresent(Map<String, Object> wire, String key, @Nullable String value) {
+		if (value != null) {
+			wire.put(key, value);
+		}
 	}
 
 	record WirePrompt(String name, @Nullable String title, @Nullable String description,

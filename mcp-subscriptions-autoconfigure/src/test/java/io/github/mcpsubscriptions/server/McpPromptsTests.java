@@ -232,7 +232,7 @@ class McpPromptsTests {
 			.stateless("prompts/get", "\"name\":\"embedded\",\"arguments\":{\"uri\":\"doc://guide\"}", "Mcp-Name",
 					"embedded")
 			.body()).get("result").get("messages");
-		assertThat(embedded).hasSize(3);
+		assertThat(embedded).hasSize(4);
 		JsonNode text = embedded.get(0).get("content");
 		assertThat(text.get("type").stringValue()).isEqualTo("resource");
 		assertThat(text.get("resource").get("uri").stringValue()).isEqualTo("doc://guide");
@@ -241,7 +241,12 @@ class McpPromptsTests {
 		JsonNode blob = embedded.get(1).get("content");
 		assertThat(blob.get("type").stringValue()).isEqualTo("resource");
 		assertThat(Base64.getDecoder().decode(blob.get("resource").get("blob").stringValue())).isEqualTo(PNG);
-		assertThat(embedded.get(2).get("content").get("text").stringValue()).isEqualTo("Summarize doc://guide.");
+		JsonNode link = embedded.get(2).get("content");
+		assertThat(link.get("type").stringValue()).isEqualTo("resource_link");
+		assertThat(link.get("uri").stringValue()).isEqualTo("doc://guide/more");
+		assertThat(link.get("name").stringValue()).isEqualTo("more");
+		assertThat(link.has("title")).isFalse();
+		assertThat(embedded.get(3).get("content").get("text").stringValue()).isEqualTo("Summarize doc://guide.");
 		JsonNode conversation = get(session, "assistant_reply");
 		assertThat(conversation).extracting((message) -> message.get("role").stringValue())
 			.containsExactly("user", "assistant");
@@ -441,6 +446,7 @@ class McpPromptsTests {
 		List<PromptMessage> embedded(String uri) {
 			return List.of(PromptMessage.user(PromptContent.resource(ResourceContents.text(uri, "text/plain", "The guide."))),
 					PromptMessage.user(PromptContent.resource(ResourceContents.blob(uri + "/image", "image/png", PNG))),
+					PromptMessage.user(PromptContent.resourceLink(uri + "/more", "more")),
 					PromptMessage.user("Summarize " + uri + "."));
 		}
 
