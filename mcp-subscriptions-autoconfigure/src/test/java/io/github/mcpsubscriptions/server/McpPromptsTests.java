@@ -183,6 +183,10 @@ class McpPromptsTests {
 				"{\"name\":\"quantity\",\"arguments\":{\"count\":\"three\"}}"));
 		assertThat(notANumber.get("code").intValue()).isEqualTo(-32602);
 		assertThat(notANumber.get("message").stringValue()).contains("argument 'count' is not a valid int: 'three'");
+		JsonNode empty = error(this.client.call(session, "prompts/get",
+				"{\"name\":\"quantity\",\"arguments\":{\"count\":\"\"}}"));
+		assertThat(empty.get("code").intValue()).isEqualTo(-32602);
+		assertThat(empty.get("message").stringValue()).contains("argument 'count' is not a valid int: ''");
 		JsonNode refusedByThePrompt = error(this.client.call(session, "prompts/get",
 				"{\"name\":\"quantity\",\"arguments\":{\"count\":\"-1\"}}"));
 		assertThat(refusedByThePrompt.get("code").intValue()).isEqualTo(-32602);
