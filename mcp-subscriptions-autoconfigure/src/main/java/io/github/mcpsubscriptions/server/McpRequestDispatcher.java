@@ -121,35 +121,6 @@ public class McpRequestDispatcher {
 	 * @param tools the tools offered
 	 * @param toolAccessPolicy decides who may call (and see) which tool
 	 * @param toolPageSize how many tools a tools/list result holds at most
-	 */
-	public McpRequestDispatcher(McpServerInfo serverInfo, McpSessionManager sessionManager, ResourceRegistry resources,
-			ResourceContentMapper contentMapper, List<ResourceCompleter> completers, int pageSize,
-			NotificationDispatcher notifications, ResourceAccessPolicy accessPolicy, SubscriptionLimits limits,
-			ApplicationEventPublisher events, JsonRpcCodec codec, CacheHints defaultCacheHints,
-			boolean listenEnabled, ToolRegistry tools, ToolAccessPolicy toolAccessPolicy, int toolPageSize) {
-		this(serverInfo, sessionManager, resources, contentMapper, completers, pageSize, notifications, accessPolicy,
-				limits, events, codec, defaultCacheHints, listenEnabled, tools, toolAccessPolicy, toolPageSize,
-				new PromptRegistry(), PromptAccessPolicy.PERMIT_ALL, List.of(), pageSize);
-	}
-
-	/**
-	 * Create a dispatcher that serves prompts too.
-	 * @param serverInfo how the server introduces itself
-	 * @param sessionManager creates sessions on {@code initialize}
-	 * @param resources the resources offered
-	 * @param contentMapper turns what resources return into contents
-	 * @param completers complete template variables
-	 * @param pageSize how many entries a list result holds at most
-	 * @param notifications holds the subscriptions
-	 * @param accessPolicy decides who may subscribe to what
-	 * @param limits the subscription limits
-	 * @param events publishes audit events
-	 * @param codec the wire format, to shape 2026-era results
-	 * @param defaultCacheHints caching hints of 2026-era results by default
-	 * @param listenEnabled whether 2026-era clients may listen for changes
-	 * @param tools the tools offered
-	 * @param toolAccessPolicy decides who may call (and see) which tool
-	 * @param toolPageSize how many tools a tools/list result holds at most
 	 * @param prompts the prompts offered
 	 * @param promptAccessPolicy decides who may get (and see) which prompt
 	 * @param promptCompleters complete prompt arguments
