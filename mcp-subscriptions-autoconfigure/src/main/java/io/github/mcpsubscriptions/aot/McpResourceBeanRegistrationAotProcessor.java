@@ -4,6 +4,7 @@ import java.lang.reflect.Method;
 import java.util.LinkedHashSet;
 import java.util.Set;
 
+import io.github.mcpsubscriptions.prompt.McpPrompt;
 import io.github.mcpsubscriptions.resource.McpResource;
 import io.github.mcpsubscriptions.resource.McpResourceInstances;
 import org.jspecify.annotations.Nullable;
@@ -20,9 +21,10 @@ import org.springframework.core.annotation.AnnotationUtils;
 import org.springframework.util.ClassUtils;
 
 /**
- * Registers reflection hints for the {@link McpResource} and {@link McpResourceInstances} methods of
- * application beans: the starter finds and invokes them reflectively at startup, and writes what they
- * return as JSON, which a native image can only do for methods and types it was told about.
+ * Registers reflection hints for the {@link McpResource}, {@link McpResourceInstances} and
+ * {@link McpPrompt} methods of application beans: the starter finds and invokes them reflectively
+ * at startup, and writes what they return as JSON, which a native image can only do for methods
+ * and types it was told about.
  */
 public class McpResourceBeanRegistrationAotProcessor implements BeanRegistrationAotProcessor {
 
@@ -32,7 +34,8 @@ public class McpResourceBeanRegistrationAotProcessor implements BeanRegistration
 	public @Nullable BeanRegistrationAotContribution processAheadOfTime(RegisteredBean registeredBean) {
 		Class<?> type = ClassUtils.getUserClass(registeredBean.getBeanClass());
 		if (!AnnotationUtils.isCandidateClass(type, McpResource.class)
-				&& !AnnotationUtils.isCandidateClass(type, McpResourceInstances.class)) {
+				&& !AnnotationUtils.isCandidateClass(type, McpResourceInstances.class)
+				&& !AnnotationUtils.isCandidateClass(type, McpPrompt.class)) {
 			return null;
 		}
 		Set<Method> methods = new LinkedHashSet<>();
@@ -43,6 +46,10 @@ public class McpResourceBeanRegistrationAotProcessor implements BeanRegistration
 		methods.addAll(MethodIntrospector.selectMethods(type,
 				(MethodIntrospector.MetadataLookup<McpResourceInstances>) (method) -> AnnotatedElementUtils
 					.findMergedAnnotation(method, McpResourceInstances.class))
+			.keySet());
+		methods.addAll(MethodIntrospector.selectMethods(type,
+				(MethodIntrospector.MetadataLookup<McpPrompt>) (method) -> AnnotatedElementUtils
+					.findMergedAnnotation(method, McpPrompt.class))
 			.keySet());
 		if (methods.isEmpty()) {
 			return null;

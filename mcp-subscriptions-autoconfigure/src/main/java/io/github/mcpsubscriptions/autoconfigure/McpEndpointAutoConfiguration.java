@@ -1,6 +1,7 @@
 package io.github.mcpsubscriptions.autoconfigure;
 
 import io.github.mcpsubscriptions.security.McpProtectedResource;
+import io.github.mcpsubscriptions.security.PromptRuleAccessPolicy;
 import io.github.mcpsubscriptions.security.ResourceRuleAccessPolicy;
 import io.github.mcpsubscriptions.security.ToolRuleAccessPolicy;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
@@ -37,6 +38,9 @@ import io.github.mcpsubscriptions.notification.ResourceChangedEvent;
 import io.github.mcpsubscriptions.notification.ResourceEventForwarder;
 import io.github.mcpsubscriptions.notification.ResourceListChangedEvent;
 import io.github.mcpsubscriptions.notification.ResyncTargets;
+import io.github.mcpsubscriptions.prompt.PromptAccessPolicy;
+import io.github.mcpsubscriptions.prompt.PromptCompleter;
+import io.github.mcpsubscriptions.prompt.PromptRegistry;
 import io.github.mcpsubscriptions.resource.ResourceCompleter;
 import io.github.mcpsubscriptions.resource.ResourceContentMapper;
 import io.github.mcpsubscriptions.resource.ResourceRegistry;
@@ -128,6 +132,12 @@ public final class McpEndpointAutoConfiguration {
 		return ToolAccessPolicy.PERMIT_ALL;
 	}
 
+	@Bean
+	@ConditionalOnMissingBean
+	PromptAccessPolicy mcpPromptAccessPolicy() {
+		return PromptAccessPolicy.PERMIT_ALL;
+	}
+
 	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean
 	DeliveryScheduler mcpDeliveryScheduler(McpProperties properties) {
@@ -212,11 +222,16 @@ public final class McpEndpointAutoConfiguration {
 			ResourceRegistry resourceRegistry, ResourceContentMapper contentMapper,
 			ObjectProvider<ResourceCompleter> completers, NotificationDispatcher notifications,
 			ResourceAccessPolicy accessPolicy, McpProperties properties, ApplicationEventPublisher events,
-			JsonRpcCodec codec, ToolRegistry toolRegistry, ToolAccessPolicy toolAccessPolicy) {
+			JsonRpcCodec codec, ToolRegistry toolRegistry, ToolAccessPolicy toolAccessPolicy,
+			PromptRegistry promptRegistry, PromptAccessPolicy promptAccessPolicy,
+			ObjectProvider<PromptCompleter> promptCompleters) {
 		McpProperties.Subscriptions subscriptions = properties.getSubscriptions();
 		McpProperties.Resources.Cache cache = properties.getResources().getCache();
 		if (properties.getTools().isEnabled()) {
 			toolRegistry.addListener(notifications::toolListChanged);
+		}
+		if (properties.getPrompts().isEnabled()) {
+			promptRegistry.addListener(notifications::promptListChanged);
 		}
 		return new McpRequestDispatcher(serverInfo, sessionManager, resourceRegistry, contentMapper,
 				completers.orderedStream().toList(), properties.getResources().getPageSize(), notifications,
@@ -226,7 +241,9 @@ public final class McpEndpointAutoConfiguration {
 				properties.getListen().isEnabled() && properties.getListen().getMode() == ListenManager.Mode.STREAM,
 				// Disabled: none served, whatever is registered.
 				properties.getTools().isEnabled() ? toolRegistry : new ToolRegistry(), toolAccessPolicy,
-				properties.getTools().getPageSize());
+				properties.getTools().getPageSize(),
+				properties.getPrompts().isEnabled() ? promptRegistry : new PromptRegistry(), promptAccessPolicy,
+				promptCompleters.orderedStream().toList(), properties.getPrompts().getPageSize());
 	}
 
 	@Bean
@@ -272,8 +289,9 @@ public final class McpEndpointAutoConfiguration {
 	}
 
 	/**
-	 * With Spring Security: the resources' and tools' rules decide access (unless the
-	 * application has its own {@link ResourceAccessPolicy} or {@link ToolAccessPolicy}), and with its OAuth 2.0 resource server
+	 * With Spring Security: the resources', tools' and prompts' rules decide access (unless
+	 * the application has its own {@link ResourceAccessPolicy}, {@link ToolAccessPolicy} or
+	 * {@link PromptAccessPolicy}), and with its OAuth 2.0 resource server
 	 * support, the endpoint's protected-resource description. Processed before the
 	 * enclosing class's beans, so that the policy here replaces the permissive default.
 	 */
@@ -300,6 +318,16 @@ public final class McpEndpointAutoConfiguration {
 				ObjectProvider<RoleHierarchy> roleHierarchy, ObjectProvider<PermissionEvaluator> permissionEvaluator,
 				ApplicationContext context) {
 			return new ToolRuleAccessPolicy(
+					expressionHandler(expressionHandler, roleHierarchy, permissionEvaluator, context));
+		}
+
+		@Bean
+		@ConditionalOnMissingBean(PromptAccessPolicy.class)
+		PromptRuleAccessPolicy mcpPromptRuleAccessPolicy(
+				ObjectProvider<MethodSecurityExpressionHandler> expressionHandler,
+				ObjectProvider<RoleHierarchy> roleHierarchy, ObjectProvider<PermissionEvaluator> permissionEvaluator,
+				ApplicationContext context) {
+			return new PromptRuleAccessPolicy(
 					expressionHandler(expressionHandler, roleHierarchy, permissionEvaluator, context));
 		}
 

@@ -36,6 +36,8 @@ public class McpProperties {
 
 	private final Tools tools = new Tools();
 
+	private final Prompts prompts = new Prompts();
+
 	private final Subscriptions subscriptions = new Subscriptions();
 
 	private final Notifications notifications = new Notifications();
@@ -78,6 +80,10 @@ public class McpProperties {
 
 	public Tools getTools() {
 		return this.tools;
+	}
+
+	public Prompts getPrompts() {
+		return this.prompts;
 	}
 
 	public Subscriptions getSubscriptions() {
@@ -882,6 +888,36 @@ public class McpProperties {
 
 		/**
 		 * Most entries in one page of tools/list.
+		 */
+		private int pageSize = 100;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public int getPageSize() {
+			return this.pageSize;
+		}
+
+		public void setPageSize(int pageSize) {
+			this.pageSize = pageSize;
+		}
+
+	}
+
+	public static class Prompts {
+
+		/**
+		 * Whether prompts (@McpPrompt methods and those registered with the PromptRegistry) are served.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * Most entries in one page of prompts/list.
 		 */
 		private int pageSize = 100;
 

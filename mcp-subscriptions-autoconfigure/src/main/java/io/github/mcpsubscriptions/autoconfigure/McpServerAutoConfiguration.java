@@ -1,6 +1,8 @@
 package io.github.mcpsubscriptions.autoconfigure;
 
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcCodec;
+import io.github.mcpsubscriptions.prompt.McpPromptMethodProcessor;
+import io.github.mcpsubscriptions.prompt.PromptRegistry;
 import io.github.mcpsubscriptions.resource.McpResourceMethodProcessor;
 import io.github.mcpsubscriptions.resource.ResourceContentMapper;
 import io.github.mcpsubscriptions.resource.ResourceRegistry;
@@ -22,7 +24,7 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * Auto-configuration for the parts of the MCP server that do not depend on a web server:
- * the wire format and the resources.
+ * the wire format, the resources, the tools' and the prompts' registries.
  */
 @AutoConfiguration(afterName = "org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration")
 @ConditionalOnBooleanProperty(name = "mcp.enabled", matchIfMissing = true)
@@ -45,6 +47,19 @@ public final class McpServerAutoConfiguration {
 	@ConditionalOnMissingBean
 	ToolRegistry mcpToolRegistry() {
 		return new ToolRegistry();
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	PromptRegistry mcpPromptRegistry() {
+		return new PromptRegistry();
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBooleanProperty(name = "mcp.prompts.enabled", matchIfMissing = true)
+	McpPromptMethodProcessor mcpPromptMethodProcessor(PromptRegistry registry) {
+		return new McpPromptMethodProcessor(registry, ApplicationConversionService.getSharedInstance());
 	}
 
 	@Bean

@@ -367,6 +367,20 @@ public class NotificationDispatcher implements AutoCloseable {
 	}
 
 	/**
+	 * Tell every subscriber that wants it that the prompt list changed.
+	 */
+	public void promptListChanged() {
+		submit(() -> {
+			OutboundNotification notification = OutboundNotification.promptListChanged(this.clock.instant());
+			for (Subscriber subscriber : this.subscribers) {
+				if (subscriber.isPromptListChanges()) {
+					tell(subscriber, notification);
+				}
+			}
+		});
+	}
+
+	/**
 	 * Queue a notification for a subscriber: on its lane, once the dispatcher's current
 	 * task ends. On the dispatcher's thread only.
 	 */

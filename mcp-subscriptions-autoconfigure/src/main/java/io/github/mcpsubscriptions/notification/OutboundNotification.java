@@ -75,6 +75,9 @@ public final class OutboundNotification {
 	/** The method of tool list change notifications. */
 	public static final String TOOLS_LIST_CHANGED = "notifications/tools/list_changed";
 
+	/** The method of prompt list change notifications. */
+	public static final String PROMPTS_LIST_CHANGED = "notifications/prompts/list_changed";
+
 	/**
 	 * The notification of a change for one matching subscription.
 	 * @param change the change
@@ -123,6 +126,10 @@ public final class OutboundNotification {
 
 	static OutboundNotification toolListChanged(Instant now) {
 		return new OutboundNotification(TOOLS_LIST_CHANGED, null, null, Map.of(), false, now);
+	}
+
+	static OutboundNotification promptListChanged(Instant now) {
+		return new OutboundNotification(PROMPTS_LIST_CHANGED, null, null, Map.of(), false, now);
 	}
 
 	/**

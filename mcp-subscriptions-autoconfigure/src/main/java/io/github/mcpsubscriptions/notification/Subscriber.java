@@ -34,6 +34,8 @@ public final class Subscriber {
 
 	private volatile boolean toolListChanges;
 
+	private volatile boolean promptListChanges;
+
 	/**
 	 * How many subscriptions it has, as the dispatcher counts them: only a subscriber with
 	 * more than one can be matched twice by a change.
@@ -63,6 +65,7 @@ public final class Subscriber {
 		this.principal = principal;
 		this.listChanges = listChanges;
 		this.toolListChanges = listChanges;
+		this.promptListChanges = listChanges;
 		this.meta = Map.copyOf(meta);
 		this.metaKeys = this.meta.keySet().toArray(new String[0]);
 		this.ownMeta = this.metaKeys.length > 0;
@@ -115,6 +118,23 @@ public final class Subscriber {
 	 */
 	public void setToolListChanges(boolean toolListChanges) {
 		this.toolListChanges = toolListChanges;
+	}
+
+	/**
+	 * Whether the subscriber is told when the prompt list changes; by default, as for
+	 * resources.
+	 * @return whether it gets {@code notifications/prompts/list_changed}
+	 */
+	public boolean isPromptListChanges() {
+		return this.promptListChanges;
+	}
+
+	/**
+	 * Set whether the subscriber is told when the prompt list changes.
+	 * @param promptListChanges whether it is
+	 */
+	public void setPromptListChanges(boolean promptListChanges) {
+		this.promptListChanges = promptListChanges;
 	}
 
 	/**

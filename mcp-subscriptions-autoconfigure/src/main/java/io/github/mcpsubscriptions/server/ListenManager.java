@@ -230,6 +230,16 @@ public class ListenManager implements SmartLifecycle {
 		if (wantsToolListChanges) {
 			honoured.put("toolsListChanged", true);
 		}
+		JsonNode promptsListChanged = notifications.get("promptsListChanged");
+		if (promptsListChanged != null && !promptsListChanged.isNull() && !promptsListChanged.isBoolean()) {
+			throw JsonRpcException.invalidParams("Invalid params: \"promptsListChanged\" must be a boolean");
+		}
+		// Honoured only where the prompts capability (with listChanged) is advertised.
+		boolean wantsPromptListChanges = promptsListChanged != null && promptsListChanged.asBoolean(false)
+				&& this.requests.hasPrompts();
+		if (wantsPromptListChanges) {
+			honoured.put("promptsListChanged", true);
+		}
 		List<String> uris = acceptedUris(notifications.get("resourceSubscriptions"), principal);
 		if (notifications.has("resourceSubscriptions")) {
 			honoured.put("resourceSubscriptions", uris);
@@ -248,6 +258,7 @@ public class ListenManager implements SmartLifecycle {
 		}
 		Listen listen = new Listen(request.id(), principal, clientAddress, wantsListChanges, uris, honoured, false);
 		listen.toolListChanges = wantsToolListChanges;
+		listen.promptListChanges = wantsPromptListChanges;
 		listen.correlationDeclared = CorrelationMode.isDeclaredIn(clientCapabilities(request.params()));
 		return listen;
 	}
@@ -459,6 +470,8 @@ public class ListenManager implements SmartLifecycle {
 
 		private boolean toolListChanges;
 
+		private boolean promptListChanges;
+
 		private final List<String> uris;
 
 		private final Map<String, Object> honoured;
@@ -509,6 +522,7 @@ public class ListenManager implements SmartLifecycle {
 				.incrementAndGet(), this.principal, this.listChanges, meta);
 			registered.setCorrelationDeclared(this.correlationDeclared);
 			registered.setToolListChanges(this.toolListChanges);
+			registered.setPromptListChanges(this.promptListChanges);
 			this.subscriber = registered;
 			this.stream = stream;
 			this.startedAt = ListenManager.this.clock.instant();

@@ -18,6 +18,9 @@ import io.github.mcpsubscriptions.jsonrpc.JsonRpcRequest;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcResponse;
 import io.github.mcpsubscriptions.notification.CorrelationMode;
 import io.github.mcpsubscriptions.notification.NotificationDispatcher;
+import io.github.mcpsubscriptions.prompt.PromptAccessPolicy;
+import io.github.mcpsubscriptions.prompt.PromptCompleter;
+import io.github.mcpsubscriptions.prompt.PromptRegistry;
 import io.github.mcpsubscriptions.resource.CacheHints;
 import io.github.mcpsubscriptions.resource.ResourceCompleter;
 import io.github.mcpsubscriptions.resource.ResourceContentMapper;
@@ -80,6 +83,8 @@ public class McpRequestDispatcher {
 
 	private final ToolMethods toolMethods;
 
+	private final PromptMethods promptMethods;
+
 	private final Map<String, McpMethodHandler> statelessMethods = new HashMap<>();
 
 	private final JsonRpcCodec codec;
@@ -116,12 +121,18 @@ public class McpRequestDispatcher {
 	 * @param tools the tools offered
 	 * @param toolAccessPolicy decides who may call (and see) which tool
 	 * @param toolPageSize how many tools a tools/list result holds at most
+	 * @param prompts the prompts offered
+	 * @param promptAccessPolicy decides who may get (and see) which prompt
+	 * @param promptCompleters complete prompt arguments
+	 * @param promptPageSize how many prompts a prompts/list result holds at most
 	 */
 	public McpRequestDispatcher(McpServerInfo serverInfo, McpSessionManager sessionManager, ResourceRegistry resources,
 			ResourceContentMapper contentMapper, List<ResourceCompleter> completers, int pageSize,
 			NotificationDispatcher notifications, ResourceAccessPolicy accessPolicy, SubscriptionLimits limits,
 			ApplicationEventPublisher events, JsonRpcCodec codec, CacheHints defaultCacheHints,
-			boolean listenEnabled, ToolRegistry tools, ToolAccessPolicy toolAccessPolicy, int toolPageSize) {
+			boolean listenEnabled, ToolRegistry tools, ToolAccessPolicy toolAccessPolicy, int toolPageSize,
+			PromptRegistry prompts, PromptAccessPolicy promptAccessPolicy, List<PromptCompleter> promptCompleters,
+			int promptPageSize) {
 		this.codec = codec;
 		this.defaultCacheHints = defaultCacheHints;
 		this.listenEnabled = listenEnabled;
@@ -135,6 +146,8 @@ public class McpRequestDispatcher {
 		this.subscriptionMethods.register(this.methods);
 		this.toolMethods = new ToolMethods(tools, toolAccessPolicy, codec, toolPageSize);
 		this.toolMethods.register(this.methods);
+		this.promptMethods = new PromptMethods(prompts, promptAccessPolicy, promptCompleters, promptPageSize);
+		this.promptMethods.register(this.methods);
 		this.methods.put(INITIALIZE, this::initialize);
 		this.methods.put("ping", (exchange, params) -> EMPTY_RESULT);
 		this.methods.put("logging/setLevel", this::setLogLevel);
@@ -145,9 +158,9 @@ public class McpRequestDispatcher {
 			this.statelessMethods.put(method, this.methods.get(method));
 		}
 		this.statelessMethods.put("server/discover", this::discover);
-		// No prompts here: say so with an empty, cacheable list, as 2026-era clients and
-		// caches expect every list to answer (tools/list answers an empty list likewise).
-		this.statelessMethods.put("prompts/list", (exchange, params) -> Map.of("prompts", List.of()));
+		// Served with or without prompts: an empty, cacheable list says there are none, as
+		// 2026-era clients and caches expect every list to answer.
+		this.promptMethods.registerStateless(this.statelessMethods);
 	}
 
 	/**
@@ -200,6 +213,15 @@ public class McpRequestDispatcher {
 	 */
 	public boolean hasTools() {
 		return this.toolMethods.hasTools();
+	}
+
+	/**
+	 * Whether at least one prompt is offered (and so the prompts capability advertised
+	 * with {@code listChanged}).
+	 * @return whether there is a prompt
+	 */
+	public boolean hasPrompts() {
+		return this.promptMethods.hasPrompts();
 	}
 
 	/**
@@ -294,7 +316,9 @@ public class McpRequestDispatcher {
 			// listChanged reaches 2026-era clients on a listen stream only.
 			capabilities.put("tools", Map.of("listChanged", this.listenEnabled));
 		}
-		capabilities.put("prompts", EMPTY_RESULT);
+		// listChanged reaches 2026-era clients on a listen stream only, and only with prompts.
+		capabilities.put("prompts",
+				this.promptMethods.hasPrompts() ? Map.of("listChanged", this.listenEnabled) : EMPTY_RESULT);
 		if (this.correlation) {
 			capabilities.put("extensions", Map.of(CorrelationMode.CAPABILITY, EMPTY_RESULT));
 		}
@@ -383,6 +407,9 @@ public class McpRequestDispatcher {
 		if (this.toolMethods.hasTools()) {
 			capabilities.put("tools", Map.of("listChanged", true));
 		}
+		if (this.promptMethods.hasPrompts()) {
+			capabilities.put("prompts", Map.of("listChanged", true));
+		}
 		if (this.correlation) {
 			capabilities.put("experimental", Map.of(CorrelationMode.CAPABILITY, EMPTY_RESULT));
 		}
@@ -420,8 +447,9 @@ public class McpRequestDispatcher {
 			return new CompleteResult(this.resourceMethods.complete(ref.get("uri").stringValue(), name, value,
 					ResourceMethods.contextArguments(params.get("context")), exchange.getPrincipal()));
 		}
-		// No prompts here: an empty completion, as the spec allows for unknown references.
-		return new CompleteResult(new ResourceMethods.Completion(List.of(), 0, false));
+		// An unknown prompt or argument answers an empty completion, as for resources.
+		return new CompleteResult(this.promptMethods.complete(ref.get("name").stringValue(), name, value,
+				ResourceMethods.contextArguments(params.get("context")), exchange.getPrincipal()));
 	}
 
 	record DiscoverResult(List<String> supportedVersions, Map<String, Object> capabilities,

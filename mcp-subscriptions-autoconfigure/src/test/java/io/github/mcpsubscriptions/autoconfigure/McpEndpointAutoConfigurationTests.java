@@ -2,7 +2,11 @@ package io.github.mcpsubscriptions.autoconfigure;
 
 import java.time.Duration;
 
+import io.github.mcpsubscriptions.security.PromptRuleAccessPolicy;
 import io.github.mcpsubscriptions.security.ToolRuleAccessPolicy;
+import io.github.mcpsubscriptions.prompt.McpPromptMethodProcessor;
+import io.github.mcpsubscriptions.prompt.PromptAccessPolicy;
+import io.github.mcpsubscriptions.prompt.PromptRegistry;
 import io.github.mcpsubscriptions.springai.SpringAiToolRegistrar;
 import io.github.mcpsubscriptions.tool.ToolAccessPolicy;
 import io.github.mcpsubscriptions.tool.ToolRegistry;
@@ -94,6 +98,27 @@ class McpEndpointAutoConfigurationTests {
 		ToolAccessPolicy own = (principal, tool) -> false;
 		this.runner.withBean(ToolAccessPolicy.class, () -> own)
 			.run((context) -> assertThat(context.getBean(ToolAccessPolicy.class)).isSameAs(own));
+	}
+
+	@Test
+	void thePromptMethodsRulesDecidePromptAccessWithSpringSecurity() {
+		this.runner.run((context) -> assertThat(context.getBean(PromptAccessPolicy.class))
+			.isInstanceOf(PromptRuleAccessPolicy.class));
+		this.runner.withClassLoader(new FilteredClassLoader("org.springframework.security"))
+			.run((context) -> assertThat(context.getBean(PromptAccessPolicy.class))
+				.isSameAs(PromptAccessPolicy.PERMIT_ALL));
+		PromptAccessPolicy own = (principal, prompt) -> false;
+		this.runner.withBean(PromptAccessPolicy.class, () -> own)
+			.run((context) -> assertThat(context.getBean(PromptAccessPolicy.class)).isSameAs(own));
+	}
+
+	@Test
+	void promptMethodsAreFoundUnlessPromptsAreDisabled() {
+		this.runner.run((context) -> assertThat(context).hasSingleBean(McpPromptMethodProcessor.class)
+			.hasSingleBean(PromptRegistry.class));
+		this.runner.withPropertyValues("mcp.prompts.enabled=false")
+			.run((context) -> assertThat(context).doesNotHaveBean(McpPromptMethodProcessor.class)
+				.hasSingleBean(McpRequestDispatcher.class));
 	}
 
 	@Test

@@ -9,6 +9,12 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 
+import io.github.mcpsubscriptions.prompt.Prompt;
+import io.github.mcpsubscriptions.prompt.PromptDefinition;
+import io.github.mcpsubscriptions.prompt.PromptMessage;
+import io.github.mcpsubscriptions.prompt.PromptRegistry;
+import io.github.mcpsubscriptions.prompt.PromptRequest;
+import io.github.mcpsubscriptions.prompt.PromptResult;
 import io.github.mcpsubscriptions.tool.McpTool;
 import io.github.mcpsubscriptions.tool.ToolCall;
 import io.github.mcpsubscriptions.tool.ToolDefinition;
@@ -32,6 +38,8 @@ public class ConformanceTools {
 
 	static final String DYNAMIC_TOOL = "test_dynamic_tool";
 
+	static final String DYNAMIC_PROMPT = "test_dynamic_prompt";
+
 	/** The input schema the json-schema-2020-12 scenario expects to find unchanged in tools/list. */
 	static final String JSON_SCHEMA_2020_12 = """
 			{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",
@@ -50,7 +58,7 @@ public class ConformanceTools {
 
 	private final ToolRegistry registry;
 
-	public ConformanceTools(ToolRegistry registry) {
+	public ConformanceTools(ToolRegistry registry, PromptRegistry prompts) {
 		this.registry = registry;
 		tool("test_simple_text", "Returns simple text", (call) -> ToolResult.text("This is a simple text response for testing."));
 		tool("test_image_content", "Returns an image", (call) -> content(image()));
@@ -100,6 +108,12 @@ public class ConformanceTools {
 				tool(DYNAMIC_TOOL, "A tool added at run time", (inner) -> ToolResult.text("dynamic"));
 			}
 			return ToolResult.text("The tool list changed");
+		});
+		tool("test_trigger_prompt_change", "Adds test_dynamic_prompt, or removes it if it is there", (call) -> {
+			if (!prompts.unregister(DYNAMIC_PROMPT)) {
+				prompts.register(new DynamicPrompt());
+			}
+			return ToolResult.text("The prompt list changed");
 		});
 	}
 
@@ -162,6 +176,21 @@ public class ConformanceTools {
 		@Override
 		public ToolResult call(ToolCall call) {
 			return this.body.apply(call);
+		}
+
+	}
+
+	/** The prompt {@code test_trigger_prompt_change} adds and removes. */
+	private static final class DynamicPrompt implements Prompt {
+
+		@Override
+		public PromptDefinition getDefinition() {
+			return PromptDefinition.of(DYNAMIC_PROMPT, "A prompt added at run time");
+		}
+
+		@Override
+		public PromptResult get(PromptRequest request) {
+			return PromptResult.of(PromptMessage.user("dynamic"));
 		}
 
 	}
