@@ -822,7 +822,7 @@ public class PostgresCaptureDatabase implements CaptureDatabase {
 	public @Nullable CapturePosition pruned(Connection connection) throws SQLException {
 		try (Statement statement = connection.createStatement();
 				ResultSet result = statement.executeQuery(
-						"select txid, id from " + names(connection).changes() + "_cursor where name = 'pruned'")) {
+						"select txid, id from " + names(connection).cursor() + " where name = 'pruned'")) {
 			return result.next() ? new CapturePosition(result.getLong(1), result.getLong(2)) : null;
 		}
 	}
