@@ -1,9 +1,9 @@
 package io.github.mcpsubscriptions.session;
 
 import java.time.Duration;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.commons.logging.Log;
@@ -28,11 +28,15 @@ public final class MaintenanceExecutor implements AutoCloseable {
 	 */
 	public MaintenanceExecutor(String name) {
 		this.name = name;
-		this.executor = Executors.newSingleThreadScheduledExecutor((task) -> {
+		ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, (task) -> {
 			Thread thread = new Thread(task, name);
 			thread.setDaemon(true);
 			return thread;
 		});
+		// A cancelled one-off task (a stream's end at its credential's expiry, hours ahead)
+		// leaves the queue at once rather than when it would have run.
+		executor.setRemoveOnCancelPolicy(true);
+		this.executor = executor;
 	}
 
 	/**

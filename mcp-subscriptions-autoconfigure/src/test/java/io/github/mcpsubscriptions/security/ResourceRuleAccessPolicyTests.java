@@ -208,6 +208,24 @@ class ResourceRuleAccessPolicyTests {
 	}
 
 	@Test
+	void aResyncOfAHiddenAndOfANonexistentUriIsAlike() throws Exception {
+		McpTestClient limited = client("limited");
+		assertThat(resync(limited, "catalog://products/4")).isEqualTo(resync(limited, "catalog://products/999999"))
+			.contains("\"uri\":\"URI\"");
+	}
+
+	/** The resync a subscription's stream gets when it resumes from a position that is not its own. */
+	private String resync(McpTestClient client, String uri) throws Exception {
+		String session = client.initialize();
+		client.call(session, "resources/subscribe", "{\"uri\":\"" + uri + "\"}");
+		try (SseStream stream = client.openStream(session, "Last-Event-ID", "not-a-position")) {
+			SseEvent resync = stream.nextMessage(WAIT);
+			assertThat(resync).isNotNull();
+			return normalized(resync.data(), uri);
+		}
+	}
+
+	@Test
 	void aSubscriptionToAHiddenUriNeverDeliversItsChanges() throws Exception {
 		McpTestClient limited = client("limited");
 		String session = limited.initialize();
