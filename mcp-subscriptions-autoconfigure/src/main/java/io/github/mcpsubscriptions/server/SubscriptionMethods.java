@@ -306,7 +306,8 @@ class SubscriptionMethods {
 	 */
 	boolean isAcceptable(String uri, @Nullable Principal principal) {
 		for (ResourceDefinition resource : this.registry.getResources()) {
-			if (CoverageRules.covers(uri, resource.getUri()) && this.accessPolicy.canRead(principal, resource.getUri())) {
+			if (CoverageRules.covers(uri, resource.getUri())
+					&& this.accessPolicy.canRead(principal, resource.getUri())) {
 				return true;
 			}
 		}
@@ -321,7 +322,8 @@ class SubscriptionMethods {
 		}
 		String base = base(uri, kind);
 		for (ResourceDefinition template : this.registry.getTemplates()) {
-			if (coversTemplate(uri, base, template) && this.accessPolicy.canListTemplate(principal, template.getUri())) {
+			if (coversTemplate(uri, base, template)
+					&& this.accessPolicy.canListTemplate(principal, template.getUri())) {
 				return true;
 			}
 		}

@@ -256,7 +256,8 @@ public class McpEndpoint implements AutoCloseable {
 			throws IOException {
 		ListenManager.Listen listen;
 		try {
-			listen = this.listenManager.prepare(call, principal(request), request.getRemoteAddr(), connectionId(request));
+			listen = this.listenManager.prepare(call, principal(request), request.getRemoteAddr(),
+					connectionId(request));
 		}
 		catch (ListenRateLimitedException ex) {
 			response.setHeader(HttpHeaders.RETRY_AFTER, Long.toString(ex.getRetryAfterSeconds()));

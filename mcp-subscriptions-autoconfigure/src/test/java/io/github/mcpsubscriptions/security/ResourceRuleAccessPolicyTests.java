@@ -259,7 +259,8 @@ class ResourceRuleAccessPolicyTests {
 
 	/** The message with its URI and JSON-RPC ids replaced, which differ by design. */
 	private static String normalized(String message, String uri) {
-		return message.replace(uri, "URI").replaceAll("\"(id|io.modelcontextprotocol/subscriptionId)\":\\d+", "\"$1\":0");
+		return message.replace(uri, "URI")
+			.replaceAll("\"(id|io.modelcontextprotocol/subscriptionId)\":\\d+", "\"$1\":0");
 	}
 
 	@Test
