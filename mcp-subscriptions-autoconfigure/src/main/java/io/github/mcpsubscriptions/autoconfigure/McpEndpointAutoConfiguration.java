@@ -1,6 +1,7 @@
 package io.github.mcpsubscriptions.autoconfigure;
 
 import io.github.mcpsubscriptions.security.McpProtectedResource;
+import io.github.mcpsubscriptions.security.OAuth2TokenExpiry;
 import io.github.mcpsubscriptions.security.PromptRuleAccessPolicy;
 import io.github.mcpsubscriptions.security.ResourceRuleAccessPolicy;
 import io.github.mcpsubscriptions.security.ToolRuleAccessPolicy;
@@ -51,6 +52,7 @@ import io.github.mcpsubscriptions.tool.ToolAccessPolicy;
 import io.github.mcpsubscriptions.tool.ToolRegistry;
 import io.github.mcpsubscriptions.server.McpServerInfo;
 import io.github.mcpsubscriptions.server.SubscriptionLimits;
+import io.github.mcpsubscriptions.session.CredentialExpiry;
 import io.github.mcpsubscriptions.session.InMemorySessionStore;
 import io.github.mcpsubscriptions.session.McpSessionManager;
 import io.github.mcpsubscriptions.session.SecureRandomSessionIdGenerator;
@@ -188,14 +190,16 @@ public final class McpEndpointAutoConfiguration {
 	@ConditionalOnMissingBean
 	McpSessionManager mcpSessionManager(SessionStore store, SessionIdGenerator idGenerator, McpProperties properties,
 			ObjectProvider<SessionListener> listeners, NotificationDispatcher dispatcher,
-			ObjectProvider<SessionStreamHistory> history) {
+			ObjectProvider<SessionStreamHistory> history, ObjectProvider<CredentialExpiry> credentialExpiry) {
 		McpProperties.Sessions sessions = properties.getSessions();
 		McpSessionManager.Settings settings = new McpSessionManager.Settings(sessions.getIdleTimeout(),
 				sessions.getMax(), properties.getEndpoint().getKeepAlive(), sessions.getReplayLogSize(),
 				properties.getNotifications().getWriteTimeout(),
 				sessions.getRetry().isZero() ? null : sessions.getRetry(), sessions.getMaxPerPrincipal());
-		return new McpSessionManager(store, idGenerator, Clock.systemUTC(), settings,
+		McpSessionManager manager = new McpSessionManager(store, idGenerator, Clock.systemUTC(), settings,
 				listeners.orderedStream().toList(), dispatcher, history.getIfAvailable());
+		manager.setCredentialExpiry(credentialExpiry.getIfAvailable(() -> CredentialExpiry.NONE));
+		return manager;
 	}
 
 	@Bean
@@ -249,16 +253,18 @@ public final class McpEndpointAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	ListenManager mcpListenManager(NotificationDispatcher notifications, McpRequestDispatcher requests,
-			JsonRpcCodec codec, McpProperties properties) {
+			JsonRpcCodec codec, McpProperties properties, ObjectProvider<CredentialExpiry> credentialExpiry) {
 		McpProperties.Listen listen = properties.getListen();
 		McpProperties.Subscriptions subscriptions = properties.getSubscriptions();
-		return new ListenManager(notifications, requests, codec, Clock.systemUTC(),
+		ListenManager manager = new ListenManager(notifications, requests, codec, Clock.systemUTC(),
 				new ListenManager.Settings(listen.isEnabled(), listen.getMaxStreams(), listen.getMaxDuration(),
 						properties.getEndpoint().getKeepAlive(), subscriptions.getMaxPerSession(),
 						subscriptions.getMaxTotal(), listen.getMode(),
 						new ListenManager.RateLimit(listen.getRateLimit().getRequests(),
 								listen.getRateLimit().getWindow(), listen.getRateLimit().getMaxClients()),
 						listen.getMaxStreamsPerPrincipal()));
+		manager.setCredentialExpiry(credentialExpiry.getIfAvailable(() -> CredentialExpiry.NONE));
+		return manager;
 	}
 
 	@Bean
@@ -342,6 +348,15 @@ public final class McpEndpointAutoConfiguration {
 				permissionEvaluator.ifAvailable(defaults::setPermissionEvaluator);
 				return defaults;
 			});
+		}
+
+		/** Streams opened with a bearer token end when it expires. */
+		@Bean
+		@ConditionalOnMissingBean
+		@ConditionalOnClass(
+				name = "org.springframework.security.oauth2.server.resource.authentication.AbstractOAuth2TokenAuthenticationToken")
+		CredentialExpiry mcpCredentialExpiry() {
+			return new OAuth2TokenExpiry();
 		}
 
 		@Bean

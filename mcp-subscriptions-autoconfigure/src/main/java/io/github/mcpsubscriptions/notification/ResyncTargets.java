@@ -6,6 +6,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
+import io.github.mcpsubscriptions.resource.ResolvedResource;
 import io.github.mcpsubscriptions.resource.ResourceContentMapper;
 import io.github.mcpsubscriptions.resource.ResourceDefinition;
 import io.github.mcpsubscriptions.resource.ResourceInstance;
@@ -23,7 +24,9 @@ import org.jspecify.annotations.Nullable;
  * the subscriber may read, never a template or a glob. For a subscription, in this order:
  * <ol>
  * <li>the subscribed URI itself, if it is plain (not a template or pattern), something
- * serves it and the subscriber may read it;</li>
+ * serves it and the subscriber may read it, or a template listed to the subscriber makes
+ * it (readable or not: a URI the rule hides is named as one that does not exist is, so
+ * that a resync cannot tell them apart);</li>
  * <li>else the nearest registered static resource at or above what the subscription
  * covers (its base, then each parent path), which the subscriber may read: the
  * collection {@code catalog://products} for {@code catalog://products/{id}}, the
@@ -84,8 +87,19 @@ public final class ResyncTargets {
 	}
 
 	private boolean plainAndReadable(String uri, @Nullable Principal principal) {
-		return CoverageRules.kindOf(uri) != CoverageKind.TEMPLATE && this.registry.resolve(uri) != null
-				&& this.accessPolicy.canRead(principal, uri);
+		if (CoverageRules.kindOf(uri) == CoverageKind.TEMPLATE) {
+			return false;
+		}
+		ResolvedResource resolved = this.registry.resolve(uri);
+		if (resolved == null) {
+			return false;
+		}
+		// A URI a template makes names itself wherever the template is listed to the
+		// subscriber, as one that does not exist does: naming anything else for a URI the
+		// rule hides would tell the two apart (reading either back is "not found").
+		return resolved.definition().isTemplate()
+				? this.accessPolicy.canListTemplate(principal, resolved.definition().getUri())
+				: this.accessPolicy.canRead(principal, uri);
 	}
 
 	/**

@@ -13,6 +13,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -26,6 +28,7 @@ import io.github.mcpsubscriptions.notification.CorrelationMode;
 import io.github.mcpsubscriptions.notification.MessageStream;
 import io.github.mcpsubscriptions.notification.NotificationDispatcher;
 import io.github.mcpsubscriptions.notification.Subscriber;
+import io.github.mcpsubscriptions.session.CredentialExpiry;
 import io.github.mcpsubscriptions.session.MaintenanceExecutor;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
@@ -84,6 +87,8 @@ public class ListenManager implements SmartLifecycle {
 	private final ListenStats stats = new ListenStats();
 
 	private volatile @Nullable MaintenanceExecutor scheduler;
+
+	private volatile CredentialExpiry credentialExpiry = CredentialExpiry.NONE;
 
 	public ListenManager(NotificationDispatcher dispatcher, McpRequestDispatcher requests, JsonRpcCodec codec,
 			Clock clock, Settings settings) {
@@ -157,6 +162,16 @@ public class ListenManager implements SmartLifecycle {
 
 	}
 
+	/**
+	 * Set when the credentials streams are opened with expire; by default never. A
+	 * stream ends when its credential expires, without a completion result, so that the
+	 * client listens again (with a fresh credential).
+	 * @param credentialExpiry the expiry
+	 */
+	public void setCredentialExpiry(CredentialExpiry credentialExpiry) {
+		this.credentialExpiry = credentialExpiry;
+	}
+
 	public boolean isEnabled() {
 		return this.settings.enabled();
 	}
@@ -189,13 +204,17 @@ public class ListenManager implements SmartLifecycle {
 	 * @param principal the caller, or {@code null}
 	 * @param clientAddress the client's address, which the rate limit counts by when there
 	 * is no principal
+	 * @param connection the id of the network connection the request came over, or
+	 * {@code null} if the server does not tell; only a cancellation that comes over the
+	 * same connection can name the stream (see {@link #cancel})
 	 * @return the listen, to {@link Listen#start(MessageStream) start} on a stream or to
 	 * {@link Listen#release() release}
 	 * @throws JsonRpcException for invalid params ({@code -32602}), a disabled feature
 	 * ({@code -32601}) or a limit ({@code -32000}, {@link ListenRateLimitedException} for
 	 * the rate limit)
 	 */
-	public Listen prepare(JsonRpcRequest request, @Nullable Principal principal, String clientAddress) {
+	public Listen prepare(JsonRpcRequest request, @Nullable Principal principal, String clientAddress,
+			@Nullable String connection) {
 		if (!this.settings.enabled()) {
 			this.stats.refused(ListenStats.Refusal.DISABLED);
 			throw JsonRpcException.methodNotFound(request.method());
@@ -246,7 +265,7 @@ public class ListenManager implements SmartLifecycle {
 		}
 		if (this.settings.mode() == Mode.COMPLETE_IMMEDIATELY) {
 			// Nothing is honoured and nothing is held: no stream slot, no subscriptions.
-			return new Listen(request.id(), principal, clientAddress, false, List.of(), Map.of(), true);
+			return new Listen(request.id(), principal, clientAddress, connection, false, List.of(), Map.of(), true);
 		}
 		try {
 			reserve(principal, uris);
@@ -256,7 +275,8 @@ public class ListenManager implements SmartLifecycle {
 			this.requests.subscriptions().countIfLimit(ex);
 			throw ex;
 		}
-		Listen listen = new Listen(request.id(), principal, clientAddress, wantsListChanges, uris, honoured, false);
+		Listen listen = new Listen(request.id(), principal, clientAddress, connection, wantsListChanges, uris, honoured,
+				false);
 		listen.toolListChanges = wantsToolListChanges;
 		listen.promptListChanges = wantsPromptListChanges;
 		listen.correlationDeclared = CorrelationMode.isDeclaredIn(clientCapabilities(request.params()));
@@ -361,26 +381,36 @@ public class ListenManager implements SmartLifecycle {
 
 	/**
 	 * End the listen stream whose client cancelled its listen request
-	 * ({@code notifications/cancelled}), without a response to it. Request ids are the
-	 * clients' own and repeat across clients, and a stateless request carries nothing else
-	 * that names its sender: only a stream of the same principal (anonymous: anonymous and
-	 * of the same address) is considered, and only when exactly one matches. Otherwise
-	 * nothing ends: the cancelling client closes its connection, which ends its stream
-	 * just as well.
+	 * ({@code notifications/cancelled}), without a response to it. Over HTTP the
+	 * specification makes closing the stream the cancellation, and a cancellation names
+	 * nothing but the request's id, which is the client's own and repeats across clients
+	 * (SDKs count from zero), while several clients may share a principal (one token) or
+	 * an address (one proxy): when the canceller's own stream is gone already, another
+	 * client's stream may be the only one left with that id, and its principal and
+	 * address. So the notification ends a stream only when it comes over the very network
+	 * connection that carries the stream (HTTP/2 multiplexes both on one), from the same
+	 * principal (anonymous: anonymous), and exactly one stream matches. Otherwise nothing
+	 * ends: the cancelling client closes its stream, which ends it just as well.
 	 * @param params the notification's params, or {@code null}
 	 * @param principal the caller, or {@code null}
 	 * @param clientAddress the client's address
+	 * @param connection the id of the network connection the notification came over, or
+	 * {@code null} if the server does not tell
 	 * @return whether a stream ended
 	 */
-	public boolean cancel(@Nullable JsonNode params, @Nullable Principal principal, String clientAddress) {
+	public boolean cancel(@Nullable JsonNode params, @Nullable Principal principal, String clientAddress,
+			@Nullable String connection) {
 		JsonNode requestId = (params != null) ? params.get("requestId") : null;
 		if (requestId == null || !(requestId.isString() || requestId.isIntegralNumber())) {
 			// Malformed: ignored, as the specification asks.
 			return false;
 		}
+		if (connection == null) {
+			return false;
+		}
 		Listen match = null;
 		for (Listen listen : this.active) {
-			if (listen.isNamedBy(requestId, principal, clientAddress)) {
+			if (listen.isNamedBy(requestId, principal, clientAddress, connection)) {
 				if (match != null) {
 					return false;
 				}
@@ -466,6 +496,8 @@ public class ListenManager implements SmartLifecycle {
 
 		private final String clientAddress;
 
+		private final @Nullable String connection;
+
 		private final boolean listChanges;
 
 		private boolean toolListChanges;
@@ -488,11 +520,15 @@ public class ListenManager implements SmartLifecycle {
 
 		private volatile ListenStats.@Nullable End endReason;
 
-		private Listen(JsonNode requestId, @Nullable Principal principal, String clientAddress, boolean listChanges,
-				List<String> uris, Map<String, Object> honoured, boolean completeImmediately) {
+		private volatile @Nullable ScheduledFuture<?> expiry;
+
+		private Listen(JsonNode requestId, @Nullable Principal principal, String clientAddress,
+				@Nullable String connection, boolean listChanges, List<String> uris, Map<String, Object> honoured,
+				boolean completeImmediately) {
 			this.requestId = requestId;
 			this.principal = principal;
 			this.clientAddress = clientAddress;
+			this.connection = connection;
 			this.listChanges = listChanges;
 			this.uris = uris;
 			this.honoured = honoured;
@@ -532,6 +568,51 @@ public class ListenManager implements SmartLifecycle {
 			ListenManager.this.active.add(this);
 			String ack = acknowledgement(meta);
 			registered.getOutbox().attach(stream, (target, outbox) -> target.send(null, ack));
+			endAtExpiry();
+		}
+
+		/**
+		 * End the stream when the credential that opened it expires: no delivery is
+		 * judged by a credential nobody accepts any more.
+		 */
+		private void endAtExpiry() {
+			Instant expiresAt = (this.principal != null)
+					? ListenManager.this.credentialExpiry.expiresAt(this.principal) : null;
+			MaintenanceExecutor executor = ListenManager.this.scheduler;
+			if (expiresAt == null || executor == null) {
+				return;
+			}
+			try {
+				this.expiry = executor.schedule(Duration.between(ListenManager.this.clock.instant(), expiresAt),
+						this::expired);
+			}
+			catch (RejectedExecutionException ex) {
+				// Stopping: every stream is being completed anyway.
+				return;
+			}
+			if (!ListenManager.this.active.contains(this)) {
+				// Ended meanwhile, perhaps before its end was scheduled.
+				cancelExpiry();
+			}
+		}
+
+		/**
+		 * The credential expired: the stream ends without the completion result, which the
+		 * specification makes the client's cue to listen again.
+		 */
+		private void expired() {
+			MessageStream current = this.stream;
+			if (current != null && current.isOpen()) {
+				this.endReason = ListenStats.End.TOKEN_EXPIRED;
+				current.close();
+			}
+		}
+
+		private void cancelExpiry() {
+			ScheduledFuture<?> end = this.expiry;
+			if (end != null) {
+				end.cancel(false);
+			}
 		}
 
 		/**
@@ -569,6 +650,7 @@ public class ListenManager implements SmartLifecycle {
 		 */
 		public void ended(boolean closedByServer) {
 			if (ListenManager.this.active.remove(this)) {
+				cancelExpiry();
 				ListenStats.End reason = this.endReason;
 				ListenManager.this.stats.ended((reason != null) ? reason
 						: closedByServer ? ListenStats.End.SLOW_CONSUMER : ListenStats.End.CLIENT);
@@ -610,8 +692,9 @@ public class ListenManager implements SmartLifecycle {
 			});
 		}
 
-		private boolean isNamedBy(JsonNode requestId, @Nullable Principal caller, String callerAddress) {
-			if (!this.requestId.equals(requestId)) {
+		private boolean isNamedBy(JsonNode requestId, @Nullable Principal caller, String callerAddress,
+				String callerConnection) {
+			if (!this.requestId.equals(requestId) || !callerConnection.equals(this.connection)) {
 				return false;
 			}
 			if (this.principal == null) {

@@ -43,7 +43,10 @@ public final class ListenStats {
 		SHUTDOWN,
 
 		/** The client read too slowly: its outbox overflowed or a write stalled. */
-		SLOW_CONSUMER;
+		SLOW_CONSUMER,
+
+		/** The credential that opened it expired. */
+		TOKEN_EXPIRED;
 
 		/** The meter tag's value. */
 		public String tag() {

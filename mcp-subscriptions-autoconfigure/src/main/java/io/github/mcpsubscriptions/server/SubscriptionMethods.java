@@ -10,6 +10,7 @@ import io.github.mcpsubscriptions.jsonrpc.JsonRpcErrorCodes;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcException;
 import io.github.mcpsubscriptions.notification.NotificationDispatcher;
 import io.github.mcpsubscriptions.notification.Subscriber;
+import io.github.mcpsubscriptions.resource.ResolvedResource;
 import io.github.mcpsubscriptions.resource.ResourceDefinition;
 import io.github.mcpsubscriptions.resource.ResourceRegistry;
 import io.github.mcpsubscriptions.resource.UriTemplate;
@@ -297,40 +298,50 @@ class SubscriptionMethods {
 	}
 
 	/**
-	 * Whether a subscription is allowed and covers at least one registered resource or
-	 * template. Refusals look like "not found" so that URIs cannot be probed.
+	 * Whether a subscription covers at least one resource or template the caller may know
+	 * of: a resource it may read, or a template listed to it. Whether it may read a URI a
+	 * template makes is not asked here but for each delivery: a URI the rule hides is
+	 * accepted exactly as one that does not exist (a refusal would tell the two apart),
+	 * and it never delivers anything. A refusal looks like "not found".
 	 */
 	boolean isAcceptable(String uri, @Nullable Principal principal) {
-		return this.accessPolicy.canSubscribe(principal, uri) && coversRegistered(uri);
-	}
-
-	private boolean coversRegistered(String uri) {
 		for (ResourceDefinition resource : this.registry.getResources()) {
-			if (CoverageRules.covers(uri, resource.getUri())) {
+			if (CoverageRules.covers(uri, resource.getUri())
+					&& this.accessPolicy.canRead(principal, resource.getUri())) {
 				return true;
 			}
 		}
 		CoverageKind kind = CoverageRules.kindOf(uri);
-		if (kind != CoverageKind.TEMPLATE && kind != CoverageKind.PATTERN && this.registry.resolve(uri) != null) {
-			return true;
+		if (kind != CoverageKind.TEMPLATE && kind != CoverageKind.PATTERN) {
+			ResolvedResource resolved = this.registry.resolve(uri);
+			if (resolved != null && (resolved.definition().isTemplate()
+					? this.accessPolicy.canListTemplate(principal, resolved.definition().getUri())
+					: this.accessPolicy.canRead(principal, uri))) {
+				return true;
+			}
 		}
 		String base = base(uri, kind);
 		for (ResourceDefinition template : this.registry.getTemplates()) {
-			if (template.getUri().equals(uri)) {
-				return true;
-			}
-			String prefix = template.getTemplate().getLiteralPrefix();
-			// The template's URIs lie below the subscription...
-			if (prefix.startsWith(base) && (base.endsWith("/") || prefix.length() == base.length()
-					|| prefix.charAt(base.length()) == '/')) {
-				return true;
-			}
-			// ...or a reserved expansion can reach below it.
-			if (template.getUri().contains("{+") && base.startsWith(prefix)) {
+			if (coversTemplate(uri, base, template)
+					&& this.accessPolicy.canListTemplate(principal, template.getUri())) {
 				return true;
 			}
 		}
 		return false;
+	}
+
+	private static boolean coversTemplate(String uri, String base, ResourceDefinition template) {
+		if (template.getUri().equals(uri)) {
+			return true;
+		}
+		String prefix = template.getTemplate().getLiteralPrefix();
+		// The template's URIs lie below the subscription...
+		if (prefix.startsWith(base)
+				&& (base.endsWith("/") || prefix.length() == base.length() || prefix.charAt(base.length()) == '/')) {
+			return true;
+		}
+		// ...or a reserved expansion can reach below it.
+		return template.getUri().contains("{+") && base.startsWith(prefix);
 	}
 
 	private static String base(String uri, CoverageKind kind) {

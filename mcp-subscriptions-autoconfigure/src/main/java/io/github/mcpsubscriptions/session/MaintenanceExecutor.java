@@ -1,8 +1,9 @@
 package io.github.mcpsubscriptions.session;
 
 import java.time.Duration;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.commons.logging.Log;
@@ -27,11 +28,15 @@ public final class MaintenanceExecutor implements AutoCloseable {
 	 */
 	public MaintenanceExecutor(String name) {
 		this.name = name;
-		this.executor = Executors.newSingleThreadScheduledExecutor((task) -> {
+		ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, (task) -> {
 			Thread thread = new Thread(task, name);
 			thread.setDaemon(true);
 			return thread;
 		});
+		// A cancelled one-off task (a stream's end at its credential's expiry, hours ahead)
+		// leaves the queue at once rather than when it would have run.
+		executor.setRemoveOnCancelPolicy(true);
+		this.executor = executor;
 	}
 
 	/**
@@ -54,6 +59,31 @@ public final class MaintenanceExecutor implements AutoCloseable {
 				logger.error("Periodic task of " + this.name + " failed", ex);
 			}
 		}, millis, millis, TimeUnit.MILLISECONDS);
+	}
+
+	/**
+	 * Run a task once, after a delay.
+	 * @param delay the delay; zero or negative runs it at once
+	 * @param task the task
+	 * @return the task's future, to cancel it
+	 */
+	public ScheduledFuture<?> schedule(Duration delay, Runnable task) {
+		long nanos;
+		try {
+			nanos = Math.max(0, delay.toNanos());
+		}
+		catch (ArithmeticException ex) {
+			// Centuries ahead (a credential that practically never expires).
+			nanos = Long.MAX_VALUE;
+		}
+		return this.executor.schedule(() -> {
+			try {
+				task.run();
+			}
+			catch (RuntimeException ex) {
+				logger.error("Task of " + this.name + " failed", ex);
+			}
+		}, nanos, TimeUnit.NANOSECONDS);
 	}
 
 	@Override

@@ -12,6 +12,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.github.mcpsubscriptions.notification.CorrelationMode;
@@ -79,6 +81,11 @@ public class McpSessionManager implements SmartLifecycle {
 	private final Object createLock = new Object();
 
 	private volatile @Nullable MaintenanceExecutor scheduler;
+
+	private volatile CredentialExpiry credentialExpiry = CredentialExpiry.NONE;
+
+	/** The ends scheduled for streams whose credential expires. */
+	private final ConcurrentMap<MessageStream, ScheduledFuture<?>> expiries = new ConcurrentHashMap<>();
 
 	/**
 	 * Create a new manager.
@@ -341,6 +348,14 @@ public class McpSessionManager implements SmartLifecycle {
 	}
 
 	/**
+	 * Set when the credentials streams are opened with expire; by default never.
+	 * @param credentialExpiry the expiry
+	 */
+	public void setCredentialExpiry(CredentialExpiry credentialExpiry) {
+		this.credentialExpiry = credentialExpiry;
+	}
+
+	/**
 	 * Make a stream the session's GET stream, closing the one it replaces.
 	 * @param session the session
 	 * @param stream the new stream
@@ -370,6 +385,7 @@ public class McpSessionManager implements SmartLifecycle {
 			stream.closeForGood();
 			return;
 		}
+		endAtExpiry(session, stream);
 		if (this.history != null) {
 			Subscriber subscriber = getSubscriber(session);
 			Outbox.AttachAction action;
@@ -411,6 +427,42 @@ public class McpSessionManager implements SmartLifecycle {
 	}
 
 	/**
+	 * Close a stream when the credential that opened it expires (the subscriber's
+	 * principal, which the stream's request set): closed by the server, a resumable stream
+	 * sends its {@code retry}, and the client resumes with a fresh credential.
+	 */
+	private void endAtExpiry(McpSession session, MessageStream stream) {
+		Subscriber subscriber = this.subscribers.get(session.getId());
+		Principal principal = (subscriber != null) ? subscriber.getPrincipal() : null;
+		Instant expiresAt = (principal != null) ? this.credentialExpiry.expiresAt(principal) : null;
+		MaintenanceExecutor executor = this.scheduler;
+		if (expiresAt == null || executor == null) {
+			return;
+		}
+		try {
+			this.expiries.put(stream, executor.schedule(Duration.between(this.clock.instant(), expiresAt), () -> {
+				this.expiries.remove(stream);
+				stream.close();
+			}));
+		}
+		catch (RejectedExecutionException ex) {
+			// Stopping: every stream is being closed anyway.
+			return;
+		}
+		if (!stream.isOpen()) {
+			// Closed meanwhile, perhaps before its end was scheduled.
+			cancelExpiry(stream);
+		}
+	}
+
+	private void cancelExpiry(MessageStream stream) {
+		ScheduledFuture<?> end = this.expiries.remove(stream);
+		if (end != null) {
+			end.cancel(false);
+		}
+	}
+
+	/**
 	 * The SSE {@code retry} to send before the server itself closes a session's stream
 	 * (shutdown, a slow consumer), so that the client resumes after that delay: for
 	 * clients of 2025-11-25 or later, which understand the field, when
@@ -429,6 +481,7 @@ public class McpSessionManager implements SmartLifecycle {
 	 * @param stream the stream that closed
 	 */
 	public void streamClosed(String sessionId, MessageStream stream) {
+		cancelExpiry(stream);
 		Subscriber subscriber = this.subscribers.get(sessionId);
 		if (subscriber != null) {
 			subscriber.getOutbox().detach(stream);

@@ -7,11 +7,14 @@ import org.jspecify.annotations.Nullable;
 /**
  * Decides who may read what, subscribe to what and be told of which changes. It is asked
  * for every {@code resources/read}, for each resource a listing or a completion would
- * show, at subscribe time ({@code resources/subscribe}, each URI of
- * {@code subscriptions/listen}) and again for every notification, so a revoked
- * permission stops notifications at once. A refused read or subscription is reported as
- * "not found", and a refused resource is left out of listings, so that callers cannot
- * probe which URIs exist.
+ * show, and again for every notification, so a revoked permission stops notifications at
+ * once. A refused read is reported as "not found", and a refused resource is left out of
+ * listings, so that callers cannot probe which URIs exist. For the same reason a
+ * subscription ({@code resources/subscribe}, each URI of {@code subscriptions/listen}) is
+ * judged only by what the caller may see: it must cover a resource the caller
+ * {@linkplain #canRead may read} or a template {@linkplain #canListTemplate listed} to it;
+ * a URI of such a template is accepted even where the caller may not read it, exactly as
+ * one that does not exist, and delivers nothing it may not {@linkplain #canReceive receive}.
  * <p>
  * By default a read is allowed if the caller could subscribe to the URI, and a
  * notification about a changed resource is sent only if the subscriber could subscribe
@@ -29,7 +32,10 @@ public interface ResourceAccessPolicy {
 	};
 
 	/**
-	 * Whether a caller may subscribe to a URI.
+	 * Whether a caller may subscribe to a URI: by default what {@link #canRead} and
+	 * {@link #canReceive} answer. A subscription itself is judged by what the caller may
+	 * see (see above), so that a refusal cannot tell a hidden URI from one that does not
+	 * exist.
 	 * @param principal the authenticated caller, or {@code null}
 	 * @param subscribedUri the URI subscribed to
 	 * @return whether the subscription is allowed

@@ -225,7 +225,7 @@ public class McpEndpoint implements AutoCloseable {
 			if (message instanceof JsonRpcNotification notification && CANCELLED.equals(notification.method())) {
 				// Over HTTP closing the stream is the cancellation; clients send this as well.
 				this.listenManager.cancel((notification.params() instanceof JsonNode params) ? params : null,
-						principal(request), request.getRemoteAddr());
+						principal(request), request.getRemoteAddr(), connectionId(request));
 			}
 			writeAccepted(response);
 			return;
@@ -256,7 +256,8 @@ public class McpEndpoint implements AutoCloseable {
 			throws IOException {
 		ListenManager.Listen listen;
 		try {
-			listen = this.listenManager.prepare(call, principal(request), request.getRemoteAddr());
+			listen = this.listenManager.prepare(call, principal(request), request.getRemoteAddr(),
+					connectionId(request));
 		}
 		catch (ListenRateLimitedException ex) {
 			response.setHeader(HttpHeaders.RETRY_AFTER, Long.toString(ex.getRetryAfterSeconds()));
@@ -516,6 +517,20 @@ public class McpEndpoint implements AutoCloseable {
 
 	private static @Nullable Principal principal(HttpServletRequest request) {
 		return request.getUserPrincipal();
+	}
+
+	/**
+	 * The network connection a request came over, which alone ties a cancellation to the
+	 * listen stream it names (both on one HTTP/2 connection); {@code null} where the
+	 * container does not tell.
+	 */
+	private static @Nullable String connectionId(HttpServletRequest request) {
+		try {
+			return request.getServletConnection().getConnectionId();
+		}
+		catch (UnsupportedOperationException ex) {
+			return null;
+		}
 	}
 
 	private static @Nullable String principalName(HttpServletRequest request) {

@@ -90,9 +90,12 @@ class ResyncTargetsTests {
 	}
 
 	@Test
-	void anExactSubscriptionTheSubscriberMayNoLongerReadNamesWhatItMayRead() {
+	void anExactSubscriptionTheSubscriberMayNotReadNamesItselfAsOneThatDoesNotExist() {
+		// Its template is listed to the subscriber: whether product 4 is hidden from it or
+		// does not exist, the resync must not tell.
 		assertThat(this.targets.of("catalog://products/4", null)).containsExactly("catalog://products/4");
-		assertThat(this.targets.of("catalog://products/4", LIMITED)).isEmpty();
+		assertThat(this.targets.of("catalog://products/4", LIMITED)).containsExactly("catalog://products/4");
+		assertThat(this.targets.of("catalog://products/999999", LIMITED)).containsExactly("catalog://products/999999");
 	}
 
 	@Test

@@ -1,11 +1,13 @@
 package io.github.mcpsubscriptions.security;
 
 import java.net.URI;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.IntStream;
 
 import io.github.mcpsubscriptions.notification.ResourceChangedEvent;
@@ -184,14 +186,81 @@ class ResourceRuleAccessPolicyTests {
 	}
 
 	@Test
-	void aRefusedSubscriptionLooksLikeNotFound() throws Exception {
+	void aHiddenAndANonexistentUriAreAnsweredAlikeInBothEras() throws Exception {
+		// Product 4 exists and its rule hides it from the limited client; product 999999
+		// does not exist and its rule would let anyone read it. Nothing may tell them apart.
+		McpTestClient limited = client("limited");
+		String hidden = "catalog://products/4";
+		String nonexistent = "catalog://products/999999";
+		assertThat(answer(limited, limited.initialize(), "resources/subscribe", hidden))
+			.isEqualTo(answer(limited, limited.initialize(), "resources/subscribe", nonexistent))
+			.contains("\"result\"");
+		assertThat(answer(limited, limited.initialize(), "resources/read", hidden))
+			.isEqualTo(answer(limited, limited.initialize(), "resources/read", nonexistent))
+			.contains("-32002");
+		assertThat(acknowledgement(limited, hidden)).isEqualTo(acknowledgement(limited, nonexistent))
+			.contains("\"resourceSubscriptions\":[\"URI\"]");
+		HttpResponse<String> hiddenRead = limited.stateless("resources/read", "\"uri\":\"" + hidden + "\"");
+		HttpResponse<String> nonexistentRead = limited.stateless("resources/read", "\"uri\":\"" + nonexistent + "\"");
+		assertThat(hiddenRead.statusCode()).isEqualTo(nonexistentRead.statusCode());
+		assertThat(normalized(hiddenRead.body(), hidden)).isEqualTo(normalized(nonexistentRead.body(), nonexistent))
+			.contains("-32602");
+	}
+
+	@Test
+	void aResyncOfAHiddenAndOfANonexistentUriIsAlike() throws Exception {
+		McpTestClient limited = client("limited");
+		assertThat(resync(limited, "catalog://products/4")).isEqualTo(resync(limited, "catalog://products/999999"))
+			.contains("\"uri\":\"URI\"");
+	}
+
+	/** The resync a subscription's stream gets when it resumes from a position that is not its own. */
+	private String resync(McpTestClient client, String uri) throws Exception {
+		String session = client.initialize();
+		client.call(session, "resources/subscribe", "{\"uri\":\"" + uri + "\"}");
+		try (SseStream stream = client.openStream(session, "Last-Event-ID", "not-a-position")) {
+			SseEvent resync = stream.nextMessage(WAIT);
+			assertThat(resync).isNotNull();
+			return normalized(resync.data(), uri);
+		}
+	}
+
+	@Test
+	void aSubscriptionToAHiddenUriNeverDeliversItsChanges() throws Exception {
 		McpTestClient limited = client("limited");
 		String session = limited.initialize();
-		JsonNode refused = json(
-				limited.call(session, "resources/subscribe", "{\"uri\":\"catalog://products/4\"}").body());
-		assertThat(refused.get("error").get("code").intValue()).isEqualTo(-32002);
-		assertThat(json(limited.call(session, "resources/subscribe", "{\"uri\":\"catalog://products/3\"}").body())
-			.get("result")).isNotNull();
+		for (String uri : List.of("catalog://products/4", "catalog://products/3")) {
+			limited.call(session, "resources/subscribe", "{\"uri\":\"" + uri + "\"}");
+		}
+		try (SseStream stream = limited.openStream(session);
+				SseStream listen = limited
+					.listen("{\"resourceSubscriptions\":[\"catalog://products/4\",\"catalog://products/3\"]}")) {
+			assertThat(json(listen.nextMessage(WAIT).data()).get("method").stringValue())
+				.isEqualTo("notifications/subscriptions/acknowledged");
+			this.events.publishEvent(new ResourceChangedEvent("catalog://products/4"));
+			this.events.publishEvent(new ResourceChangedEvent("catalog://products/3"));
+			// In order: had the change to 4 been delivered, it would have come first.
+			assertThat(uriOf(stream.nextMessage(WAIT))).isEqualTo("catalog://products/3");
+			assertThat(uriOf(listen.nextMessage(WAIT))).isEqualTo("catalog://products/3");
+		}
+	}
+
+	private static String answer(McpTestClient client, String session, String method, String uri) throws Exception {
+		HttpResponse<String> response = client.call(session, method, "{\"uri\":\"" + uri + "\"}");
+		return response.statusCode() + " " + normalized(response.body(), uri);
+	}
+
+	private static String acknowledgement(McpTestClient client, String uri) throws Exception {
+		try (SseStream stream = client.listen("{\"resourceSubscriptions\":[\"" + uri + "\"]}")) {
+			assertThat(stream.response().statusCode()).isEqualTo(200);
+			return normalized(stream.nextMessage(WAIT).data(), uri);
+		}
+	}
+
+	/** The message with its URI and JSON-RPC ids replaced, which differ by design. */
+	private static String normalized(String message, String uri) {
+		return message.replace(uri, "URI")
+			.replaceAll("\"(id|io.modelcontextprotocol/subscriptionId)\":\\d+", "\"$1\":0");
 	}
 
 	@Test
@@ -231,7 +300,11 @@ class ResourceRuleAccessPolicyTests {
 			assertThat(stream.response().statusCode()).isEqualTo(200);
 			JsonNode ack = json(stream.nextMessage(WAIT).data());
 			assertThat(ack.get("method").stringValue()).isEqualTo("notifications/subscriptions/acknowledged");
-			assertThat(ack.toString()).contains("catalog://products/{id}").doesNotContain("catalog://products/4\"");
+			// Product 4 is hidden: its subscription is honoured as one to a URI that does not
+			// exist would be, and never delivers.
+			assertThat(ack.get("params").get("notifications").get("resourceSubscriptions"))
+				.extracting(JsonNode::stringValue)
+				.containsExactly("catalog://products/{id}", "catalog://products/4");
 			assertThat(deliveredInOrder(stream)).containsExactly("catalog://products/1", "catalog://products/2",
 					"catalog://products/3");
 		}
@@ -348,9 +421,11 @@ class ResourceRuleAccessPolicyTests {
 		}
 
 		@McpResource(uri = "catalog://products/{id}")
-		@PreAuthorize("hasAuthority('SCOPE_catalog:read') and (#id < 4 or hasAuthority('SCOPE_catalog:restricted'))")
-		String product(@UriVariable("id") long productId) {
-			return "product " + productId;
+		// Products 4 and 5 are restricted; ids past 5 do not exist (and are not restricted).
+		@PreAuthorize("hasAuthority('SCOPE_catalog:read') and "
+				+ "(#id < 4 or #id > 5 or hasAuthority('SCOPE_catalog:restricted'))")
+		Optional<String> product(@UriVariable("id") long productId) {
+			return (productId <= 5) ? Optional.of("product " + productId) : Optional.empty();
 		}
 
 		@McpResource(uri = "vault://secrets/{name}")

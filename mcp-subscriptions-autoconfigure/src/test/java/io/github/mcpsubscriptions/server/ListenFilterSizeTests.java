@@ -91,18 +91,23 @@ class ListenFilterSizeTests {
 
 	}
 
+	/**
+	 * Counts what a subscription is judged by: whether the caller may read a resource or
+	 * see a template the URI falls under.
+	 */
 	static class CountingPolicy implements ResourceAccessPolicy {
 
 		final AtomicInteger asked = new AtomicInteger();
 
 		@Override
-		public boolean canSubscribe(@Nullable Principal principal, String subscribedUri) {
+		public boolean canRead(@Nullable Principal principal, String uri) {
 			this.asked.incrementAndGet();
 			return true;
 		}
 
 		@Override
-		public boolean canRead(@Nullable Principal principal, String uri) {
+		public boolean canListTemplate(@Nullable Principal principal, String uriTemplate) {
+			this.asked.incrementAndGet();
 			return true;
 		}
 

@@ -119,44 +119,6 @@ class StreamReleaseTests {
 	}
 
 	@Test
-	void aCancelEndsTheCancellingPrincipalsStreamAndNoOneElses() throws Exception {
-		start();
-		ListenManager listens = this.context.getBean(ListenManager.class);
-		// Three clients whose listen requests have the same id, as counters starting at zero make likely.
-		try (SseStream alice = listen(7, "alice"); SseStream bob = listen(7, "bob");
-				SseStream anonymous = listen(7, null)) {
-			for (SseStream stream : new SseStream[] { alice, bob, anonymous }) {
-				assertThat(stream.response().statusCode()).isEqualTo(200);
-				assertThat(stream.nextMessage(WAIT)).as("acknowledged").isNotNull();
-			}
-			assertThat(listens.getOpenStreamCount()).isEqualTo(3);
-
-			assertThat(cancel(7, "alice").statusCode()).isEqualTo(202);
-			assertThat(alice.nextMessage(PROMPTLY)).as("no response to a cancelled request").isNull();
-			assertThat(alice.awaitEnd(PROMPTLY)).as("alice's stream ends").isTrue();
-			await().atMost(PROMPTLY).until(() -> listens.getOpenStreamCount() == 2);
-			assertThat(listens.getStats().getEnded(ListenStats.End.CLIENT)).isOne();
-
-			// A cancel of another id, or by someone else, changes nothing.
-			assertThat(cancel(8, "bob").statusCode()).isEqualTo(202);
-			assertThat(cancel(7, "carol").statusCode()).isEqualTo(202);
-			this.context.publishEvent(new ResourceChangedEvent("r://items/1", Map.of()));
-			for (SseStream stream : new SseStream[] { bob, anonymous }) {
-				assertThat(json(stream.nextMessage(WAIT).data()).get("method").stringValue())
-					.isEqualTo("notifications/resources/updated");
-			}
-			assertThat(listens.getOpenStreamCount()).isEqualTo(2);
-
-			// An anonymous cancel ends the anonymous stream (of the same address) only.
-			assertThat(cancel(7, null).statusCode()).isEqualTo(202);
-			assertThat(anonymous.awaitEnd(PROMPTLY)).isTrue();
-			await().atMost(PROMPTLY).until(() -> listens.getOpenStreamCount() == 1);
-			this.context.publishEvent(new ResourceChangedEvent("r://items/2", Map.of()));
-			assertThat(bob.nextMessage(WAIT)).isNotNull();
-		}
-	}
-
-	@Test
 	void aCancelThatCouldNameEitherOfTwoStreamsEndsNeither() throws Exception {
 		start();
 		ListenManager listens = this.context.getBean(ListenManager.class);
