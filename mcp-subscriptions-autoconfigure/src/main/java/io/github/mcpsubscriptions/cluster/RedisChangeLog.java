@@ -154,6 +154,9 @@ public class RedisChangeLog implements ResourceChangeFeed, SmartLifecycle {
 
 	private volatile String position = "0-0";
 
+	/** Where the log started when the reader last found it trimmed past its position. */
+	private @Nullable String trimmedTo;
+
 	/** The run id(s) of the Redis server(s) the reader last saw, {@code null} if unknown. */
 	private @Nullable String serverId;
 
@@ -422,7 +425,7 @@ public class RedisChangeLog implements ResourceChangeFeed, SmartLifecycle {
 						append(Map.of(KIND, RESYNC, "n", this.nodeName));
 						this.changesLost = false;
 					}
-					if (records != null && trimmedPast(connection, records.size())) {
+					if (records != null && !records.isEmpty() && trimmedPast(connection)) {
 						missed = true;
 					}
 					if (missed) {
@@ -459,25 +462,34 @@ public class RedisChangeLog implements ResourceChangeFeed, SmartLifecycle {
 	}
 
 	/**
-	 * Whether the entries after this node's position were trimmed before it read them.
-	 * Trimming keeps the newest {@code logSize} entries, so only a read that returns a
-	 * whole log's worth (or a whole batch) can follow a gap; then the log's first entry
-	 * says: a first entry after the position means the position itself was trimmed, and
-	 * with it, but for a reader exactly at the edge, entries it never read.
+	 * Whether the entries after this node's position were trimmed before it read them,
+	 * decided from the log itself, whatever size this node would trim it to (another node
+	 * may trim it shorter: a rolling change of the log size). Trimming removes the oldest
+	 * entries only, so the log's first entry says: a first entry after the position means
+	 * the position itself was trimmed, and with it, but for a reader exactly at the edge,
+	 * entries it never read. Asked after every read that returned entries (one
+	 * {@code XRANGE} of one entry; it works on every Redis with streams).
 	 */
-	private boolean trimmedPast(StringRedisConnection connection, int read) {
-		if (read < Math.min(BATCH, this.logSize)) {
+	private boolean trimmedPast(StringRedisConnection connection) {
+		if ("0-0".equals(this.position)) {
+			// Started on an empty log: nothing was read that a trim could have followed.
 			return false;
 		}
 		String first = edge(connection, false);
 		if ("0-0".equals(first) || RedisStreamHistory.compare(first, this.position) <= 0) {
 			return false;
 		}
+		String reported = this.trimmedTo;
+		if (reported != null && RedisStreamHistory.compare(first, reported) <= 0) {
+			// The entries before the batch read when the gap was found: nothing more was lost.
+			return false;
+		}
+		this.trimmedTo = first;
 		this.stats.logGap();
 		logger.warn("The MCP cluster's change log was trimmed past this node's position " + this.position
 				+ " before it read on (the log now starts at " + first + "): changes may be lost to this node, "
-				+ "so its subscribers are told to re-read. Raise mcp.cluster.log-size above the changes published "
-				+ "during this node's longest stall.");
+				+ "so its subscribers are told to re-read. Raise mcp.cluster.log-size (on every node: the smallest "
+				+ "one trims the log) above the changes published during this node's longest stall.");
 		return true;
 	}
 
