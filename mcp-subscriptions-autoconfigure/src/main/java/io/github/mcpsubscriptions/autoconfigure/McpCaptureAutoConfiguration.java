@@ -146,8 +146,9 @@ public final class McpCaptureAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean(CaptureSink.class)
-		ClusterCaptureSink mcpCaptureSink(RedisChangeLog log) {
-			return new ClusterCaptureSink(log);
+		ClusterCaptureSink mcpCaptureSink(RedisChangeLog log, McpProperties properties, CaptureDatabase database,
+				CaptureConnections connections) {
+			return new ClusterCaptureSink(log, tables(properties), database, connections);
 		}
 
 	}

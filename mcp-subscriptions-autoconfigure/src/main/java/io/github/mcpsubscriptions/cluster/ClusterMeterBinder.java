@@ -39,6 +39,14 @@ public class ClusterMeterBinder implements MeterBinder {
 			.description("Times Redis restarted under this node or lost the change log; its subscribers were told "
 					+ "to resync")
 			.register(registry);
+		FunctionCounter.builder("mcp.cluster.principals.rejected", this.stats, ClusterStats::getRejectedPrincipals)
+			.description("Authentications read from the change log that were rejected (a type no authentication "
+					+ "consists of, past the bounds, or unreadable); the record's principal name judged instead")
+			.register(registry);
+		FunctionCounter.builder("mcp.cluster.capture.rewinds", this.stats, ClusterStats::getCaptureRewinds)
+			.description("Times a captured database's positions went back behind what was appended (a restore, a "
+					+ "failover that lost transactions); its captured templates' subscribers were told to resync")
+			.register(registry);
 		FunctionCounter
 			.builder("mcp.cluster.lag.total", this.stats, (stats) -> stats.getTotalLagNanos() / 1_000_000_000.0)
 			.baseUnit("seconds")

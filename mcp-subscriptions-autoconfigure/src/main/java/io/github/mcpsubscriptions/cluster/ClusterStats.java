@@ -1,6 +1,7 @@
 package io.github.mcpsubscriptions.cluster;
 
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -19,6 +20,10 @@ public class ClusterStats {
 	private final LongAdder logGaps = new LongAdder();
 
 	private final LongAdder redisRestarts = new LongAdder();
+
+	private final AtomicLong rejectedPrincipals = new AtomicLong();
+
+	private final LongAdder captureRewinds = new LongAdder();
 
 	private volatile long lastLagNanos;
 
@@ -49,6 +54,38 @@ public class ClusterStats {
 
 	void redisRestarted() {
 		this.redisRestarts.increment();
+	}
+
+	/**
+	 * Count an authentication of a log record that was rejected.
+	 * @return how many have been, this one included
+	 */
+	long principalRejected() {
+		return this.rejectedPrincipals.incrementAndGet();
+	}
+
+	void captureRewound() {
+		this.captureRewinds.increment();
+	}
+
+	/**
+	 * How many authentications read from the log were rejected (a type that no
+	 * authentication consists of, past the bounds, or unreadable); their records' names
+	 * judged instead.
+	 * @return the count
+	 */
+	public long getRejectedPrincipals() {
+		return this.rejectedPrincipals.get();
+	}
+
+	/**
+	 * How many times a captured database's positions went back behind what was appended
+	 * (a restore, or a failover that lost transactions), and its captured templates'
+	 * subscribers were told to resync.
+	 * @return the count
+	 */
+	public long getCaptureRewinds() {
+		return this.captureRewinds.sum();
 	}
 
 	/**

@@ -18,6 +18,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 import io.github.mcpsubscriptions.notification.ResourceChange;
 import io.github.mcpsubscriptions.notification.ResourceChangeFeed;
@@ -89,13 +90,28 @@ public class RedisChangeLog implements ResourceChangeFeed, SmartLifecycle {
 
 	/**
 	 * Appends the changes whose keys sort after the source's mark, and moves the mark:
-	 * KEYS log, mark; ARGV maxlen, node, then key, uri, attributes, time per change.
+	 * KEYS log, mark; ARGV maxlen, node, mode, the mark expected, the templates to resync,
+	 * then key, uri, attributes, time per change. Mode {@code check}: a batch whose first
+	 * key is at or below the mark appends nothing and returns the mark, for the source to
+	 * say whether it went back; {@code skip}: the changes at or below the mark are dropped
+	 * (read again after a hand-over); {@code rewind}: if the mark is still the one
+	 * expected, a resync of the templates, then every change, from a mark reset.
 	 */
-	private static final RedisScript<Long> APPEND_ONCE = RedisScript.of("""
+	@SuppressWarnings("rawtypes")
+	private static final RedisScript<List> APPEND_ONCE = RedisScript.of("""
 			local mark = redis.call('GET', KEYS[2]) or ''
+			local mode = ARGV[3]
+			if mode == 'rewind' then
+				if mark == ARGV[4] then
+					redis.call('XADD', KEYS[1], 'MAXLEN', ARGV[1], '*', 'k', 'r', 'n', ARGV[2], 't', ARGV[5])
+					mark = ''
+				end
+			elseif mode == 'check' and mark ~= '' and ARGV[6] ~= nil and ARGV[6] <= mark then
+				return {0, mark}
+			end
 			local top = mark
 			local appended = 0
-			for i = 3, #ARGV, 4 do
+			for i = 6, #ARGV, 4 do
 				if ARGV[i] > top then
 					redis.call('XADD', KEYS[1], 'MAXLEN', ARGV[1], '*', 'k', 'c', 'u', ARGV[i + 1], 'a', ARGV[i + 2],
 						't', ARGV[i + 3], 'n', ARGV[2])
@@ -106,8 +122,8 @@ public class RedisChangeLog implements ResourceChangeFeed, SmartLifecycle {
 			if top ~= mark then
 				redis.call('SET', KEYS[2], top)
 			end
-			return appended
-			""", Long.class);
+			return {appended, ''}
+			""", List.class);
 
 	private static final int BATCH = 256;
 
@@ -153,6 +169,9 @@ public class RedisChangeLog implements ResourceChangeFeed, SmartLifecycle {
 	private volatile boolean running;
 
 	private volatile String position = "0-0";
+
+	/** Where the log started when the reader last found it trimmed past its position. */
+	private @Nullable String trimmedTo;
 
 	/** The run id(s) of the Redis server(s) the reader last saw, {@code null} if unknown. */
 	private @Nullable String serverId;
@@ -271,19 +290,34 @@ public class RedisChangeLog implements ResourceChangeFeed, SmartLifecycle {
 	 * in one script with the source's mark, a change is appended only if its key sorts
 	 * after the last one appended for the source. Synchronous: when it returns, the
 	 * changes are in the log.
+	 * <p>
+	 * A batch that starts at or below the mark is either read again (after a hand-over)
+	 * or from a source that went back in time (a database restored from a backup, or a
+	 * failover to a replica that lost transactions), whose changes would otherwise be
+	 * dropped as already appended: the source says which. When it went back, every
+	 * subscriber of its templates is told to re-read (a resync record before the
+	 * changes), the mark starts again from the batch, and a WARN and
+	 * {@code mcp.cluster.capture.rewinds} say so.
 	 * @param source the source's id
 	 * @param keys each change's key, sorting in the source's order
 	 * @param changes the changes, in the same order
+	 * @param templates the URI templates whose subscribers a rewind resyncs
+	 * @param wentBack told the mark when the batch starts at or below it: whether the
+	 * source's record has not reached it
 	 * @return how many changes were appended
 	 * @throws StoreUnavailableException if Redis cannot be reached
 	 */
-	public long appendOnce(String source, List<String> keys, List<ResourceChange> changes) {
+	public long appendOnce(String source, List<String> keys, List<ResourceChange> changes,
+			Collection<String> templates, Predicate<String> wentBack) {
 		if (keys.size() != changes.size()) {
 			throw new IllegalArgumentException("One key per change");
 		}
-		List<String> arguments = new ArrayList<>(2 + changes.size() * 4);
+		List<String> arguments = new ArrayList<>(5 + changes.size() * 4);
 		arguments.add(Integer.toString(this.logSize));
 		arguments.add(this.nodeName);
+		arguments.add("check");
+		arguments.add("");
+		arguments.add(json.writeValueAsString(templates));
 		for (int i = 0; i < changes.size(); i++) {
 			ResourceChange change = changes.get(i);
 			arguments.add(keys.get(i));
@@ -291,14 +325,37 @@ public class RedisChangeLog implements ResourceChangeFeed, SmartLifecycle {
 			arguments.add(json.writeValueAsString(change.attributes()));
 			arguments.add(Long.toString(change.publishedAt().toEpochMilli()));
 		}
-		Long appended = this.calls.call("append captured changes to the change log",
-				() -> this.redis.execute(APPEND_ONCE, List.of(this.key, this.capturedKey(source)),
-						arguments.toArray()));
-		long count = (appended != null) ? appended : 0;
+		List<?> result = appendOnce(source, arguments);
+		String mark = String.valueOf(result.get(1));
+		if (!mark.isEmpty()) {
+			boolean rewound = wentBack.test(mark);
+			arguments.set(2, rewound ? "rewind" : "skip");
+			arguments.set(3, mark);
+			result = appendOnce(source, arguments);
+			if (rewound) {
+				this.stats.captureRewound();
+				logger.warn("The captured database " + source + " went back behind what the MCP cluster's log took "
+						+ "from it (its changes now sort at or below " + mark + ", a position it has not reached: "
+						+ "a restore from a backup, or a failover that lost transactions). Subscribers of " + templates
+						+ " are told to re-read, and its changes are taken from here on; counted in "
+						+ "mcp.cluster.capture.rewinds");
+			}
+		}
+		long count = ((Number) result.get(0)).longValue();
 		for (long i = 0; i < count; i++) {
 			this.stats.published();
 		}
 		return count;
+	}
+
+	private List<?> appendOnce(String source, List<String> arguments) {
+		List<?> result = this.calls.call("append captured changes to the change log",
+				() -> this.redis.execute(APPEND_ONCE, List.of(this.key, this.capturedKey(source)),
+						arguments.toArray()));
+		if (result == null || result.size() != 2) {
+			throw new IllegalStateException("Redis returned " + result + " for the captured changes");
+		}
+		return result;
 	}
 
 	private String capturedKey(String source) {
@@ -422,7 +479,7 @@ public class RedisChangeLog implements ResourceChangeFeed, SmartLifecycle {
 						append(Map.of(KIND, RESYNC, "n", this.nodeName));
 						this.changesLost = false;
 					}
-					if (records != null && trimmedPast(connection, records.size())) {
+					if (records != null && !records.isEmpty() && trimmedPast(connection)) {
 						missed = true;
 					}
 					if (missed) {
@@ -459,25 +516,34 @@ public class RedisChangeLog implements ResourceChangeFeed, SmartLifecycle {
 	}
 
 	/**
-	 * Whether the entries after this node's position were trimmed before it read them.
-	 * Trimming keeps the newest {@code logSize} entries, so only a read that returns a
-	 * whole log's worth (or a whole batch) can follow a gap; then the log's first entry
-	 * says: a first entry after the position means the position itself was trimmed, and
-	 * with it, but for a reader exactly at the edge, entries it never read.
+	 * Whether the entries after this node's position were trimmed before it read them,
+	 * decided from the log itself, whatever size this node would trim it to (another node
+	 * may trim it shorter: a rolling change of the log size). Trimming removes the oldest
+	 * entries only, so the log's first entry says: a first entry after the position means
+	 * the position itself was trimmed, and with it, but for a reader exactly at the edge,
+	 * entries it never read. Asked after every read that returned entries (one
+	 * {@code XRANGE} of one entry; it works on every Redis with streams).
 	 */
-	private boolean trimmedPast(StringRedisConnection connection, int read) {
-		if (read < Math.min(BATCH, this.logSize)) {
+	private boolean trimmedPast(StringRedisConnection connection) {
+		if ("0-0".equals(this.position)) {
+			// Started on an empty log: nothing was read that a trim could have followed.
 			return false;
 		}
 		String first = edge(connection, false);
 		if ("0-0".equals(first) || RedisStreamHistory.compare(first, this.position) <= 0) {
 			return false;
 		}
+		String reported = this.trimmedTo;
+		if (reported != null && RedisStreamHistory.compare(first, reported) <= 0) {
+			// The entries before the batch read when the gap was found: nothing more was lost.
+			return false;
+		}
+		this.trimmedTo = first;
 		this.stats.logGap();
 		logger.warn("The MCP cluster's change log was trimmed past this node's position " + this.position
 				+ " before it read on (the log now starts at " + first + "): changes may be lost to this node, "
-				+ "so its subscribers are told to re-read. Raise mcp.cluster.log-size above the changes published "
-				+ "during this node's longest stall.");
+				+ "so its subscribers are told to re-read. Raise mcp.cluster.log-size (on every node: the smallest "
+				+ "one trims the log) above the changes published during this node's longest stall.");
 		return true;
 	}
 

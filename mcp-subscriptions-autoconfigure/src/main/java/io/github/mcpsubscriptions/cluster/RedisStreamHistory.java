@@ -90,6 +90,8 @@ public class RedisStreamHistory implements SessionStreamHistory, RedisChangeLog.
 
 	private final RedisCalls calls;
 
+	private final ClusterStats stats;
+
 	private final ConcurrentMap<String, StreamState> streams = new ConcurrentHashMap<>();
 
 	private final Supplier<McpSessionManager> sessions;
@@ -104,12 +106,13 @@ public class RedisStreamHistory implements SessionStreamHistory, RedisChangeLog.
 	 * @param dispatcher matches changes and writes notifications
 	 * @param nodeName this node's name
 	 * @param sessions the session manager whose streams this history serves
-	 * @param stats counts Redis errors
+	 * @param stats counts Redis errors and rejected authentications
 	 */
 	public RedisStreamHistory(StringRedisTemplate redis, ClusterKeys keys, RedisChangeLog log,
 			NotificationDispatcher dispatcher, String nodeName, Supplier<McpSessionManager> sessions,
 			ClusterStats stats) {
 		this.calls = new RedisCalls(stats);
+		this.stats = stats;
 		this.sessions = sessions;
 		this.redis = redis;
 		this.keys = keys;
@@ -469,7 +472,7 @@ public class RedisStreamHistory implements SessionStreamHistory, RedisChangeLog.
 						StreamState state = this.streams.get(id);
 						// The latest subscribe or stream judges deliveries, in log order.
 						if (state != null && state.claimed) {
-							subscriber.setPrincipal(PrincipalCodec.principal(fields));
+							subscriber.setPrincipal(PrincipalCodec.principal(fields, this.stats));
 						}
 						this.dispatcher.subscribe(subscriber, uri);
 					}

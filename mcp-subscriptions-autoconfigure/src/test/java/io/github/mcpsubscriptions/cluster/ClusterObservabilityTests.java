@@ -63,6 +63,8 @@ class ClusterObservabilityTests {
 			assertThat(metersB.get("mcp.cluster.redis.errors").functionCounter().count()).isZero();
 			assertThat(metersB.get("mcp.cluster.log.gaps").functionCounter().count()).isZero();
 			assertThat(metersB.get("mcp.cluster.redis.restarts").functionCounter().count()).isZero();
+			assertThat(metersB.get("mcp.cluster.capture.rewinds").functionCounter().count()).isZero();
+			assertThat(metersB.get("mcp.cluster.principals.rejected").functionCounter().count()).isZero();
 
 			Report onNodeB = b.getBean(McpSubscriptionsEndpoint.class).report();
 			assertThat(onNodeB.totals()).containsEntry("node", "b");

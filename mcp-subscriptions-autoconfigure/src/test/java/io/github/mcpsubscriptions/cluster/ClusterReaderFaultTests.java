@@ -1,8 +1,10 @@
 package io.github.mcpsubscriptions.cluster;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 
 import io.github.mcpsubscriptions.test.McpTestClient;
@@ -83,6 +85,62 @@ class ClusterReaderFaultTests {
 			publishInOrder(publisher, "c://items/63");
 			assertThat(uri(stream.next(WAIT, (event) -> event.data() != null && event.data().contains("items/63"))))
 				.as("live again").isEqualTo("c://items/63");
+		}
+	}
+
+	@Test
+	void aPausedNodeWithALargerLogSizeThanTheWriterNoticesTheTrimPastItsPosition() throws Exception {
+		// A rolling change of mcp.cluster.log-size: the writer trims at 50, the reader keeps
+		// the default, so the reader cannot guess the trim from its own setting.
+		this.server = new RedisServerProcess();
+		ConfigurableApplicationContext publisher = this.nodes.run(this.nodes.redis()
+			.nodeArguments("127.0.0.1", this.server.port(), "mcp.cluster.node-name=b", "mcp.cluster.log-size=50"));
+		this.forked = ClusterNodeProcess.start(
+				this.nodes.redis().nodeArguments("127.0.0.1", this.server.port(), "mcp.cluster.node-name=a"));
+		McpTestClient client = this.forked.client();
+		String session = client.initialize();
+		assertThat(client.call(session, "resources/subscribe", "{\"uri\":\"c://items\"}").statusCode())
+			.isEqualTo(200);
+		try (SseStream stream = client.openStream(session)) {
+			publishInOrder(publisher, "c://items/0");
+			assertThat(uri(stream.nextMessage(WAIT))).isEqualTo("c://items/0");
+
+			this.forked.pause();
+			try {
+				// Answers the read the paused reader had waiting, so that product 3 is not in it.
+				publishInOrder(publisher, "c://items/pending");
+				publishInOrder(publisher, "c://items/product-3");
+				// One node's changes keep their order: they are waited for together, so that the
+				// pause stays short of any timeout (a failed read would resync anyway).
+				ClusterStats published = publisher.getBean(ClusterStats.class);
+				long before = published.getPublished();
+				for (int i = 1; i <= 150; i++) {
+					ClusterNodes.publish(publisher, "c://items/" + i);
+				}
+				await().atMost(WAIT).until(() -> published.getPublished() >= before + 150);
+			}
+			finally {
+this.forked.resume();
+			}
+
+			// Never silence: the product-3 change itself, or a resync before the later ones.
+			boolean told = false;
+			List<String> heard = new ArrayList<>();
+			while (!told) {
+				SseEvent event = stream.nextMessage(WAIT);
+				assertThat(event).as("neither the change of product 3 nor a resync reached the subscriber; "
+						+ this.forked.output())
+					.isNotNull();
+				JsonNode params = json(event.data()).get("params");
+				if (params == null || !params.has("uri")) {
+					continue;
+				}
+				JsonNode meta = params.get("_meta");
+				heard.add(event.data());
+				told = (meta != null && meta.has("io.github.mcpsubscriptions/resync"))
+						|| params.get("uri").stringValue().equals("c://items/product-3");
+			}
+			assertThat(this.forked.counter("mcp.cluster.log.gaps")).as("heard %s", heard).isEqualTo(1);
 		}
 	}
 
