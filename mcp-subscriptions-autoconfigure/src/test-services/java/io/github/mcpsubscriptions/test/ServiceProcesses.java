@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
 import org.apache.commons.compress.compressors.xz.XZCompressorInputStream;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What the tests' own servers (Redis, PostgreSQL) share: free loopback ports, directories
@@ -158,8 +159,20 @@ public final class ServiceProcesses {
 	 * @param directory its directory
 	 */
 	public static void stopOnExit(Process process, Path directory) {
+		stopOnExit(process, null, directory);
+	}
+
+	/**
+	 * Stops a process when the JVM ends with a signal of its own first, then removes its
+	 * directory.
+	 * @param process the process
+	 * @param signal the signal that stops it at once ({@code INT} for PostgreSQL, whose
+	 * {@code TERM} waits for its clients to leave), or {@code null} for {@code TERM}
+	 * @param directory its directory
+	 */
+	public static void stopOnExit(Process process, @Nullable String signal, Path directory) {
 		Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-			stop(process);
+			stop(process, signal);
 			deleteTree(directory);
 		}, "stop-" + process.pid()));
 	}
@@ -170,8 +183,14 @@ public final class ServiceProcesses {
 	 * @param process the process
 	 */
 	public static void stop(Process process) {
+		stop(process, null);
+	}
+
+	private static void stop(Process process, @Nullable String signal) {
 		List<ProcessHandle> children = process.descendants().toList();
-		process.destroy();
+		if (signal == null || !signal(process, signal)) {
+			process.destroy();
+		}
 		try {
 			if (!process.waitFor(10, TimeUnit.SECONDS)) {
 				process.destroyForcibly();
@@ -183,6 +202,20 @@ public final class ServiceProcesses {
 			process.destroyForcibly();
 		}
 		children.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
+	}
+
+	private static boolean signal(Process process, String signal) {
+		try {
+			Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).start();
+			return kill.waitFor(10, TimeUnit.SECONDS) && kill.exitValue() == 0;
+		}
+		catch (IOException ex) {
+			return false;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return false;
+		}
 	}
 
 	/**
