@@ -7,6 +7,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -178,19 +180,29 @@ public final class McpResourceServerConfigurer
 	 */
 	private static final class ScopeNamingEntryPoint implements AuthenticationEntryPoint {
 
+		private static final Pattern RESOURCE_METADATA = Pattern.compile("resource_metadata=\"[^\"]*\"");
+
 		private final McpProtectedResource resource;
 
 		private final BearerTokenAuthenticationEntryPoint delegate = new BearerTokenAuthenticationEntryPoint();
 
 		ScopeNamingEntryPoint(McpProtectedResource resource) {
 			this.resource = resource;
-			this.delegate.setResourceMetadataParameterResolver((request) -> resource.metadataUrl());
 		}
 
 		@Override
 		public void commence(HttpServletRequest request, HttpServletResponse response,
 				AuthenticationException authException) {
 			this.delegate.commence(request, response, authException);
+			// The metadata link is set on the header rather than through the entry point's
+			// setResourceMetadataParameterResolver, which Spring Security 7.0 (Boot 4.0) lacks.
+			String linked = response.getHeader(HttpHeaders.WWW_AUTHENTICATE);
+			if (linked != null) {
+				String link = "resource_metadata=\"" + this.resource.metadataUrl() + "\"";
+				Matcher existing = RESOURCE_METADATA.matcher(linked);
+				response.setHeader(HttpHeaders.WWW_AUTHENTICATE, existing.find()
+						? existing.replaceFirst(Matcher.quoteReplacement(link)) : linked + ", " + link);
+			}
 			if (!(authException instanceof OAuth2AuthenticationException)
 					&& authException.getCause() instanceof AccessDeniedException refusal) {
 				Set<String> needed = RequiredScopes.of(refusal, Set.of(), this.resource.scopes());

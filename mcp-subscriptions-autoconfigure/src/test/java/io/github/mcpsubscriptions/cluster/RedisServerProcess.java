@@ -11,13 +11,17 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import io.github.mcpsubscriptions.test.RespClient;
+import io.github.mcpsubscriptions.test.TestRedis;
+
 import static org.awaitility.Awaitility.await;
 
 /**
  * A redis-server of a test's own on a free loopback port, which the test can kill, pause
  * and start again (keeping its data in an append-only file, as a restarted Redis with
- * persistence does, unless wiped). Never the machine's Redis: every signal goes to the
- * PID of the process this object started, and its temporary directory goes on close.
+ * persistence does, unless wiped). The binary is the run's ({@link TestRedis#executable()}),
+ * not one on the PATH. Never the machine's Redis: every signal goes to the PID of the
+ * process this object started, and its temporary directory goes on close.
  */
 final class RedisServerProcess implements AutoCloseable {
 
@@ -48,7 +52,7 @@ final class RedisServerProcess implements AutoCloseable {
 		this.port = port;
 		this.directory = Files.createTempDirectory("mcp-redis-");
 		List<String> command = new ArrayList<>();
-		command.add("redis-server");
+		command.add(TestRedis.executable().toString());
 		if (configuration != null) {
 			Path file = this.directory.resolve("redis.conf");
 			Files.writeString(file, configuration.replace("${dir}", this.directory.toString()));
@@ -150,27 +154,13 @@ final class RedisServerProcess implements AutoCloseable {
 	}
 
 	/**
-	 * Run redis-cli against this server.
+	 * Sends one command to this server, over a connection of its own (no redis-cli).
 	 * @param arguments the command and its arguments
-	 * @return what it printed
+	 * @return the reply as redis-cli prints it to a pipe: an array one element a line
+	 * @throws IllegalStateException if Redis answered with an error
 	 */
-	String cli(String... arguments) throws IOException, InterruptedException {
-		List<String> command = new ArrayList<>(List.of("redis-cli", "-h", "127.0.0.1", "-p", Integer.toString(this.port)));
-		command.addAll(List.of(arguments));
-		return run(command);
-	}
-
-	static String run(List<String> command) throws IOException, InterruptedException {
-		Process cli = new ProcessBuilder(command).redirectErrorStream(true).start();
-		if (!cli.waitFor(30, TimeUnit.SECONDS)) {
-			cli.destroyForcibly();
-			throw new IllegalStateException(command + " did not end within 30 s");
-		}
-		String output = new String(cli.getInputStream().readAllBytes());
-		if (cli.exitValue() != 0) {
-			throw new IllegalStateException(command + " failed: " + output);
-		}
-		return output;
+	String cli(String... arguments) throws IOException {
+		return RespClient.send(this.port, arguments);
 	}
 
 	@Override

@@ -1,18 +1,12 @@
 package io.github.mcpsubscriptions.cluster;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
 
-import io.github.mcpsubscriptions.test.DockerEnvironment;
-import org.testcontainers.containers.GenericContainer;
+import io.github.mcpsubscriptions.test.TestRedis;
 
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -20,19 +14,13 @@ import org.springframework.data.redis.core.ScanOptions;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
- * A real Redis for cluster tests: the one the system property {@code mcp.test.redis}
- * ({@code host:port}) names, else a Testcontainers container where Docker works, else the
- * machine's Redis at 127.0.0.1:6379. A probe decides once; when neither is there the
- * tests fail, they never skip. Each test gets its own key prefix in one of the databases
- * 1 to 7 and removes its keys afterwards.
+ * A real Redis for cluster tests, the run's {@link TestRedis}: the one the system property
+ * {@code mcp.test.redis} ({@code host:port}) names, else a Testcontainers container where
+ * Docker works, else a redis-server of the run's own on a free port. The tests never skip.
+ * Each test gets its own key prefix in one of the databases 1 to 7 and removes its keys
+ * afterwards.
  */
 public final class RedisTestSupport implements AutoCloseable {
-
-	private static final String LOCAL_HOST = "127.0.0.1";
-
-	private static final int LOCAL_PORT = 6379;
-
-	private static volatile String[] hostAndPort;
 
 	private final String host;
 
@@ -54,9 +42,9 @@ public final class RedisTestSupport implements AutoCloseable {
 		if (database < 1 || database > 7) {
 			throw new IllegalArgumentException("Cluster tests use Redis databases 1 to 7, not " + database);
 		}
-		String[] address = address();
-		this.host = address[0];
-		this.port = Integer.parseInt(address[1]);
+		TestRedis.Address address = TestRedis.address();
+		this.host = address.host();
+		this.port = address.port();
 		this.database = database;
 		this.prefix = "mcp-test-" + UUID.randomUUID().toString().substring(0, 8) + ":";
 		RedisStandaloneConfiguration configuration = new RedisStandaloneConfiguration(this.host, this.port);
@@ -67,37 +55,6 @@ public final class RedisTestSupport implements AutoCloseable {
 		this.redis = new StringRedisTemplate(this.connectionFactory);
 	}
 
-	private static synchronized String[] address() {
-		if (hostAndPort == null) {
-			hostAndPort = probe();
-		}
-		return hostAndPort;
-	}
-
-	@SuppressWarnings("resource")
-	private static String[] probe() {
-		String given = System.getProperty("mcp.test.redis");
-		if (given != null && !given.isBlank()) {
-			int colon = given.lastIndexOf(':');
-			String host = (colon > 0) ? given.substring(0, colon) : given;
-			String port = (colon > 0) ? given.substring(colon + 1) : Integer.toString(LOCAL_PORT);
-			if (!ping(host, Integer.parseInt(port))) {
-				throw new IllegalStateException("No Redis answers at mcp.test.redis=" + given);
-			}
-			return new String[] { host, port };
-		}
-		if (DockerEnvironment.isAvailable()) {
-			GenericContainer<?> container = new GenericContainer<>("redis:7-alpine").withExposedPorts(6379);
-			container.start();
-			return new String[] { container.getHost(), Integer.toString(container.getMappedPort(6379)) };
-		}
-		if (!ping(LOCAL_HOST, LOCAL_PORT)) {
-			throw new IllegalStateException("Cluster tests need a real Redis: no Docker for Testcontainers, and no "
-					+ "Redis answers at " + LOCAL_HOST + ":" + LOCAL_PORT);
-		}
-		return new String[] { LOCAL_HOST, Integer.toString(LOCAL_PORT) };
-	}
-
 	/**
 	 * Whether a Redis answers {@code PING} at an address.
 	 * @param host the host
@@ -105,20 +62,7 @@ public final class RedisTestSupport implements AutoCloseable {
 	 * @return whether it answered
 	 */
 	public static boolean ping(String host, int port) {
-		try (Socket socket = new Socket()) {
-			socket.connect(new InetSocketAddress(host, port), 1000);
-			socket.setSoTimeout(1000);
-			OutputStream out = socket.getOutputStream();
-			out.write("PING\r\n".getBytes(StandardCharsets.US_ASCII));
-			out.flush();
-			InputStream in = socket.getInputStream();
-			byte[] reply = new byte[7];
-			int read = in.readNBytes(reply, 0, reply.length);
-			return new String(reply, 0, read, StandardCharsets.US_ASCII).startsWith("+PONG");
-		}
-		catch (IOException ex) {
-			return false;
-		}
+		return TestRedis.ping(host, port);
 	}
 
 	/**
@@ -161,7 +105,7 @@ public final class RedisTestSupport implements AutoCloseable {
 	 * @return the keys
 	 */
 	public Set<String> keys() {
-		Set<String> keys = new java.util.TreeSet<>();
+		Set<String> keys = new TreeSet<>();
 		try (var cursor = this.redis.scan(ScanOptions.scanOptions().match(this.prefix + "*").count(1000).build())) {
 			cursor.forEachRemaining(keys::add);
 		}

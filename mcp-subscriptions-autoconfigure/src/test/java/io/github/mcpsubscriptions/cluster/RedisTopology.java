@@ -9,9 +9,10 @@ import java.util.stream.Collectors;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A Redis topology of a test's own, from the machine's redis-server and redis-cli on free
- * loopback ports, and the Spring Boot properties that point a node at it. Closing it
- * kills every process it started and removes their directories.
+ * A Redis topology of a test's own, from the run's redis-server binary on free loopback
+ * ports and set up with Redis commands (no redis-cli), and the Spring Boot properties that
+ * point a node at it. Closing it kills every process it started and removes their
+ * directories.
  */
 abstract sealed class RedisTopology implements AutoCloseable {
 
@@ -50,7 +51,7 @@ abstract sealed class RedisTopology implements AutoCloseable {
 		try {
 			return process.cli("INFO", section);
 		}
-		catch (IOException | InterruptedException | IllegalStateException ex) {
+		catch (IOException | IllegalStateException ex) {
 			return "";
 		}
 	}
@@ -88,7 +89,7 @@ abstract sealed class RedisTopology implements AutoCloseable {
 		 * The port of the master Sentinel names now.
 		 * @return the port
 		 */
-		int masterPort() throws IOException, InterruptedException {
+		int masterPort() throws IOException {
 			String[] address = this.sentinel.cli("SENTINEL", "get-master-addr-by-name", MASTER_NAME).trim().split("\\s+");
 			return Integer.parseInt(address[address.length - 1]);
 		}
@@ -105,30 +106,46 @@ abstract sealed class RedisTopology implements AutoCloseable {
 	}
 
 	/**
-	 * A Redis Cluster of three masters (no replicas), created with
-	 * {@code redis-cli --cluster create}.
+	 * A Redis Cluster of three masters (no replicas), created as
+	 * {@code redis-cli --cluster create} does: each node gets a third of the slots and a
+	 * config epoch of its own, then the first meets the others.
 	 */
 	static final class Cluster extends RedisTopology {
 
+		private static final int SLOTS = 16384;
+
+		private static final int NODES = 3;
+
 		Cluster() throws Exception {
-			for (int i = 0; i < 3; i++) {
+			for (int i = 0; i < NODES; i++) {
 				add(RedisServerProcess.clusterNode());
 			}
-			List<String> command = new ArrayList<>(List.of("redis-cli", "--cluster", "create"));
-			this.processes.forEach((process) -> command.add(process.address()));
-			command.add("--cluster-yes");
-			RedisServerProcess.run(command);
+			for (int i = 0; i < NODES; i++) {
+				RedisServerProcess node = this.processes.get(i);
+				// CLUSTER ADDSLOTSRANGE needs Redis 7: ADDSLOTS takes every slot of the range.
+				List<String> addSlots = new ArrayList<>(List.of("CLUSTER", "ADDSLOTS"));
+				for (int slot = i * SLOTS / NODES; slot < (i + 1) * SLOTS / NODES; slot++) {
+					addSlots.add(Integer.toString(slot));
+				}
+				node.cli(addSlots.toArray(String[]::new));
+				node.cli("CLUSTER", "SET-CONFIG-EPOCH", Integer.toString(i + 1));
+			}
+			RedisServerProcess first = this.processes.get(0);
+			for (RedisServerProcess other : this.processes.subList(1, NODES)) {
+				first.cli("CLUSTER", "MEET", "127.0.0.1", Integer.toString(other.port()));
+			}
 			await().atMost(READY)
 				.until(() -> this.processes.stream()
 					.allMatch((process) -> info(process, "cluster").contains("cluster_enabled:1")
-							&& clusterState(process).contains("cluster_state:ok")));
+							&& clusterState(process).contains("cluster_state:ok")
+							&& clusterState(process).contains("cluster_known_nodes:" + NODES)));
 		}
 
 		private static String clusterState(RedisServerProcess process) {
 			try {
 				return process.cli("CLUSTER", "INFO");
 			}
-			catch (IOException | InterruptedException | IllegalStateException ex) {
+			catch (IOException | IllegalStateException ex) {
 				return "";
 			}
 		}
@@ -145,7 +162,7 @@ abstract sealed class RedisTopology implements AutoCloseable {
 		 * @param key the key
 		 * @return its server
 		 */
-		RedisServerProcess holderOf(String key) throws IOException, InterruptedException {
+		RedisServerProcess holderOf(String key) throws IOException {
 			int slot = Integer.parseInt(this.processes.get(0).cli("CLUSTER", "KEYSLOT", key).trim());
 			for (RedisServerProcess process : this.processes) {
 				for (String line : process.cli("CLUSTER", "NODES").split("\n")) {

@@ -10,11 +10,8 @@ import java.util.UUID;
 
 import javax.sql.DataSource;
 
-import io.github.mcpsubscriptions.test.DockerEnvironment;
+import io.github.mcpsubscriptions.test.TestPostgres;
 import jakarta.persistence.EntityManagerFactory;
-import org.jspecify.annotations.Nullable;
-import org.testcontainers.containers.GenericContainer;
-import org.testcontainers.containers.wait.strategy.Wait;
 
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -26,21 +23,16 @@ import org.springframework.orm.jpa.vendor.HibernateJpaVendorAdapter;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * A schema of its own in a real PostgreSQL for each test application. Which PostgreSQL a
- * probe decides once: the one {@code -Dmcp.test.postgres=jdbc:postgresql://host:port/database}
+ * A schema of its own in a real PostgreSQL for each test application, in the run's
+ * {@link TestPostgres}: the one {@code -Dmcp.test.postgres=jdbc:postgresql://host:port/database}
  * names (user {@code mcp.test.postgres.user}, {@code postgres} by default, no password), else
- * a Testcontainers container where Docker works, else the machine's at 127.0.0.1:5432
- * (database {@code test}, user postgres, trust authentication). The schema is dropped when
- * the application closes. There is no skip: without a database the tests fail and say what
- * they need.
+ * a Testcontainers container where Docker works, else a PostgreSQL of the run's own. The
+ * schema is dropped when the application closes. There is no skip: without a database the
+ * tests fail and say what they need.
  */
 public final class PostgresTestDatabase implements AutoCloseable {
 
-	private static final String LOCAL_URL = "jdbc:postgresql://127.0.0.1:5432/test";
-
-	static final String USER = System.getProperty("mcp.test.postgres.user", "postgres");
-
-	private static @Nullable String url;
+	static final String USER = TestPostgres.user();
 
 	private final String schema = "mcp_jpa_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
 
@@ -71,33 +63,12 @@ public final class PostgresTestDatabase implements AutoCloseable {
 		}
 		catch (SQLException ex) {
 			throw new IllegalStateException("JPA tests need a real PostgreSQL; none answers at " + at + " (user "
-					+ USER + ", no password). Run one there, or name one with "
-					+ "-Dmcp.test.postgres=jdbc:postgresql://host:port/database, or run Docker. " + ex.getMessage(), ex);
+					+ USER + ", no password). " + TestPostgres.help() + " " + ex.getMessage(), ex);
 		}
 	}
 
-	private static synchronized String url() {
-		if (url == null) {
-			url = probe();
-		}
-		return url;
-	}
-
-	@SuppressWarnings("resource")
-	private static String probe() {
-		String given = System.getProperty("mcp.test.postgres");
-		if (given != null && !given.isBlank()) {
-			return given;
-		}
-		if (DockerEnvironment.isAvailable()) {
-			GenericContainer<?> container = new GenericContainer<>("postgres:15-alpine").withExposedPorts(5432)
-				.withEnv("POSTGRES_HOST_AUTH_METHOD", "trust")
-				.withEnv("POSTGRES_DB", "test")
-				.waitingFor(Wait.forLogMessage(".*database system is ready to accept connections.*\\n", 2));
-			container.start();
-			return "jdbc:postgresql://" + container.getHost() + ":" + container.getMappedPort(5432) + "/test";
-		}
-		return LOCAL_URL;
+	private static String url() {
+		return TestPostgres.url();
 	}
 
 	@Override

@@ -5,11 +5,14 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 
 import io.github.mcpsubscriptions.cluster.RedisChangeLog;
+import io.github.mcpsubscriptions.test.TestRedis;
 import io.github.mcpsubscriptions.tester.McpSession;
 import io.github.mcpsubscriptions.tester.McpSubscription;
 import io.github.mcpsubscriptions.tester.McpTester;
@@ -27,7 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Redis is on the sample's class path for the {@code cluster} profile: without the profile
  * the sample starts and stays healthy with no Redis anywhere; with it, the node clusters
- * against {@code spring.data.redis.*} (the machine's Redis, database 11, a key prefix of its
+ * against {@code spring.data.redis.*} (the run's {@link TestRedis}, database 11, a key prefix of its
  * own that the test removes once its nodes have stopped). Two nodes of one cluster serve one
  * client through either URL, as {@link McpTester} shows.
  */
@@ -135,7 +138,8 @@ class ClusterProfileTests {
 
 	/** Once the nodes have stopped, so that nothing they still write stays behind. */
 	private static void deleteKeys(String prefix) {
-		RedisStandaloneConfiguration database = new RedisStandaloneConfiguration("127.0.0.1", 6379);
+		TestRedis.Address address = TestRedis.address();
+		RedisStandaloneConfiguration database = new RedisStandaloneConfiguration(address.host(), address.port());
 		database.setDatabase(11);
 		LettuceConnectionFactory connections = new LettuceConnectionFactory(database);
 		connections.afterPropertiesSet();
@@ -151,14 +155,16 @@ class ClusterProfileTests {
 
 	private static ConfigurableApplicationContext start(String profile, String... args) {
 		SpringApplicationBuilder builder = new SpringApplicationBuilder(SampleApplication.class);
+		List<String> all = new ArrayList<>(List.of("--server.port=0",
+				"--sample.files.root=target/cluster-profile-tests-" + UUID.randomUUID()));
 		if (profile != null) {
 			builder.profiles(profile);
+			// The run's Redis (TestRedis), not the machine's.
+			TestRedis.Address redis = TestRedis.address();
+			all.addAll(List.of("--spring.data.redis.host=" + redis.host(), "--spring.data.redis.port=" + redis.port()));
 		}
-		String[] all = new String[args.length + 2];
-		all[0] = "--server.port=0";
-		all[1] = "--sample.files.root=target/cluster-profile-tests-" + UUID.randomUUID();
-		System.arraycopy(args, 0, all, 2, args.length);
-		return builder.run(all);
+		all.addAll(List.of(args));
+		return builder.run(all.toArray(String[]::new));
 	}
 
 	private HttpResponse<String> get(ConfigurableApplicationContext context, String path) throws Exception {

@@ -20,7 +20,7 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Profiles {@code postgres} and {@code cluster} together: two nodes share one PostgreSQL
- * catalogue (a schema of its own, see {@link SamplePostgres}) and one Redis (the machine's,
+ * catalogue (a schema of its own, see {@link SamplePostgres}) and one Redis (the run's,
  * database 11, a key prefix of their own that the test removes). A change by any writer, or
  * through either node's REST API, is captured once and notified once to a subscriber on each
  * node.

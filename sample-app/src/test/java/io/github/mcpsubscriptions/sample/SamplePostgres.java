@@ -14,12 +14,11 @@ import java.util.List;
 import java.util.UUID;
 import java.util.stream.StreamSupport;
 
+import io.github.mcpsubscriptions.test.TestPostgres;
+import io.github.mcpsubscriptions.test.TestRedis;
 import io.micrometer.core.instrument.Measurement;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Statistic;
-import org.testcontainers.DockerClientFactory;
-import org.testcontainers.containers.GenericContainer;
-import org.testcontainers.containers.wait.strategy.Wait;
 
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
@@ -31,12 +30,11 @@ import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
 /**
  * A schema of its own in a real PostgreSQL for the sample's {@code postgres} profile, so that
  * the tests leave the {@code product} table of the machine's database (which a reader of the
- * docs uses) alone. Which PostgreSQL a probe decides once: the one
+ * docs uses) alone. Which PostgreSQL the run's {@link TestPostgres} decides once: the one
  * {@code -Dmcp.test.postgres=jdbc:postgresql://host:port/database} names (user
  * {@code mcp.test.postgres.user}, {@code postgres} by default, no password), else a
- * Testcontainers container where Docker works, else the machine's at 127.0.0.1:5432 (database
- * {@code test}, user postgres, trust authentication). There is no skip: without a database the
- * tests fail and say what they need.
+ * Testcontainers container where Docker works, else a PostgreSQL of the run's own. There is
+ * no skip: without a database the tests fail and say what they need.
  * <p>
  * The sample reaches the schema through {@code currentSchema} in its data source URL. The
  * tests write as another writer would ({@link #execute}): on a connection of their own whose
@@ -44,13 +42,9 @@ import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
  */
 final class SamplePostgres implements AutoCloseable {
 
-	private static final String LOCAL_URL = "jdbc:postgresql://127.0.0.1:5432/test";
-
-	private static final String USER = System.getProperty("mcp.test.postgres.user", "postgres");
+	private static final String USER = TestPostgres.user();
 
 	private static final HttpClient HTTP = HttpClient.newHttpClient();
-
-	private static String url;
 
 	private final String schema = "mcp_sample_" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
 
@@ -143,7 +137,8 @@ final class SamplePostgres implements AutoCloseable {
 
 	/**
 	 * Starts a sample node on this schema.
-	 * @param profiles the Spring profiles, {@code postgres} among them
+	 * @param profiles the Spring profiles, {@code postgres} among them ({@code cluster} among
+	 * them points the node at the run's {@link TestRedis})
 	 * @param args more command-line arguments
 	 * @return the running application
 	 */
@@ -152,6 +147,10 @@ final class SamplePostgres implements AutoCloseable {
 				"--spring.datasource.url=" + sampleUrl(), "--spring.datasource.username=" + USER,
 				"--sample.files.root=target/postgres-profile-tests-" + UUID.randomUUID(),
 				"--sample.files.watch=false"));
+		if (List.of(profiles.split(",")).contains("cluster")) {
+			TestRedis.Address redis = TestRedis.address();
+			all.addAll(List.of("--spring.data.redis.host=" + redis.host(), "--spring.data.redis.port=" + redis.port()));
+		}
 		all.addAll(List.of(args));
 		return new SpringApplicationBuilder(SampleApplication.class).run(all.toArray(String[]::new));
 	}
@@ -196,41 +195,13 @@ final class SamplePostgres implements AutoCloseable {
 			.sum();
 	}
 
-	private static synchronized String url() {
-		if (url == null) {
-			url = probe();
-		}
-		return url;
-	}
-
-	@SuppressWarnings("resource")
-	private static String probe() {
-		String given = System.getProperty("mcp.test.postgres");
-		if (given != null && !given.isBlank()) {
-			return given;
-		}
-		boolean docker;
-		try {
-			docker = DockerClientFactory.instance().isDockerAvailable();
-		}
-		catch (RuntimeException ex) {
-			docker = false;
-		}
-		if (docker) {
-			GenericContainer<?> container = new GenericContainer<>("postgres:15-alpine").withExposedPorts(5432)
-				.withEnv("POSTGRES_HOST_AUTH_METHOD", "trust")
-				.withEnv("POSTGRES_DB", "test")
-				.waitingFor(Wait.forLogMessage(".*database system is ready to accept connections.*\\n", 2));
-			container.start();
-			return "jdbc:postgresql://" + container.getHost() + ":" + container.getMappedPort(5432) + "/test";
-		}
-		return LOCAL_URL;
+	private static String url() {
+		return TestPostgres.url();
 	}
 
 	private static IllegalStateException failure(SQLException ex) {
-		return new IllegalStateException("The postgres profile's tests need a real PostgreSQL; none answers at " + url
-				+ " (user " + USER + ", no password). Run one there, or name one with "
-				+ "-Dmcp.test.postgres=jdbc:postgresql://host:port/database, or run Docker. " + ex.getMessage(), ex);
+		return new IllegalStateException("The postgres profile's tests need a real PostgreSQL; none answers at "
+				+ url() + " (user " + USER + ", no password). " + TestPostgres.help() + " " + ex.getMessage(), ex);
 	}
 
 }

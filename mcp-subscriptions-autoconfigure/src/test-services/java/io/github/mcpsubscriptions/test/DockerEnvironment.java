@@ -12,7 +12,7 @@ import org.testcontainers.DockerClientFactory;
  * where a Docker environment is configured at all (a {@code DOCKER_HOST}, its own
  * settings file, or a Docker or Podman socket in a usual place): where there is none, its
  * probe logs an ERROR ("Could not find a valid Docker environment") into the build's
- * output, and the tests then use the machine's own services as documented.
+ * output, and the tests then start their own servers ({@link TestRedis}, {@link TestPostgres}).
  */
 public final class DockerEnvironment {
 
