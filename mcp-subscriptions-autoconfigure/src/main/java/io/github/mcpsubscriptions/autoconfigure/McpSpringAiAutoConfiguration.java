@@ -16,6 +16,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 
 /**
  * Auto-configuration for Spring AI's MCP server annotations: with
@@ -65,8 +66,14 @@ public final class McpSpringAiAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean
 		SpringAiAnnotationsRegistrar mcpSpringAiAnnotationsRegistrar(ToolRegistry tools, ResourceRegistry resources,
-				PromptRegistry prompts) {
-			return new SpringAiAnnotationsRegistrar(tools, resources, prompts);
+				PromptRegistry prompts, Environment environment) {
+			// Tools and prompts switched off are not served, whichever annotation declares them.
+			return new SpringAiAnnotationsRegistrar(enabled(environment, "mcp.tools.enabled") ? tools : null,
+					resources, enabled(environment, "mcp.prompts.enabled") ? prompts : null);
+		}
+
+		private static boolean enabled(Environment environment, String property) {
+			return environment.getProperty(property, Boolean.class, true);
 		}
 
 	}

@@ -77,11 +77,11 @@ public class SpringAiAnnotationsRegistrar implements SmartInitializingSingleton,
 
 	private static final String PRE_AUTHORIZE = "org.springframework.security.access.prepost.PreAuthorize";
 
-	private final ToolRegistry tools;
+	private final @Nullable ToolRegistry tools;
 
 	private final ResourceRegistry resources;
 
-	private final PromptRegistry prompts;
+	private final @Nullable PromptRegistry prompts;
 
 	private final Map<String, Completion> resourceCompleters = new HashMap<>();
 
@@ -89,11 +89,14 @@ public class SpringAiAnnotationsRegistrar implements SmartInitializingSingleton,
 
 	/**
 	 * Create a registrar.
-	 * @param tools where {@code @McpTool} methods go
+	 * @param tools where {@code @McpTool} methods go, or {@code null} when tools are not
+	 * served
 	 * @param resources where {@code @McpResource} methods go
-	 * @param prompts where {@code @McpPrompt} methods go
+	 * @param prompts where {@code @McpPrompt} methods go, or {@code null} when prompts are
+	 * not served
 	 */
-	public SpringAiAnnotationsRegistrar(ToolRegistry tools, ResourceRegistry resources, PromptRegistry prompts) {
+	public SpringAiAnnotationsRegistrar(@Nullable ToolRegistry tools, ResourceRegistry resources,
+			@Nullable PromptRegistry prompts) {
 		this.tools = tools;
 		this.resources = resources;
 		this.prompts = prompts;
@@ -195,7 +198,8 @@ public class SpringAiAnnotationsRegistrar implements SmartInitializingSingleton,
 	}
 
 	private void registerTools(AnnotatedBean bean) {
-		if (!bean.has(McpTool.class)) {
+		ToolRegistry registry = this.tools;
+		if (registry == null || !bean.has(McpTool.class)) {
 			return;
 		}
 		Map<String, Method> methods = new HashMap<>();
@@ -209,7 +213,7 @@ public class SpringAiAnnotationsRegistrar implements SmartInitializingSingleton,
 			.getToolSpecifications()) {
 			Method method = methods.get(specification.tool().name());
 			if (method != null) {
-				this.tools.register(new SpringAiMcpTool(specification.tool(), specification.callHandler(), method,
+				registry.register(new SpringAiMcpTool(specification.tool(), specification.callHandler(), method,
 						bean.bean));
 			}
 		}
@@ -279,7 +283,8 @@ public class SpringAiAnnotationsRegistrar implements SmartInitializingSingleton,
 	}
 
 	private void registerPrompts(AnnotatedBean bean, Map<String, Completion> completers) {
-		if (!bean.has(McpPrompt.class)) {
+		PromptRegistry registry = this.prompts;
+		if (registry == null || !bean.has(McpPrompt.class)) {
 			return;
 		}
 		Map<String, Method> methods = new HashMap<>();
@@ -294,7 +299,7 @@ public class SpringAiAnnotationsRegistrar implements SmartInitializingSingleton,
 			String name = specification.prompt().name();
 			Method method = methods.get(name);
 			if (method != null) {
-				this.prompts.register(new SpringAiMcpPrompt(specification.prompt(), specification.promptHandler(),
+				registry.register(new SpringAiMcpPrompt(specification.prompt(), specification.promptHandler(),
 						completers.get(name), method, bean.bean));
 			}
 		}

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 
 import io.github.mcpsubscriptions.autoconfigure.McpServerAutoConfiguration;
 import io.github.mcpsubscriptions.autoconfigure.McpSpringAiAutoConfiguration;
+import io.github.mcpsubscriptions.tool.ToolRegistry;
 import io.modelcontextprotocol.server.McpSyncServerExchange;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -59,6 +60,16 @@ class SpringAiStartFailureTests {
 			assertThat(context).hasNotFailed();
 			assertThat(context).hasSingleBean(SpringAiAnnotationsRegistrar.class);
 		});
+	}
+
+	@Test
+	void toolsSwitchedOffAreNotServed() {
+		this.runner.withUserConfiguration(Supported.class).withPropertyValues("mcp.tools.enabled=false").run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(context.getBean(ToolRegistry.class).isEmpty()).isTrue();
+		});
+		this.runner.withUserConfiguration(Supported.class)
+			.run((context) -> assertThat(context.getBean(ToolRegistry.class).get("fine")).isNotNull());
 	}
 
 	@Test
