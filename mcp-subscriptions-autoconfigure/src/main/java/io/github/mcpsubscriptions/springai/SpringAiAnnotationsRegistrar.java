@@ -4,6 +4,7 @@ import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -136,11 +137,30 @@ public class SpringAiAnnotationsRegistrar implements SmartInitializingSingleton,
 				}
 			}
 		}
+		Set<Method> served = new HashSet<>();
 		for (AnnotatedBean bean : beans) {
-			registerTools(bean);
-			registerResources(bean);
-			registerPrompts(bean, promptCompleters);
+			registerTools(bean, served);
+			registerResources(bean, served);
+			registerPrompts(bean, promptCompleters, served);
 		}
+		for (AnnotatedBean bean : beans) {
+			bean.methods.forEach((method, annotation) -> {
+				if (!(annotation instanceof McpComplete) && !served.contains(method) && enabled(annotation)) {
+					// Spring AI's stateless providers skip what they cannot call: say so now,
+					// not with a missing tool at the first call.
+					problems.add(describe(bean.name, method, annotation)
+							+ " is not accepted by Spring AI's stateless method callbacks (see its log above)");
+				}
+			});
+		}
+		if (!problems.isEmpty()) {
+			throw new UnsupportedSpringAiMethodException(problems);
+		}
+	}
+
+	private boolean enabled(Annotation annotation) {
+		return (annotation instanceof McpTool) ? this.tools != null
+				: !(annotation instanceof McpPrompt) || this.prompts != null;
 	}
 
 	private List<AnnotatedBean> annotatedBeans(ConfigurableListableBeanFactory factory) {
@@ -173,9 +193,13 @@ public class SpringAiAnnotationsRegistrar implements SmartInitializingSingleton,
 		return null;
 	}
 
+	private static String describe(String beanName, Method method, Annotation annotation) {
+		return "@" + annotation.annotationType().getSimpleName() + " method " + ClassUtils.getQualifiedMethodName(method)
+				+ " (bean '" + beanName + "')";
+	}
+
 	private static void check(String beanName, Method method, Annotation annotation, List<String> problems) {
-		String where = "@" + annotation.annotationType().getSimpleName() + " method "
-				+ ClassUtils.getQualifiedMethodName(method) + " (bean '" + beanName + "')";
+		String where = describe(beanName, method, annotation);
 		for (Class<?> parameter : method.getParameterTypes()) {
 			if (SESSION_TYPES.contains(parameter.getName())) {
 				problems.add(where + " takes " + parameter.getSimpleName()
@@ -197,7 +221,7 @@ public class SpringAiAnnotationsRegistrar implements SmartInitializingSingleton,
 		return ClassUtils.resolveClassName(PUBLISHER, loader).isAssignableFrom(type);
 	}
 
-	private void registerTools(AnnotatedBean bean) {
+	private void registerTools(AnnotatedBean bean, Set<Method> served) {
 		ToolRegistry registry = this.tools;
 		if (registry == null || !bean.has(McpTool.class)) {
 			return;
@@ -215,11 +239,12 @@ public class SpringAiAnnotationsRegistrar implements SmartInitializingSingleton,
 			if (method != null) {
 				registry.register(new SpringAiMcpTool(specification.tool(), specification.callHandler(), method,
 						bean.bean));
+				served.add(method);
 			}
 		}
 	}
 
-	private void registerResources(AnnotatedBean bean) {
+	private void registerResources(AnnotatedBean bean, Set<Method> served) {
 		if (!bean.has(McpResource.class)) {
 			return;
 		}
@@ -234,7 +259,7 @@ public class SpringAiAnnotationsRegistrar implements SmartInitializingSingleton,
 			.getResourceSpecifications()) {
 			McpSchema.Resource resource = specification.resource();
 			ResourceDefinition.Builder builder = builder(resource.uri(), specification.readHandler(),
-					methods.get(resource.uri()))
+					served(methods.get(resource.uri()), served))
 				.name(resource.name())
 				.title(resource.title())
 				.description(resource.description())
@@ -249,7 +274,7 @@ public class SpringAiAnnotationsRegistrar implements SmartInitializingSingleton,
 			.getResourceTemplateSpecifications()) {
 			McpSchema.ResourceTemplate template = specification.resourceTemplate();
 			this.resources.register(builder(template.uriTemplate(), specification.readHandler(),
-					methods.get(template.uriTemplate()))
+					served(methods.get(template.uriTemplate()), served))
 				.name(template.name())
 				.title(template.title())
 				.description(template.description())
@@ -257,6 +282,13 @@ public class SpringAiAnnotationsRegistrar implements SmartInitializingSingleton,
 				.annotations(McpSchemaConversions.annotations(template.annotations()))
 				.build());
 		}
+	}
+
+	private static @Nullable Method served(@Nullable Method method, Set<Method> served) {
+		if (method != null) {
+			served.add(method);
+		}
+		return method;
 	}
 
 	private static ResourceDefinition.Builder builder(String uri,
@@ -282,7 +314,7 @@ public class SpringAiAnnotationsRegistrar implements SmartInitializingSingleton,
 		return annotation.isPresent() ? annotation.getString("value") : null;
 	}
 
-	private void registerPrompts(AnnotatedBean bean, Map<String, Completion> completers) {
+	private void registerPrompts(AnnotatedBean bean, Map<String, Completion> completers, Set<Method> served) {
 		PromptRegistry registry = this.prompts;
 		if (registry == null || !bean.has(McpPrompt.class)) {
 			return;
@@ -301,6 +333,7 @@ public class SpringAiAnnotationsRegistrar implements SmartInitializingSingleton,
 			if (method != null) {
 				registry.register(new SpringAiMcpPrompt(specification.prompt(), specification.promptHandler(),
 						completers.get(name), method, bean.bean));
+				served.add(method);
 			}
 		}
 	}
