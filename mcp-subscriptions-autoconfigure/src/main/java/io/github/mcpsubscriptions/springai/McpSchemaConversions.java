@@ -113,10 +113,10 @@ final class McpSchemaConversions {
 		List<String> audience = (annotations.audience() != null && !annotations.audience().isEmpty())
 				? annotations.audience().stream().map((role) -> role.name().toLowerCase(Locale.ROOT)).toList()
 				: null;
-		ResourceAnnotations mapped = new ResourceAnnotations(audience, annotations.priority(),
-				annotations.lastModified());
-		return (audience == null && annotations.priority() == null && annotations.lastModified() == null) ? null
-				: mapped;
+		if (audience == null && annotations.priority() == null && annotations.lastModified() == null) {
+			return null;
+		}
+		return new ResourceAnnotations(audience, annotations.priority(), annotations.lastModified());
 	}
 
 }
