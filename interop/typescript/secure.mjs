@@ -9,7 +9,7 @@
 // token for client mcp-full by the client_credentials grant, connects with it as a bearer token,
 // subscribes to the restricted product catalog://products/4, changes it through the REST API with
 // the same token and waits at most 15 s for notifications/resources/updated. Then checks that
-// client mcp-limited (scope catalog:read only) is refused that subscription like "not found".
+// client mcp-limited (scope catalog:read only) is told of that product as of one that does not exist (subscribe, read).
 // Prints one line "ts-sdk secure interop: PASS (...)" and exits 0, or "... FAIL: <reason>" and
 // exits 1. Diagnostics go to stderr.
 //
@@ -132,18 +132,30 @@ async function run(base) {
 	await client.close();
 
 	const limited = await connect(base, await token(discovered, LIMITED), 'mcp-subscriptions-interop-ts-limited');
-	let refusal;
-	try {
-		await limited.client.subscribeResource({ uri: PRODUCT }, { timeout: REQUEST_TIMEOUT_MS });
-	} catch (error) {
-		refusal = error;
+	// A restricted product is answered as one that does not exist: its subscription is
+	// accepted alike (and never delivers), its read refused alike (-32002).
+	const answer = async (call) => {
+		try {
+			await call();
+			return 'accepted';
+		} catch (error) {
+			return `error ${error?.code}`;
+		}
+	};
+	const MISSING = 'catalog://products/999999';
+	const subscribeHidden = await answer(() => limited.client.subscribeResource({ uri: PRODUCT }, { timeout: REQUEST_TIMEOUT_MS }));
+	const subscribeMissing = await answer(() => limited.client.subscribeResource({ uri: MISSING }, { timeout: REQUEST_TIMEOUT_MS }));
+	if (subscribeHidden !== subscribeMissing) {
+		fail(`mcp-limited's subscription to ${PRODUCT} (${subscribeHidden}) is not answered as one to ${MISSING} (${subscribeMissing})`);
 	}
-	if (refusal?.code !== -32002) {
-		fail(`mcp-limited's subscription to ${PRODUCT} was not refused as not found: ${refusal?.message ?? 'accepted'}`);
+	const readHidden = await answer(() => limited.client.readResource({ uri: PRODUCT }, { timeout: REQUEST_TIMEOUT_MS }));
+	const readMissing = await answer(() => limited.client.readResource({ uri: MISSING }, { timeout: REQUEST_TIMEOUT_MS }));
+	if (readHidden !== 'error -32002' || readMissing !== 'error -32002') {
+		fail(`mcp-limited's reads of ${PRODUCT} (${readHidden}) and ${MISSING} (${readMissing}) are not both refused as not found`);
 	}
 	await limited.transport.terminateSession();
 	await limited.client.close();
-	return `protocol ${transport.protocolVersion}: mcp-full notified of ${PRODUCT} and read it back; mcp-limited refused (-32002)`;
+	return `protocol ${transport.protocolVersion}: mcp-full notified of ${PRODUCT} and read it back; mcp-limited told ${PRODUCT} as ${MISSING}: subscribe ${subscribeHidden}, read refused (-32002)`;
 }
 
 async function main() {
