@@ -46,12 +46,12 @@ import org.springframework.security.authentication.TestingAuthenticationToken;
  * <p>
  * <b>Fan-out</b> ({@link Fanout}, M = 1, 100, 1000 subscribers, each subscribed to the
  * template <code>catalog://products/{id}</code> and to one exact URI of its own): every
- * change (a distinct {@code catalog://products/<n>}, so nothing coalesces) matches once per
- * subscriber (with a subscription id of its own in the {@code 2026} era). Each
- * subscriber's outbox is attached to a no-op {@link MessageStream} that turns each message
- * into bytes as a real stream does, and drains run on the calling thread (a same-thread
- * {@link DeliveryScheduler}), so one operation is the whole synchronous path: match,
- * queue, encode, write.
+ * change (a distinct {@code catalog://products/<n>}, so nothing coalesces) matches once
+ * per subscriber (with a subscription id of its own in the {@code 2026} era). Each
+ * subscriber's outbox is attached to a no-op {@link MessageStream} that turns each
+ * message into bytes as a real stream does, and drains run on the calling thread (a
+ * same-thread {@link DeliveryScheduler}), so one operation is the whole synchronous path:
+ * match, queue, encode, write.
  * <ul>
  * <li>{@code matchOfferEncode}: {@link SubscriptionIndex#match}, then
  * {@code Outbox.offer} per match, whose drain encodes with the dispatcher's
@@ -77,8 +77,8 @@ public class NotificationDeliveryBenchmark {
 	static final String TEMPLATE = "catalog://products/{id}";
 
 	/**
-	 * Counts writes and turns each message into bytes in a buffer of its own, as a real SSE
-	 * stream does before handing them to the container; sends nothing.
+	 * Counts writes and turns each message into bytes in a buffer of its own, as a real
+	 * SSE stream does before handing them to the container; sends nothing.
 	 */
 	static final class NoOpStream implements MessageStream {
 
@@ -129,7 +129,9 @@ public class NotificationDeliveryBenchmark {
 
 	}
 
-	/** Runs drains on the calling thread; no rate limit is set, so nothing is scheduled. */
+	/**
+	 * Runs drains on the calling thread; no rate limit is set, so nothing is scheduled.
+	 */
 	static final class SameThreadScheduler implements DeliveryScheduler {
 
 		@Override
@@ -165,7 +167,9 @@ public class NotificationDeliveryBenchmark {
 
 		final Map<String, Object> attributes = Map.of("version", 7);
 
-		/** Shared by the threads of {@code sharedMatchOfferEncode}: every change is new. */
+		/**
+		 * Shared by the threads of {@code sharedMatchOfferEncode}: every change is new.
+		 */
 		final java.util.concurrent.atomic.AtomicLong next = new java.util.concurrent.atomic.AtomicLong();
 
 		@Setup(Level.Trial)
@@ -207,19 +211,21 @@ public class NotificationDeliveryBenchmark {
 	@Benchmark
 	public int matchOfferEncode(Fanout state) {
 		ResourceChange change = new ResourceChange(state.nextUri(), state.attributes, Instant.now());
-		// As the dispatcher does: one notification per subscription URI, shared (and encoded
-		// once) by all its subscribers, each match handed over by the index as it is found.
+		// As the dispatcher does: one notification per subscription URI, shared (and
+		// encoded
+		// once) by all its subscribers, each match handed over by the index as it is
+		// found.
 		Map<String, OutboundNotification> shared = new java.util.HashMap<>();
 		return state.index.forEachMatch(change.uri(), (subscriber, subscribedUri) -> subscriber.getOutbox()
 			.offer(shared.computeIfAbsent(subscribedUri, (uri) -> OutboundNotification.updated(change, uri))));
 	}
 
 	/**
-	 * The fan-out with subscribers of its own per benchmark thread: run with {@code -t 1},
-	 * {@code -t 2}, {@code -t 4} (and {@code -bm thrpt}), T threads are T partitions of the
-	 * subscribers, each fanning its own changes out in order, sharing nothing but the JVM
-	 * and the cores. How the total grows with T is what fan-out partitioned by subscriber
-	 * could gain from more cores.
+	 * The fan-out with subscribers of its own per benchmark thread: run with
+	 * {@code -t 1}, {@code -t 2}, {@code -t 4} (and {@code -bm thrpt}), T threads are T
+	 * partitions of the subscribers, each fanning its own changes out in order, sharing
+	 * nothing but the JVM and the cores. How the total grows with T is what fan-out
+	 * partitioned by subscriber could gain from more cores.
 	 */
 	@State(Scope.Thread)
 	public static class PartitionFanout extends Fanout {
@@ -265,8 +271,8 @@ public class NotificationDeliveryBenchmark {
 	 * <ul>
 	 * <li>{@code permit-all}: the default without Spring Security (the baseline);</li>
 	 * <li>{@code rule}: {@link ResourceRuleAccessPolicy} evaluating the template's rule
-	 * ({@code hasAuthority('SCOPE_catalog:read') and #id != '4'}) every time (decision cache
-	 * off);</li>
+	 * ({@code hasAuthority('SCOPE_catalog:read') and #id != '4'}) every time (decision
+	 * cache off);</li>
 	 * <li>{@code rule-cached}: the same with the decision cache on.</li>
 	 * </ul>
 	 * Changes cycle over 10 products, as hot resources change again and again; the cache
@@ -376,8 +382,8 @@ public class NotificationDeliveryBenchmark {
 	}
 
 	/**
-	 * A notification encoded for the first time (a new instance each call: the encoder keeps
-	 * a notification's text with it).
+	 * A notification encoded for the first time (a new instance each call: the encoder
+	 * keeps a notification's text with it).
 	 * @param state the notification
 	 * @return the JSON
 	 */

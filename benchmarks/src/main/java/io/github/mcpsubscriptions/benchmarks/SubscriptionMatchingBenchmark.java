@@ -31,8 +31,8 @@ import org.openjdk.jmh.infra.Blackhole;
  * Subscriptions: 70% exact ({@code catalog://products/<n>}), 20% prefix
  * ({@code file:///data/<n>/} and {@code catalog://orders/<n>}), 10% template and pattern
  * (<code>weather://city-&lt;n&gt;/{name}</code> and
- * {@code file:///logs/<n>/?pattern=*.error.log}); each subscriber holds ten. Changes: half
- * hit one subscription of each kind, half miss.
+ * {@code file:///logs/<n>/?pattern=*.error.log}); each subscriber holds ten. Changes:
+ * half hit one subscription of each kind, half miss.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)

@@ -49,7 +49,11 @@ class ShopNotificationTests {
 	}
 
 	private void ship(long id) {
-		RestClient.create().post().uri(this.mcp.endpoint().resolve("/orders/" + id + "/ship")).retrieve().toBodilessEntity();
+		RestClient.create()
+			.post()
+			.uri(this.mcp.endpoint().resolve("/orders/" + id + "/ship"))
+			.retrieve()
+			.toBodilessEntity();
 	}
 
 }

@@ -21,10 +21,10 @@ import org.springframework.core.annotation.AnnotationUtils;
 import org.springframework.util.ClassUtils;
 
 /**
- * Registers reflection hints for the {@link McpResource}, {@link McpResourceInstances} and
- * {@link McpPrompt} methods of application beans: the starter finds and invokes them reflectively
- * at startup, and writes what they return as JSON, which a native image can only do for methods
- * and types it was told about.
+ * Registers reflection hints for the {@link McpResource}, {@link McpResourceInstances}
+ * and {@link McpPrompt} methods of application beans: the starter finds and invokes them
+ * reflectively at startup, and writes what they return as JSON, which a native image can
+ * only do for methods and types it was told about.
  */
 public class McpResourceBeanRegistrationAotProcessor implements BeanRegistrationAotProcessor {
 
@@ -39,18 +39,24 @@ public class McpResourceBeanRegistrationAotProcessor implements BeanRegistration
 			return null;
 		}
 		Set<Method> methods = new LinkedHashSet<>();
-		methods.addAll(MethodIntrospector.selectMethods(type,
-				(MethodIntrospector.MetadataLookup<McpResource>) (method) -> AnnotatedElementUtils
-					.findMergedAnnotation(method, McpResource.class))
-			.keySet());
-		methods.addAll(MethodIntrospector.selectMethods(type,
-				(MethodIntrospector.MetadataLookup<McpResourceInstances>) (method) -> AnnotatedElementUtils
-					.findMergedAnnotation(method, McpResourceInstances.class))
-			.keySet());
-		methods.addAll(MethodIntrospector.selectMethods(type,
-				(MethodIntrospector.MetadataLookup<McpPrompt>) (method) -> AnnotatedElementUtils
-					.findMergedAnnotation(method, McpPrompt.class))
-			.keySet());
+		methods.addAll(
+				MethodIntrospector
+					.selectMethods(type,
+							(MethodIntrospector.MetadataLookup<McpResource>) (method) -> AnnotatedElementUtils
+								.findMergedAnnotation(method, McpResource.class))
+					.keySet());
+		methods.addAll(
+				MethodIntrospector
+					.selectMethods(type,
+							(MethodIntrospector.MetadataLookup<McpResourceInstances>) (method) -> AnnotatedElementUtils
+								.findMergedAnnotation(method, McpResourceInstances.class))
+					.keySet());
+		methods.addAll(
+				MethodIntrospector
+					.selectMethods(type,
+							(MethodIntrospector.MetadataLookup<McpPrompt>) (method) -> AnnotatedElementUtils
+								.findMergedAnnotation(method, McpPrompt.class))
+					.keySet());
 		if (methods.isEmpty()) {
 			return null;
 		}
@@ -58,7 +64,8 @@ public class McpResourceBeanRegistrationAotProcessor implements BeanRegistration
 			ReflectionHints reflection = generationContext.getRuntimeHints().reflection();
 			for (Method method : methods) {
 				reflection.registerMethod(method, ExecutableMode.INVOKE);
-				// The return value is written with Jackson: its properties are read reflectively.
+				// The return value is written with Jackson: its properties are read
+				// reflectively.
 				this.bindingRegistrar.registerReflectionHints(reflection, method.getGenericReturnType());
 			}
 		};

@@ -19,7 +19,8 @@ import org.springframework.aot.hint.RuntimeHints;
 import org.springframework.aot.hint.RuntimeHintsRegistrar;
 
 /**
- * Binding hints for the starter's own types that its Jackson 3 mapper writes (or reads) by reflection.
+ * Binding hints for the starter's own types that its Jackson 3 mapper writes (or reads)
+ * by reflection.
  */
 public class McpRuntimeHints implements RuntimeHintsRegistrar {
 

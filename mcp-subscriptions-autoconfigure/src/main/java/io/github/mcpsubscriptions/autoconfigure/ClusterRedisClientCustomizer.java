@@ -19,18 +19,20 @@ import org.springframework.data.redis.connection.lettuce.LettuceClientConfigurat
  * Makes the auto-configured Lettuce client of a clustered node fail fast while Redis is
  * unreachable, so that a request that needs Redis is answered 503 at once instead of
  * holding its thread: commands are rejected while the connection is down rather than
- * queued until it is back, and a command (and a connect) that Redis does not answer
- * fails after {@code spring.data.redis.timeout} ({@code spring.data.redis.connect-timeout}),
- * which default to {@link #DEFAULT_TIMEOUT} here rather than Lettuce's 60 s (10 s). And once
- * Redis is back, the node notices within {@link #MAX_RECONNECT_DELAY}: Lettuce's reconnect
- * back-off grows to 30 s by default, so after a long outage a node stayed without Redis
- * (503s, health DOWN) for up to 30 s more. Runs before the application's own customizers,
- * which may change any of it.
+ * queued until it is back, and a command (and a connect) that Redis does not answer fails
+ * after {@code spring.data.redis.timeout} ({@code spring.data.redis.connect-timeout}),
+ * which default to {@link #DEFAULT_TIMEOUT} here rather than Lettuce's 60 s (10 s). And
+ * once Redis is back, the node notices within {@link #MAX_RECONNECT_DELAY}: Lettuce's
+ * reconnect back-off grows to 30 s by default, so after a long outage a node stayed
+ * without Redis (503s, health DOWN) for up to 30 s more. Runs before the application's
+ * own customizers, which may change any of it.
  */
 final class ClusterRedisClientCustomizer implements LettuceClientConfigurationBuilderCustomizer,
 		LettuceClientOptionsBuilderCustomizer, ClientResourcesBuilderCustomizer, Ordered {
 
-	/** How long a Redis command or connect may take unless the application says otherwise. */
+	/**
+	 * How long a Redis command or connect may take unless the application says otherwise.
+	 */
 	static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(2);
 
 	/** The longest wait between two attempts to reconnect to Redis. */

@@ -29,8 +29,9 @@ class ClusterRedisUnavailableFailureAnalyzer extends AbstractFailureAnalyzer<Sto
 		while (reason != null && reason.getCause() != null && reason.getCause() != reason) {
 			reason = reason.getCause();
 		}
-		return new FailureAnalysis("MCP clustering is on (mcp.cluster.enabled=true) but Redis at " + target
-				+ " cannot be reached: " + ((reason != null) ? reason.getMessage() : cause.getMessage()),
+		return new FailureAnalysis(
+				"MCP clustering is on (mcp.cluster.enabled=true) but Redis at " + target + " cannot be reached: "
+						+ ((reason != null) ? reason.getMessage() : cause.getMessage()),
 				"Start Redis, or point spring.data.redis.host, spring.data.redis.port (or spring.data.redis.url, "
 						+ "sentinel or cluster settings) at it. To run a single node without Redis, set "
 						+ "mcp.cluster.enabled=false.",

@@ -15,9 +15,9 @@ import org.springframework.context.event.ContextRefreshedEvent;
 import org.springframework.util.ClassUtils;
 
 /**
- * Says once, when the application has started, that the node is clustered, on which
- * Redis and under which key prefix: the first thing to check when nodes do not see each
- * other's sessions is that they share both.
+ * Says once, when the application has started, that the node is clustered, on which Redis
+ * and under which key prefix: the first thing to check when nodes do not see each other's
+ * sessions is that they share both.
  */
 final class ClusterStartLog implements ApplicationListener<ContextRefreshedEvent> {
 
@@ -43,13 +43,14 @@ final class ClusterStartLog implements ApplicationListener<ContextRefreshedEvent
 	public void onApplicationEvent(ContextRefreshedEvent event) {
 		// Once: a management context on a port of its own is refreshed too.
 		if (this.logged.compareAndSet(false, true)) {
-			logger.info("The MCP cluster is on: node " + this.nodeName + ", " + redis() + ", key prefix "
-					+ this.keyPrefix);
+			logger.info(
+					"The MCP cluster is on: node " + this.nodeName + ", " + redis() + ", key prefix " + this.keyPrefix);
 		}
 	}
 
 	private String redis() {
-		// Boot's Redis support is optional beside Spring Data Redis: read it only when there.
+		// Boot's Redis support is optional beside Spring Data Redis: read it only when
+		// there.
 		@Nullable String address = ClassUtils.isPresent(CONNECTION_DETAILS, getClass().getClassLoader())
 				? ConnectionDetails.describe(this.beanFactory) : null;
 		return (address != null) ? address : "Redis through the application's RedisConnectionFactory";

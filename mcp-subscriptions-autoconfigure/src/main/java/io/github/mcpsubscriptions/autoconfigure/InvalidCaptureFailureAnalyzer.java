@@ -13,7 +13,8 @@ class InvalidCaptureFailureAnalyzer extends AbstractFailureAnalyzer<InvalidCaptu
 
 	@Override
 	protected FailureAnalysis analyze(Throwable rootFailure, InvalidCaptureException cause) {
-		StringBuilder description = new StringBuilder("The MCP change capture (mcp.capture.*) is configured wrongly:\n");
+		StringBuilder description = new StringBuilder(
+				"The MCP change capture (mcp.capture.*) is configured wrongly:\n");
 		cause.getProblems().forEach((problem) -> description.append("\n    - ").append(problem));
 		return new FailureAnalysis(description.toString(),
 				"Correct mcp.capture.tables: each key must name a table of the application's PostgreSQL database "

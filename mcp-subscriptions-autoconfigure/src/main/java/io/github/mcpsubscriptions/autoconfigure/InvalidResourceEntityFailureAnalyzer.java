@@ -6,8 +6,8 @@ import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 
 /**
- * Reports {@code @McpResourceEntity} mappings that cannot be filled from their entities as
- * a start-up failure that lists each mistake and says how to mend it.
+ * Reports {@code @McpResourceEntity} mappings that cannot be filled from their entities
+ * as a start-up failure that lists each mistake and says how to mend it.
  */
 class InvalidResourceEntityFailureAnalyzer extends AbstractFailureAnalyzer<InvalidResourceEntityException> {
 

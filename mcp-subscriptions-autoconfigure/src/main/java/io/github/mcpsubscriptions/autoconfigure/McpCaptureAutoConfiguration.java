@@ -87,14 +87,15 @@ public final class McpCaptureAutoConfiguration {
 	@ConditionalOnMissingBean
 	static CaptureConnections mcpCaptureConnections(CaptureDatabase database, DataSource dataSource)
 			throws SQLException {
-		return CaptureConnections.derivedFrom(dataSource, database.connectionProperties(ChangeCapture.APPLICATION_NAME));
+		return CaptureConnections.derivedFrom(dataSource,
+				database.connectionProperties(ChangeCapture.APPLICATION_NAME));
 	}
 
 	/**
 	 * The capture. It depends on the change feed so that the feed starts before it and
-	 * stops after it: a cluster's log reader must read what the capture appends. It checks
-	 * the captured tables when created, so after the application's database initializers
-	 * (SQL scripts, Flyway, Liquibase) that create them.
+	 * stops after it: a cluster's log reader must read what the capture appends. It
+	 * checks the captured tables when created, so after the application's database
+	 * initializers (SQL scripts, Flyway, Liquibase) that create them.
 	 */
 	@Bean
 	@ConditionalOnMissingBean
@@ -124,8 +125,8 @@ public final class McpCaptureAutoConfiguration {
 				tables.add(new CapturedTable(entry.getKey(), UriTemplate.parse(entry.getValue())));
 			}
 			catch (IllegalArgumentException ex) {
-				problems.add("the URI template \"" + entry.getValue() + "\" of table " + entry.getKey() + " is invalid: "
-						+ ex.getMessage());
+				problems.add("the URI template \"" + entry.getValue() + "\" of table " + entry.getKey()
+						+ " is invalid: " + ex.getMessage());
 			}
 		}
 		if (!problems.isEmpty()) {

@@ -154,8 +154,10 @@ public final class McpEndpointAutoConfiguration {
 	@Bean
 	McpThreadsLifecycle mcpThreadsLifecycle(NotificationDispatcher dispatcher, DeliveryScheduler scheduler,
 			ObjectProvider<McpEndpoint> endpoint) {
-		// The dispatcher first: it hands work to the scheduler. Then the streams still open
-		// (their clients did not take the end): the web server's graceful shutdown would wait
+		// The dispatcher first: it hands work to the scheduler. Then the streams still
+		// open
+		// (their clients did not take the end): the web server's graceful shutdown would
+		// wait
 		// for them.
 		List<Object> closeables = new ArrayList<>();
 		closeables.add(dispatcher);
@@ -212,7 +214,8 @@ public final class McpEndpointAutoConfiguration {
 		String version = server.getVersion();
 		if (version == null) {
 			BuildProperties build = buildProperties.getIfAvailable();
-			// Boot sets spring.application.version from the main class's jar manifest, so a
+			// Boot sets spring.application.version from the main class's jar manifest, so
+			// a
 			// packaged application reports its own version without the build-info goal.
 			version = (build != null && build.getVersion() != null) ? build.getVersion()
 					: environment.getProperty("spring.application.version", "0.0.0");
@@ -239,7 +242,8 @@ public final class McpEndpointAutoConfiguration {
 		}
 		return new McpRequestDispatcher(serverInfo, sessionManager, resourceRegistry, contentMapper,
 				completers.orderedStream().toList(), properties.getResources().getPageSize(), notifications,
-				accessPolicy, new SubscriptionLimits(subscriptions.getMaxPerSession(), subscriptions.getMaxTotal(),
+				accessPolicy,
+				new SubscriptionLimits(subscriptions.getMaxPerSession(), subscriptions.getMaxTotal(),
 						subscriptions.getMaxPerPrincipal()),
 				events, codec, new CacheHints(cache.getTtl(), cache.getScope()),
 				properties.getListen().isEnabled() && properties.getListen().getMode() == ListenManager.Mode.STREAM,
@@ -289,17 +293,19 @@ public final class McpEndpointAutoConfiguration {
 		FilterRegistrationBean<DnsRebindingFilter> registration = new FilterRegistrationBean<>(filter);
 		// Registered only with patterns: none would mean every path.
 		registration.setUrlPatterns(endpoint.getProtectedPaths());
-		// Before security and the rest: a rebound request is refused before anything runs.
+		// Before security and the rest: a rebound request is refused before anything
+		// runs.
 		registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
 		return registration;
 	}
 
 	/**
-	 * With Spring Security: the resources', tools' and prompts' rules decide access (unless
-	 * the application has its own {@link ResourceAccessPolicy}, {@link ToolAccessPolicy} or
-	 * {@link PromptAccessPolicy}), and with its OAuth 2.0 resource server
-	 * support, the endpoint's protected-resource description. Processed before the
-	 * enclosing class's beans, so that the policy here replaces the permissive default.
+	 * With Spring Security: the resources', tools' and prompts' rules decide access
+	 * (unless the application has its own {@link ResourceAccessPolicy},
+	 * {@link ToolAccessPolicy} or {@link PromptAccessPolicy}), and with its OAuth 2.0
+	 * resource server support, the endpoint's protected-resource description. Processed
+	 * before the enclosing class's beans, so that the policy here replaces the permissive
+	 * default.
 	 */
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnClass(name = "org.springframework.security.access.expression.method.MethodSecurityExpressionHandler")
@@ -361,12 +367,13 @@ public final class McpEndpointAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean
-		@ConditionalOnClass(name = "org.springframework.security.oauth2.server.resource.OAuth2ProtectedResourceMetadata")
+		@ConditionalOnClass(
+				name = "org.springframework.security.oauth2.server.resource.OAuth2ProtectedResourceMetadata")
 		@ConditionalOnProperty("mcp.security.oauth2.resource")
 		McpProtectedResource mcpProtectedResource(McpProperties properties) {
 			McpProperties.Security.OAuth2 oauth2 = properties.getSecurity().getOauth2();
-			return new McpProtectedResource(oauth2.getResource(), oauth2.getAuthorizationServers(),
-					oauth2.getScopes(), oauth2.getResourceName());
+			return new McpProtectedResource(oauth2.getResource(), oauth2.getAuthorizationServers(), oauth2.getScopes(),
+					oauth2.getResourceName());
 		}
 
 	}
@@ -389,8 +396,9 @@ public final class McpEndpointAutoConfiguration {
 			McpProperties.Cluster cluster = properties.getCluster();
 			String nodeName = (cluster.getNodeName() != null) ? cluster.getNodeName()
 					: "node-" + UUID.randomUUID().toString().substring(0, 8);
-			return new RedisChangeLog(new StringRedisTemplate(connectionFactory), new ClusterKeys(cluster.getKeyPrefix()),
-					cluster.getLogSize(), cluster.getPollTimeout(), nodeName, stats);
+			return new RedisChangeLog(new StringRedisTemplate(connectionFactory),
+					new ClusterKeys(cluster.getKeyPrefix()), cluster.getLogSize(), cluster.getPollTimeout(), nodeName,
+					stats);
 		}
 
 		@Bean
@@ -404,9 +412,9 @@ public final class McpEndpointAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean
-		RedisStreamHistory mcpSessionStreamHistory(RedisConnectionFactory connectionFactory,
-				McpProperties properties, RedisChangeLog log, NotificationDispatcher dispatcher,
-				ObjectProvider<McpSessionManager> sessions, ClusterStats stats) {
+		RedisStreamHistory mcpSessionStreamHistory(RedisConnectionFactory connectionFactory, McpProperties properties,
+				RedisChangeLog log, NotificationDispatcher dispatcher, ObjectProvider<McpSessionManager> sessions,
+				ClusterStats stats) {
 			RedisStreamHistory history = new RedisStreamHistory(new StringRedisTemplate(connectionFactory),
 					new ClusterKeys(properties.getCluster().getKeyPrefix()), log, dispatcher, log.getNodeName(),
 					sessions::getObject, stats);

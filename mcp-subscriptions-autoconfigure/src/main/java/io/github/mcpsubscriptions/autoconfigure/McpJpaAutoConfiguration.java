@@ -21,8 +21,8 @@ import org.springframework.context.annotation.Bean;
 @AutoConfiguration(after = McpEndpointAutoConfiguration.class,
 		afterName = "org.springframework.boot.hibernate.autoconfigure.HibernateJpaAutoConfiguration")
 @ConditionalOnBooleanProperty(name = { "mcp.enabled", "mcp.jpa.enabled" }, matchIfMissing = true)
-@ConditionalOnClass(name = { "jakarta.persistence.EntityManagerFactory",
-		"org.hibernate.event.spi.PostCommitInsertEventListener" })
+@ConditionalOnClass(
+		name = { "jakarta.persistence.EntityManagerFactory", "org.hibernate.event.spi.PostCommitInsertEventListener" })
 @ConditionalOnBean(type = { "jakarta.persistence.EntityManagerFactory",
 		"io.github.mcpsubscriptions.notification.ResourceChangeFeed" })
 public final class McpJpaAutoConfiguration {

@@ -97,9 +97,8 @@ public final class McpMetricsAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean
-		McpSubscriptionsEndpoint mcpSubscriptionsEndpoint(McpSessionManager sessions,
-				NotificationDispatcher dispatcher, McpProperties properties, McpServerInfo serverInfo,
-				ResourceChangeFeed feed) {
+		McpSubscriptionsEndpoint mcpSubscriptionsEndpoint(McpSessionManager sessions, NotificationDispatcher dispatcher,
+				McpProperties properties, McpServerInfo serverInfo, ResourceChangeFeed feed) {
 			return new McpSubscriptionsEndpoint(sessions, dispatcher,
 					McpConfigurationDescription.describe(properties, serverInfo),
 					properties.getManagement().getTopUris(), properties.getManagement().isAllowSessionClose(),

@@ -123,14 +123,16 @@ public class McpProperties {
 		private boolean enabled;
 
 		/**
-		 * Captured tables (optionally schema-qualified) and the URI template of each, such
-		 * as product=catalog://products/{id}; template variables name columns of the table.
+		 * Captured tables (optionally schema-qualified) and the URI template of each,
+		 * such as product=catalog://products/{id}; template variables name columns of the
+		 * table.
 		 */
 		private Map<String, String> tables = new LinkedHashMap<>();
 
 		/**
 		 * Whether the change table, the trigger function and the triggers are created (or
-		 * brought up to date) at start-up; otherwise they must have been installed before.
+		 * brought up to date) at start-up; otherwise they must have been installed
+		 * before.
 		 */
 		private boolean installSchema = true;
 
@@ -141,8 +143,9 @@ public class McpProperties {
 		private String tableName = "mcp_change";
 
 		/**
-		 * How long captured rows are kept; older ones are pruned, and a capture that finds
-		 * unread rows pruned tells the subscribers of the captured resources to resync.
+		 * How long captured rows are kept; older ones are pruned, and a capture that
+		 * finds unread rows pruned tells the subscribers of the captured resources to
+		 * resync.
 		 */
 		private Duration retention = Duration.ofHours(24);
 
@@ -157,7 +160,8 @@ public class McpProperties {
 		private int batchSize = 500;
 
 		/**
-		 * Longest wait between two attempts to reconnect after the capture's connection is lost.
+		 * Longest wait between two attempts to reconnect after the capture's connection
+		 * is lost.
 		 */
 		private Duration maxBackOff = Duration.ofSeconds(5);
 
@@ -244,7 +248,8 @@ public class McpProperties {
 	public static class Jpa {
 
 		/**
-		 * Whether committed JPA changes of entities annotated with @McpResourceEntity notify subscribers.
+		 * Whether committed JPA changes of entities annotated with @McpResourceEntity
+		 * notify subscribers.
 		 */
 		private boolean enabled = true;
 
@@ -261,8 +266,9 @@ public class McpProperties {
 	public static class Security {
 
 		/**
-		 * Whether the resources' rules (@PreAuthorize on @McpResource methods) decide reads,
-		 * listings, subscriptions and deliveries when Spring Security is on the class path.
+		 * Whether the resources' rules (@PreAuthorize on @McpResource methods) decide
+		 * reads, listings, subscriptions and deliveries when Spring Security is on the
+		 * class path.
 		 */
 		private boolean enabled = true;
 
@@ -289,8 +295,8 @@ public class McpProperties {
 		public static class DecisionCache {
 
 			/**
-			 * How long an access decision at delivery is kept per authentication, rule and URI
-			 * variables; zero to evaluate the rule for every notification.
+			 * How long an access decision at delivery is kept per authentication, rule
+			 * and URI variables; zero to evaluate the rule for every notification.
 			 */
 			private Duration ttl = Duration.ofSeconds(10);
 
@@ -320,8 +326,9 @@ public class McpProperties {
 		public static class OAuth2 {
 
 			/**
-			 * The resource URI of the MCP endpoint, such as https://mcp.example.com/mcp: the
-			 * audience access tokens must carry and the "resource" of the metadata document.
+			 * The resource URI of the MCP endpoint, such as https://mcp.example.com/mcp:
+			 * the audience access tokens must carry and the "resource" of the metadata
+			 * document.
 			 */
 			private @Nullable String resource;
 
@@ -331,8 +338,9 @@ public class McpProperties {
 			private List<String> authorizationServers = new ArrayList<>();
 
 			/**
-			 * The scopes the resource understands: listed in the metadata document, and the
-			 * order 401 and insufficient_scope challenges name and prefer the needed scopes in.
+			 * The scopes the resource understands: listed in the metadata document, and
+			 * the order 401 and insufficient_scope challenges name and prefer the needed
+			 * scopes in.
 			 */
 			private List<String> scopes = new ArrayList<>();
 
@@ -395,8 +403,8 @@ public class McpProperties {
 		private String keyPrefix = "mcp:";
 
 		/**
-		 * How many entries the shared change log keeps: the replay window for resuming
-		 * on any node.
+		 * How many entries the shared change log keeps: the replay window for resuming on
+		 * any node.
 		 */
 		private int logSize = 10000;
 
@@ -461,8 +469,8 @@ public class McpProperties {
 		private boolean enabled = true;
 
 		/**
-		 * Maximum number of listen streams open at once on this node; as many as sessions by
-		 * default, each one an open connection (see docs/sizing.md).
+		 * Maximum number of listen streams open at once on this node; as many as sessions
+		 * by default, each one an open connection (see docs/sizing.md).
 		 */
 		private int maxStreams = 10000;
 
@@ -480,8 +488,8 @@ public class McpProperties {
 
 		/**
 		 * How listen requests are answered: 'stream' holds the response open for
-		 * notifications; 'complete-immediately' acknowledges an empty filter and completes
-		 * at once, for hosts that cannot hold a response open.
+		 * notifications; 'complete-immediately' acknowledges an empty filter and
+		 * completes at once, for hosts that cannot hold a response open.
 		 */
 		private ListenManager.Mode mode = ListenManager.Mode.STREAM;
 
@@ -635,8 +643,9 @@ public class McpProperties {
 		private int maxTotal = 100_000;
 
 		/**
-		 * Maximum number of subscriptions of one authenticated principal over its sessions
-		 * and listen streams; 0 for no limit. Anonymous callers are not counted by it.
+		 * Maximum number of subscriptions of one authenticated principal over its
+		 * sessions and listen streams; 0 for no limit. Anonymous callers are not counted
+		 * by it.
 		 */
 		private int maxPerPrincipal = 0;
 
@@ -704,8 +713,8 @@ public class McpProperties {
 		}
 
 		/**
-		 * The correlation mode in effect: the deprecated boolean decides while the mode is
-		 * left at 'auto'.
+		 * The correlation mode in effect: the deprecated boolean decides while the mode
+		 * is left at 'auto'.
 		 * @return the mode
 		 */
 		@SuppressWarnings("deprecation")
@@ -757,8 +766,8 @@ public class McpProperties {
 		private double deliveryCpuShare = 0.5;
 
 		/**
-		 * Maximum number of waiting notifications written to one stream with one flush;
-		 * 1 flushes after every notification (several times slower at saturation).
+		 * Maximum number of waiting notifications written to one stream with one flush; 1
+		 * flushes after every notification (several times slower at saturation).
 		 */
 		private int writeBatchSize = 64;
 
@@ -769,9 +778,9 @@ public class McpProperties {
 		private DataSize writeBatchBytes = DataSize.ofKilobytes(32);
 
 		/**
-		 * How long, at most, a lone notification waits for others to share its write, while
-		 * delivery is saturated and its stream had several waiting within the last second;
-		 * 0 turns this off.
+		 * How long, at most, a lone notification waits for others to share its write,
+		 * while delivery is saturated and its stream had several waiting within the last
+		 * second; 0 turns this off.
 		 */
 		private Duration gatheringWindow = Duration.ofMillis(100);
 
@@ -784,8 +793,8 @@ public class McpProperties {
 
 		/**
 		 * How long a client may leave a write untaken before it is taken to have stopped
-		 * reading: its stream is closed and it is told to resync when it returns. Also how
-		 * long a closing stream waits for its client to take the end.
+		 * reading: its stream is closed and it is told to resync when it returns. Also
+		 * how long a closing stream waits for its client to take the end.
 		 */
 		private Duration writeTimeout = Duration.ofSeconds(10);
 
@@ -882,7 +891,8 @@ public class McpProperties {
 	public static class Tools {
 
 		/**
-		 * Whether tools (Spring AI tools and those registered with the ToolRegistry) are served.
+		 * Whether tools (Spring AI tools and those registered with the ToolRegistry) are
+		 * served.
 		 */
 		private boolean enabled = true;
 
@@ -912,7 +922,8 @@ public class McpProperties {
 	public static class Prompts {
 
 		/**
-		 * Whether prompts (@McpPrompt methods and those registered with the PromptRegistry) are served.
+		 * Whether prompts (@McpPrompt methods and those registered with the
+		 * PromptRegistry) are served.
 		 */
 		private boolean enabled = true;
 
@@ -955,14 +966,14 @@ public class McpProperties {
 		public static class Cache {
 
 			/**
-			 * How long 2026-era clients may cache list, read and discover results unless a
-			 * resource says otherwise; zero means immediately stale.
+			 * How long 2026-era clients may cache list, read and discover results unless
+			 * a resource says otherwise; zero means immediately stale.
 			 */
 			private Duration ttl = Duration.ZERO;
 
 			/**
-			 * Who may reuse cached results unless a resource says otherwise: 'private' (the
-			 * same authorization context) or 'public'.
+			 * Who may reuse cached results unless a resource says otherwise: 'private'
+			 * (the same authorization context) or 'public'.
 			 */
 			private CacheHints.Scope scope = CacheHints.Scope.PRIVATE;
 
@@ -1073,8 +1084,8 @@ public class McpProperties {
 		private List<String> allowedOrigins = new ArrayList<>();
 
 		/**
-		 * Host names accepted besides the loopback ones. When empty, requests that
-		 * arrive on a non-loopback address are accepted with any Host.
+		 * Host names accepted besides the loopback ones. When empty, requests that arrive
+		 * on a non-loopback address are accepted with any Host.
 		 */
 		private List<String> allowedHosts = new ArrayList<>();
 
@@ -1179,8 +1190,8 @@ public class McpProperties {
 		private int max = 10_000;
 
 		/**
-		 * Maximum number of sessions of one authenticated principal at once; initialize is
-		 * refused past it. 0 for no limit. Anonymous callers are not counted by it.
+		 * Maximum number of sessions of one authenticated principal at once; initialize
+		 * is refused past it. 0 for no limit. Anonymous callers are not counted by it.
 		 */
 		private int maxPerPrincipal = 0;
 
@@ -1199,8 +1210,8 @@ public class McpProperties {
 
 		/**
 		 * Reconnection delay sent as an SSE 'retry' field just before the server ends the
-		 * stream of a client of 2025-11-25 or later (shutdown, slow consumer), never in the
-		 * priming event; 0 leaves it out.
+		 * stream of a client of 2025-11-25 or later (shutdown, slow consumer), never in
+		 * the priming event; 0 leaves it out.
 		 */
 		private Duration retry = Duration.ofSeconds(1);
 

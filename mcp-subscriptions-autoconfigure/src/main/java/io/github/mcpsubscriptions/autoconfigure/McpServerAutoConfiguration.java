@@ -77,8 +77,8 @@ public final class McpServerAutoConfiguration {
 	}
 
 	/**
-	 * With Spring AI's tool API: its {@code ToolCallback} and {@code ToolCallbackProvider}
-	 * beans become MCP tools.
+	 * With Spring AI's tool API: its {@code ToolCallback} and
+	 * {@code ToolCallbackProvider} beans become MCP tools.
 	 */
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnClass(name = "org.springframework.ai.tool.ToolCallbackProvider")

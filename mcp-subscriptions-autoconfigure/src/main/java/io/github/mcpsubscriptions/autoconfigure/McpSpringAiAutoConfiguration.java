@@ -59,17 +59,18 @@ public final class McpSpringAiAutoConfiguration {
 	}
 
 	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnClass(name = { "org.springframework.ai.mcp.annotation.McpTool",
-			"io.modelcontextprotocol.spec.McpSchema" })
+	@ConditionalOnClass(
+			name = { "org.springframework.ai.mcp.annotation.McpTool", "io.modelcontextprotocol.spec.McpSchema" })
 	static class SpringAiAnnotationsConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean
 		SpringAiAnnotationsRegistrar mcpSpringAiAnnotationsRegistrar(ToolRegistry tools, ResourceRegistry resources,
 				PromptRegistry prompts, Environment environment) {
-			// Tools and prompts switched off are not served, whichever annotation declares them.
-			return new SpringAiAnnotationsRegistrar(enabled(environment, "mcp.tools.enabled") ? tools : null,
-					resources, enabled(environment, "mcp.prompts.enabled") ? prompts : null);
+			// Tools and prompts switched off are not served, whichever annotation
+			// declares them.
+			return new SpringAiAnnotationsRegistrar(enabled(environment, "mcp.tools.enabled") ? tools : null, resources,
+					enabled(environment, "mcp.prompts.enabled") ? prompts : null);
 		}
 
 		private static boolean enabled(Environment environment, String property) {

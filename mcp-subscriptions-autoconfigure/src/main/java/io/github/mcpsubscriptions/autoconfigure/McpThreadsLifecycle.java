@@ -31,7 +31,10 @@ final class McpThreadsLifecycle implements SmartLifecycle, ApplicationListener<C
 
 	private volatile boolean running = true;
 
-	/** Set when the context closes, which it announces before it stops its lifecycle beans. */
+	/**
+	 * Set when the context closes, which it announces before it stops its lifecycle
+	 * beans.
+	 */
 	private volatile boolean closing;
 
 	McpThreadsLifecycle(List<Object> closeables) {

@@ -30,8 +30,10 @@ class ResourceEntityPostProcessor implements BeanPostProcessor {
 	 */
 	private final Set<SessionFactoryImplementor> watched = ConcurrentHashMap.newKeySet();
 
-	ResourceEntityPostProcessor(ObjectProvider<ResourceChangeFeed> feed, ObjectProvider<PublishedChangeFilter> filters) {
-		// Looked up at the first change: the feed may depend on beans that need the factory.
+	ResourceEntityPostProcessor(ObjectProvider<ResourceChangeFeed> feed,
+			ObjectProvider<PublishedChangeFilter> filters) {
+		// Looked up at the first change: the feed may depend on beans that need the
+		// factory.
 		this.feed = SingletonSupplier.of(() -> McpEndpointAutoConfiguration.filtered(feed.getObject(), filters));
 	}
 

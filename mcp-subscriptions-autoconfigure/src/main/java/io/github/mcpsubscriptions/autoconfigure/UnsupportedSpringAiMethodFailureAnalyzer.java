@@ -13,8 +13,7 @@ class UnsupportedSpringAiMethodFailureAnalyzer extends AbstractFailureAnalyzer<U
 
 	@Override
 	protected FailureAnalysis analyze(Throwable rootFailure, UnsupportedSpringAiMethodException cause) {
-		StringBuilder description = new StringBuilder(
-				"Spring AI MCP methods that mcp-subscriptions cannot serve:\n");
+		StringBuilder description = new StringBuilder("Spring AI MCP methods that mcp-subscriptions cannot serve:\n");
 		cause.getProblems().forEach((problem) -> description.append("\n    - ").append(problem));
 		return new FailureAnalysis(description.toString(),
 				"Change the methods named above. Take the arguments themselves (@McpToolParam, @McpArg), "

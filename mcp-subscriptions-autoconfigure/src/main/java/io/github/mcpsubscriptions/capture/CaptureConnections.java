@@ -27,11 +27,11 @@ public interface CaptureConnections {
 	Connection open() throws SQLException;
 
 	/**
-	 * Connections to the database of an application's data source, with its URL, user
-	 * and password: read from the data source's bean properties ({@code jdbcUrl} or
-	 * {@code url}, {@code username} or {@code user}, {@code password}, as Hikari, Spring's
-	 * driver data sources and most pools have them), else from a connection's metadata
-	 * (URL and user, no password).
+	 * Connections to the database of an application's data source, with its URL, user and
+	 * password: read from the data source's bean properties ({@code jdbcUrl} or
+	 * {@code url}, {@code username} or {@code user}, {@code password}, as Hikari,
+	 * Spring's driver data sources and most pools have them), else from a connection's
+	 * metadata (URL and user, no password).
 	 * @param dataSource the application's data source
 	 * @param properties driver properties to add (the application name)
 	 * @return the connections

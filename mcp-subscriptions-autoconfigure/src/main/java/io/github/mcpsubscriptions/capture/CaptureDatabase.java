@@ -16,10 +16,10 @@ import org.jspecify.annotations.Nullable;
  * position, and wake the reader. Every method runs on the capture's own connection, on
  * the capture's thread; none is called by an application thread.
  * <p>
- * PostgreSQL's is {@code PostgresCaptureDatabase}, in the package {@code capture.postgres}.
- * Another database implements the same: a trigger-filled table and a cursor table, a
- * read that returns only rows of finished transactions, and a lease so that one reader at
- * a time reads; a database without notifications waits by polling.
+ * PostgreSQL's is {@code PostgresCaptureDatabase}, in the package
+ * {@code capture.postgres}. Another database implements the same: a trigger-filled table
+ * and a cursor table, a read that returns only rows of finished transactions, and a lease
+ * so that one reader at a time reads; a database without notifications waits by polling.
  */
 public interface CaptureDatabase {
 
@@ -42,7 +42,8 @@ public interface CaptureDatabase {
 	List<String> check(Connection connection, List<CapturedTable> tables) throws SQLException;
 
 	/**
-	 * The database's own, schema-qualified names of the tables, as recorded rows name them.
+	 * The database's own, schema-qualified names of the tables, as recorded rows name
+	 * them.
 	 * @param connection the capture's connection
 	 * @param tables the captured tables, checked
 	 * @return the tables by their qualified names
@@ -103,8 +104,8 @@ public interface CaptureDatabase {
 	Batch read(Connection connection, CapturePosition after, int limit) throws SQLException;
 
 	/**
-	 * Deletes recorded changes older than the retention, of finished transactions only, in the connection's current
-	 * transaction (the caller commits).
+	 * Deletes recorded changes older than the retention, of finished transactions only,
+	 * in the connection's current transaction (the caller commits).
 	 * @param connection the capture's connection, holding the lease, not in auto-commit
 	 * @param retention how long rows are kept, by the database's clock
 	 * @return the position of the last row deleted, or {@code null} if none was
@@ -165,8 +166,8 @@ public interface CaptureDatabase {
 	}
 
 	/**
-	 * The database's stable ids of tables (PostgreSQL: their oids), that survive a rename.
-	 * By default none, and a renamed table goes unnoticed.
+	 * The database's stable ids of tables (PostgreSQL: their oids), that survive a
+	 * rename. By default none, and a renamed table goes unnoticed.
 	 * @param connection the capture's connection
 	 * @param qualifiedNames the tables' qualified names, as {@link #qualifiedNames} gave
 	 * @return the ids by qualified name, of the tables that exist

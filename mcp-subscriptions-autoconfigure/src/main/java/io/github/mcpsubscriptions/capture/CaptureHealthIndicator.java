@@ -43,7 +43,9 @@ public class CaptureHealthIndicator extends AbstractHealthIndicator {
 			else {
 				holder.put("pid", "not visible to the capture's role (grant it pg_read_all_stats)");
 			}
-			builder.withDetail("held", true).withDetail("waiting", hold.waiting().toString()).withDetail("holder", holder);
+			builder.withDetail("held", true)
+				.withDetail("waiting", hold.waiting().toString())
+				.withDetail("holder", holder);
 		}
 	}
 

@@ -32,8 +32,8 @@ public record CapturePosition(long transaction, long row) implements Comparable<
 	}
 
 	/**
-	 * The position as text that sorts like the position (fixed-width decimal numbers), for
-	 * a shared log to compare.
+	 * The position as text that sorts like the position (fixed-width decimal numbers),
+	 * for a shared log to compare.
 	 * @return the text
 	 */
 	public String toSortableString() {

@@ -17,7 +17,8 @@ public interface CaptureSink {
 	 * positions of one source are comparable
 	 * @param changes the changes with their positions; a sink that remembers the last
 	 * position it took (a shared log) skips any change at or before it, so a change read
-	 * twice (a reader stopped between publishing and saving its position) is published once
+	 * twice (a reader stopped between publishing and saving its position) is published
+	 * once
 	 */
 	void publish(String source, List<Positioned> changes);
 

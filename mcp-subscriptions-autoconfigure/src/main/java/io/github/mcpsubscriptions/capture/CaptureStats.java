@@ -96,7 +96,8 @@ public class CaptureStats {
 
 	/**
 	 * How many captured rows were skipped because their URI could not be built (their
-	 * recorded key could not be read, or a value is missing or does not fit the template).
+	 * recorded key could not be read, or a value is missing or does not fit the
+	 * template).
 	 * @return the count
 	 */
 	public long getRejected() {
@@ -104,8 +105,8 @@ public class CaptureStats {
 	}
 
 	/**
-	 * How many changes the application published for captured resources and that were
-	 * not published again (the capture publishes them).
+	 * How many changes the application published for captured resources and that were not
+	 * published again (the capture publishes them).
 	 * @return the count
 	 */
 	public long getSkippedEvents() {
@@ -138,7 +139,8 @@ public class CaptureStats {
 	}
 
 	/**
-	 * Whether this node reads the changes (it holds the lease); otherwise another node does.
+	 * Whether this node reads the changes (it holds the lease); otherwise another node
+	 * does.
 	 * @return whether this node reads
 	 */
 	public boolean isReading() {
@@ -154,7 +156,8 @@ public class CaptureStats {
 	}
 
 	/**
-	 * How many captured tables were found renamed, moved or dropped while the capture ran.
+	 * How many captured tables were found renamed, moved or dropped while the capture
+	 * ran.
 	 * @return the count
 	 */
 	public long getTablesRenamed() {

@@ -8,8 +8,8 @@ import java.util.Map;
  * attributes an application put on its own {@code ResourceChangedEvent} for such a row
  * are dropped with that event; a bean of this type gives them back. It runs on the
  * capture's reader thread for every captured change, so it should be quick: what it
- * returns is computed from the change itself, or from what the application already
- * holds, not from a query per row.
+ * returns is computed from the change itself, or from what the application already holds,
+ * not from a query per row.
  *
  * @since 0.1.0
  */

@@ -6,8 +6,8 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One committed row change as the database recorded it: only the columns the table's
- * URI template needs.
+ * One committed row change as the database recorded it: only the columns the table's URI
+ * template needs.
  *
  * @param position where it stands in the record
  * @param table the changed table, schema-qualified as the database names it

@@ -85,7 +85,9 @@ public class ChangeCapture implements SmartLifecycle {
 	/** Where a node that does not hold the lease begins: the horizon at its start. */
 	private volatile CapturePosition start = CapturePosition.START;
 
-	/** Tables whose rows were rejected or unknown once, so that the log says so once each. */
+	/**
+	 * Tables whose rows were rejected or unknown once, so that the log says so once each.
+	 */
 	private final Set<String> warned = ConcurrentHashMap.newKeySet();
 
 	private CapturedChangeAttributes attributes = (table, uri, change) -> Map.of();
@@ -148,12 +150,15 @@ public class ChangeCapture implements SmartLifecycle {
 				this.names.put(id, name);
 				this.byId.put(id, this.byName.get(name));
 			});
-			// On the first start, the capture begins here: every change committed after the
-			// application started is delivered, even one made before the reader's first read.
+			// On the first start, the capture begins here: every change committed after
+			// the
+			// application started is delivered, even one made before the reader's first
+			// read.
 			this.database.cursor(prepared);
 			if (!this.shared) {
 				// A node that reads for itself while another stores the position begins
-				// here: its subscribers are its own, none of them heard of earlier changes.
+				// here: its subscribers are its own, none of them heard of earlier
+				// changes.
 				this.start = this.database.horizon(prepared);
 			}
 		}
@@ -222,8 +227,10 @@ public class ChangeCapture implements SmartLifecycle {
 							reading = null;
 						}
 						else if (reading != null) {
-							// The lease ended with the old connection; the position is this node's.
-							// Prune at once, as a new reader would: rows may have aged past the
+							// The lease ended with the old connection; the position is
+							// this node's.
+							// Prune at once, as a new reader would: rows may have aged
+							// past the
 							// retention while the connection was lost.
 							reading.keeper = this.database.tryLease(current);
 							reading.nextPrune = System.nanoTime();
@@ -232,7 +239,8 @@ public class ChangeCapture implements SmartLifecycle {
 					if (reading == null) {
 						boolean lease = this.database.tryLease(current);
 						if (!lease && this.shared) {
-							// Another node reads; this one takes over when its connection ends.
+							// Another node reads; this one takes over when its connection
+							// ends.
 							this.database.awaitChanges(current, this.settings.pollInterval());
 							failures = served(failures, false);
 							continue;
@@ -271,7 +279,8 @@ public class ChangeCapture implements SmartLifecycle {
 					}
 				}
 				catch (Throwable ex) {
-					// An Error too: the application would otherwise stop hearing of changes for good.
+					// An Error too: the application would otherwise stop hearing of
+					// changes for good.
 					if (!this.running) {
 						return;
 					}
@@ -290,7 +299,8 @@ public class ChangeCapture implements SmartLifecycle {
 								+ "retrying, and changes committed meanwhile are read when it is back", ex);
 					}
 					else {
-						// The stack trace was logged at the first failure: one line per attempt now.
+						// The stack trace was logged at the first failure: one line per
+						// attempt now.
 						logger.warn("The MCP change capture still fails (attempt " + failures + ", next in " + wait
 								+ " ms): " + ex);
 					}
@@ -340,9 +350,9 @@ public class ChangeCapture implements SmartLifecycle {
 		this.stats.held(hold.waiting(), hold);
 		if (!Long.valueOf(hold.transaction()).equals(reading.warnedHold)) {
 			reading.warnedHold = hold.transaction();
-			logger.warn("The MCP change capture is held: captured changes committed up to "
-					+ hold.waiting().toSeconds() + " s ago wait for transaction " + hold.transaction() + " to end, "
-					+ holder(hold) + ". Every captured change after it waits too (none is lost); end that "
+			logger.warn("The MCP change capture is held: captured changes committed up to " + hold.waiting().toSeconds()
+					+ " s ago wait for transaction " + hold.transaction() + " to end, " + holder(hold)
+					+ ". Every captured change after it waits too (none is lost); end that "
 					+ "transaction, or let idle_in_transaction_session_timeout end such sessions. Logged once per "
 					+ "transaction; mcp.capture.held shows how long changes wait");
 		}
@@ -415,7 +425,8 @@ public class ChangeCapture implements SmartLifecycle {
 		try {
 			CapturePosition pruned = this.database.prune(current, this.settings.retention());
 			if (pruned != null && !this.shared) {
-				// For the nodes that read for themselves, which this delete may leave behind.
+				// For the nodes that read for themselves, which this delete may leave
+				// behind.
 				this.database.savePruned(current, pruned);
 			}
 			if (pruned != null && pruned.compareTo(reading.position) > 0) {
@@ -465,7 +476,8 @@ public class ChangeCapture implements SmartLifecycle {
 		for (CapturedRow row : rows) {
 			CapturedTable table = this.byName.get(row.table());
 			if (table == null && !rechecked) {
-				// Perhaps a captured table renamed since the last check: its trigger fires on.
+				// Perhaps a captured table renamed since the last check: its trigger
+				// fires on.
 				rechecked = true;
 				if (checkTables(current)) {
 					table = this.byName.get(row.table());
@@ -492,7 +504,8 @@ public class ChangeCapture implements SmartLifecycle {
 							add(changes, written, row, table, uri, ResourceChange.UPDATED, 0);
 						}
 						else {
-							// A column of the template changed: the resource moved to another URI.
+							// A column of the template changed: the resource moved to
+							// another URI.
 							add(changes, written, row, table, previous, ResourceChange.DELETED, 0);
 							add(changes, written, row, table, uri, ResourceChange.CREATED, 1);
 						}

@@ -20,8 +20,7 @@ public class ClusterHealthIndicator extends AbstractHealthIndicator {
 
 	@Override
 	protected void doHealthCheck(Health.Builder builder) {
-		(this.stats.isConnected() ? builder.up() : builder.down())
-			.withDetail("node", this.log.getNodeName())
+		(this.stats.isConnected() ? builder.up() : builder.down()).withDetail("node", this.log.getNodeName())
 			.withDetail("logPosition", this.log.getPosition())
 			.withDetail("redisErrors", this.stats.getErrors());
 	}

@@ -48,7 +48,8 @@ public record ClusterKeys(String prefix) {
 
 	/**
 	 * The number of subscriptions each session holds, a hash in the slot of
-	 * {@link #sessions()}, so that a session's count goes with it when it ends or expires.
+	 * {@link #sessions()}, so that a session's count goes with it when it ends or
+	 * expires.
 	 * @return the key
 	 */
 	public String subscriptionCounts() {
@@ -72,9 +73,9 @@ public record ClusterKeys(String prefix) {
 	 * @return the key
 	 */
 	public String principalSessions(String principalName) {
-		return this.prefix + "principal:{" + Base64.getUrlEncoder()
-			.withoutPadding()
-			.encodeToString(principalName.getBytes(StandardCharsets.UTF_8)) + "}";
+		return this.prefix + "principal:{"
+				+ Base64.getUrlEncoder().withoutPadding().encodeToString(principalName.getBytes(StandardCharsets.UTF_8))
+				+ "}";
 	}
 
 }

@@ -9,8 +9,8 @@ import io.micrometer.core.instrument.TimeGauge;
 import io.micrometer.core.instrument.binder.MeterBinder;
 
 /**
- * Meters of this node's part of the cluster backplane. Node-local, like every meter:
- * the monitoring system aggregates across nodes.
+ * Meters of this node's part of the cluster backplane. Node-local, like every meter: the
+ * monitoring system aggregates across nodes.
  */
 public class ClusterMeterBinder implements MeterBinder {
 

@@ -19,9 +19,9 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.core.ConfigurableObjectInputStream;
 
 /**
- * Carries a request's authentication in a log record to the node that holds the
- * session's stream, where it judges the session's deliveries from then on, as the latest
- * request's does on one node. A {@link Serializable} principal (every Spring Security
+ * Carries a request's authentication in a log record to the node that holds the session's
+ * stream, where it judges the session's deliveries from then on, as the latest request's
+ * does on one node. A {@link Serializable} principal (every Spring Security
  * {@code Authentication} is) travels whole, Java-serialized as Spring Session stores a
  * security context; any other principal travels as its name only, which grants no more
  * than the name does. A node reads back only the types an authentication consists of,
@@ -40,30 +40,31 @@ final class PrincipalCodec {
 	/**
 	 * What a record can make a node build: the types Spring Security's authentications
 	 * consist of (its token, principal, authority and details types, a JWT's or an
-	 * introspection's claims: strings, numbers, booleans, instants, lists, sets and maps),
-	 * and nothing else; named as strings, so that the core needs no Spring Security. The
-	 * depth bound also keeps sets and maps that hold each other from costing a hash of
-	 * each level twice as often as the one below: a 2 KB record of 30 nested sets took
-	 * minutes, and is now rejected at its 17th level before anything is hashed; the
-	 * deepest record let through (15 levels) costs a tenth of a second. An authentication
-	 * is shallow (a JWT whose claims nest objects three deep stays within it).
+	 * introspection's claims: strings, numbers, booleans, instants, lists, sets and
+	 * maps), and nothing else; named as strings, so that the core needs no Spring
+	 * Security. The depth bound also keeps sets and maps that hold each other from
+	 * costing a hash of each level twice as often as the one below: a 2 KB record of 30
+	 * nested sets took minutes, and is now rejected at its 17th level before anything is
+	 * hashed; the deepest record let through (15 levels) costs a tenth of a second. An
+	 * authentication is shallow (a JWT whose claims nest objects three deep stays within
+	 * it).
 	 */
-	private static final ObjectInputFilter FILTER = ObjectInputFilter.Config.createFilter(String.join(";",
-			"maxbytes=65536", "maxdepth=16", "maxrefs=4096", "maxarray=4096",
-			// Claims, attributes and the parts of tokens.
-			"java.lang.String", "java.lang.String$CaseInsensitiveComparator", "java.lang.Boolean",
-			"java.lang.Character", "java.lang.Number", "java.lang.Byte", "java.lang.Short", "java.lang.Integer",
-			"java.lang.Long", "java.lang.Float", "java.lang.Double", "java.lang.Enum", "java.lang.Object",
-			"java.math.BigInteger", "java.math.BigDecimal", "java.time.Instant", "java.time.Ser", "java.util.Date",
-			"java.util.ArrayList", "java.util.LinkedList", "java.util.Arrays$ArrayList", "java.util.HashMap",
-			"java.util.LinkedHashMap", "java.util.TreeMap", "java.util.HashSet", "java.util.LinkedHashSet",
-			"java.util.TreeSet", "java.util.Collections$*", "java.util.CollSer", "java.util.ImmutableCollections$*",
-			"java.util.Map$Entry", "java.util.KeyValueHolder",
-			// Spring Security's authentications and what they hold.
-			"org.springframework.security.core.**", "org.springframework.security.authentication.**",
-			"org.springframework.security.oauth2.core.**", "org.springframework.security.oauth2.jwt.Jwt",
-			"org.springframework.security.oauth2.server.resource.**",
-			"org.springframework.security.web.authentication.WebAuthenticationDetails", "!*"));
+	private static final ObjectInputFilter FILTER = ObjectInputFilter.Config
+		.createFilter(String.join(";", "maxbytes=65536", "maxdepth=16", "maxrefs=4096", "maxarray=4096",
+				// Claims, attributes and the parts of tokens.
+				"java.lang.String", "java.lang.String$CaseInsensitiveComparator", "java.lang.Boolean",
+				"java.lang.Character", "java.lang.Number", "java.lang.Byte", "java.lang.Short", "java.lang.Integer",
+				"java.lang.Long", "java.lang.Float", "java.lang.Double", "java.lang.Enum", "java.lang.Object",
+				"java.math.BigInteger", "java.math.BigDecimal", "java.time.Instant", "java.time.Ser", "java.util.Date",
+				"java.util.ArrayList", "java.util.LinkedList", "java.util.Arrays$ArrayList", "java.util.HashMap",
+				"java.util.LinkedHashMap", "java.util.TreeMap", "java.util.HashSet", "java.util.LinkedHashSet",
+				"java.util.TreeSet", "java.util.Collections$*", "java.util.CollSer", "java.util.ImmutableCollections$*",
+				"java.util.Map$Entry", "java.util.KeyValueHolder",
+				// Spring Security's authentications and what they hold.
+				"org.springframework.security.core.**", "org.springframework.security.authentication.**",
+				"org.springframework.security.oauth2.core.**", "org.springframework.security.oauth2.jwt.Jwt",
+				"org.springframework.security.oauth2.server.resource.**",
+				"org.springframework.security.web.authentication.WebAuthenticationDetails", "!*"));
 
 	private PrincipalCodec() {
 	}
@@ -126,8 +127,8 @@ final class PrincipalCodec {
 	}
 
 	/**
-	 * The filter's verdict, saying which class or bound it rejected: the log then says what
-	 * a node of the cluster sent that no authentication consists of.
+	 * The filter's verdict, saying which class or bound it rejected: the log then says
+	 * what a node of the cluster sent that no authentication consists of.
 	 */
 	private static ObjectInputFilter.Status check(ObjectInputFilter.FilterInfo info) {
 		ObjectInputFilter.Status status = FILTER.checkInput(info);
@@ -154,6 +155,7 @@ final class PrincipalCodec {
 
 	/**
 	 * A principal known by its name only.
+	 *
 	 * @param name the name
 	 */
 	record NamedPrincipal(String name) implements Principal {

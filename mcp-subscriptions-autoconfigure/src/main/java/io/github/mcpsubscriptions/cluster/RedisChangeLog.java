@@ -60,8 +60,8 @@ import org.springframework.data.redis.core.script.RedisScript;
  * (through the recovery listeners): when Redis was unreachable, when the log was trimmed
  * past the reader's position (a node held back by a pause, a starved CPU or a burst) and
  * when Redis restarted under it (its run id changed, or the log's newest entry is older
- * than the reader's position: the log was lost, and the reader goes on from what is
- * there instead of waiting for an id that will not come).
+ * than the reader's position: the log was lost, and the reader goes on from what is there
+ * instead of waiting for an id that will not come).
  */
 public class RedisChangeLog implements ResourceChangeFeed, SmartLifecycle {
 
@@ -76,13 +76,17 @@ public class RedisChangeLog implements ResourceChangeFeed, SmartLifecycle {
 
 	static final String CHANGE = "c";
 
-	/** The list of resources changed: every node tells its subscribers that listen for it. */
+	/**
+	 * The list of resources changed: every node tells its subscribers that listen for it.
+	 */
 	static final String RESOURCE_LIST_CHANGED = "l";
 
 	/** A node could not share a change: every subscriber re-reads. */
 	static final String RESYNC = "r";
 
-	/** The URI templates whose subscriptions a resync is for; absent: every subscription. */
+	/**
+	 * The URI templates whose subscriptions a resync is for; absent: every subscription.
+	 */
 	static final String TEMPLATES = "t";
 
 	private static final TypeReference<List<String>> STRINGS = new TypeReference<>() {
@@ -90,12 +94,13 @@ public class RedisChangeLog implements ResourceChangeFeed, SmartLifecycle {
 
 	/**
 	 * Appends the changes whose keys sort after the source's mark, and moves the mark:
-	 * KEYS log, mark; ARGV maxlen, node, mode, the mark expected, the templates to resync,
-	 * then key, uri, attributes, time per change. Mode {@code check}: a batch whose first
-	 * key is at or below the mark appends nothing and returns the mark, for the source to
-	 * say whether it went back; {@code skip}: the changes at or below the mark are dropped
-	 * (read again after a hand-over); {@code rewind}: if the mark is still the one
-	 * expected, a resync of the templates, then every change, from a mark reset.
+	 * KEYS log, mark; ARGV maxlen, node, mode, the mark expected, the templates to
+	 * resync, then key, uri, attributes, time per change. Mode {@code check}: a batch
+	 * whose first key is at or below the mark appends nothing and returns the mark, for
+	 * the source to say whether it went back; {@code skip}: the changes at or below the
+	 * mark are dropped (read again after a hand-over); {@code rewind}: if the mark is
+	 * still the one expected, a resync of the templates, then every change, from a mark
+	 * reset.
 	 */
 	@SuppressWarnings("rawtypes")
 	private static final RedisScript<List> APPEND_ONCE = RedisScript.of("""
@@ -173,7 +178,9 @@ public class RedisChangeLog implements ResourceChangeFeed, SmartLifecycle {
 	/** Where the log started when the reader last found it trimmed past its position. */
 	private @Nullable String trimmedTo;
 
-	/** The run id(s) of the Redis server(s) the reader last saw, {@code null} if unknown. */
+	/**
+	 * The run id(s) of the Redis server(s) the reader last saw, {@code null} if unknown.
+	 */
 	private @Nullable String serverId;
 
 	/** Whether Redis answers {@code INFO} (managed services may disable it). */
@@ -261,7 +268,8 @@ public class RedisChangeLog implements ResourceChangeFeed, SmartLifecycle {
 			this.stats.published();
 		}
 		catch (StoreUnavailableException ex) {
-			// Lost for every node: when Redis is back, every subscriber is told to re-read.
+			// Lost for every node: when Redis is back, every subscriber is told to
+			// re-read.
 			if (!this.changesLost) {
 				logger.warn("A change could not be shared through Redis; subscribers will be told to re-read "
 						+ "when Redis is back", ex);
@@ -286,10 +294,10 @@ public class RedisChangeLog implements ResourceChangeFeed, SmartLifecycle {
 
 	/**
 	 * Appends changes of a source that may hand the same change over twice (a database
-	 * capture stopped between appending and saving its position), each at most once:
-	 * in one script with the source's mark, a change is appended only if its key sorts
-	 * after the last one appended for the source. Synchronous: when it returns, the
-	 * changes are in the log.
+	 * capture stopped between appending and saving its position), each at most once: in
+	 * one script with the source's mark, a change is appended only if its key sorts after
+	 * the last one appended for the source. Synchronous: when it returns, the changes are
+	 * in the log.
 	 * <p>
 	 * A batch that starts at or below the mark is either read again (after a hand-over)
 	 * or from a source that went back in time (a database restored from a backup, or a
@@ -307,8 +315,8 @@ public class RedisChangeLog implements ResourceChangeFeed, SmartLifecycle {
 	 * @return how many changes were appended
 	 * @throws StoreUnavailableException if Redis cannot be reached
 	 */
-	public long appendOnce(String source, List<String> keys, List<ResourceChange> changes,
-			Collection<String> templates, Predicate<String> wentBack) {
+	public long appendOnce(String source, List<String> keys, List<ResourceChange> changes, Collection<String> templates,
+			Predicate<String> wentBack) {
 		if (keys.size() != changes.size()) {
 			throw new IllegalArgumentException("One key per change");
 		}
@@ -349,9 +357,8 @@ public class RedisChangeLog implements ResourceChangeFeed, SmartLifecycle {
 	}
 
 	private List<?> appendOnce(String source, List<String> arguments) {
-		List<?> result = this.calls.call("append captured changes to the change log",
-				() -> this.redis.execute(APPEND_ONCE, List.of(this.key, this.capturedKey(source)),
-						arguments.toArray()));
+		List<?> result = this.calls.call("append captured changes to the change log", () -> this.redis
+			.execute(APPEND_ONCE, List.of(this.key, this.capturedKey(source)), arguments.toArray()));
 		if (result == null || result.size() != 2) {
 			throw new IllegalStateException("Redis returned " + result + " for the captured changes");
 		}
@@ -463,7 +470,8 @@ public class RedisChangeLog implements ResourceChangeFeed, SmartLifecycle {
 						connection = new DefaultStringRedisConnection(
 								this.redis.getRequiredConnectionFactory().getConnection());
 					}
-					// Before the read, so that it never waits for an id of a log that is gone.
+					// Before the read, so that it never waits for an id of a log that is
+					// gone.
 					boolean missed = (failures > 0 || System.nanoTime() - this.lastServerCheck >= SERVER_CHECK_NANOS)
 							&& restarted(connection);
 					List<StringRecord> records = connection.xReadAsString(
@@ -495,7 +503,8 @@ public class RedisChangeLog implements ResourceChangeFeed, SmartLifecycle {
 					}
 				}
 				catch (Throwable ex) {
-					// An Error too: the node would otherwise stop hearing of changes for good.
+					// An Error too: the node would otherwise stop hearing of changes for
+					// good.
 					if (!this.running) {
 						return;
 					}
@@ -535,7 +544,8 @@ public class RedisChangeLog implements ResourceChangeFeed, SmartLifecycle {
 		}
 		String reported = this.trimmedTo;
 		if (reported != null && RedisStreamHistory.compare(first, reported) <= 0) {
-			// The entries before the batch read when the gap was found: nothing more was lost.
+			// The entries before the batch read when the gap was found: nothing more was
+			// lost.
 			return false;
 		}
 		this.trimmedTo = first;
@@ -562,8 +572,9 @@ public class RedisChangeLog implements ResourceChangeFeed, SmartLifecycle {
 			return false;
 		}
 		this.stats.redisRestarted();
-		logger.warn("Redis restarted under this node" + (lost ? " and lost the MCP cluster's change log (this node "
-				+ "had read up to " + this.position + ", the log now ends at " + newest + ")" : "")
+		logger.warn("Redis restarted under this node"
+				+ (lost ? " and lost the MCP cluster's change log (this node " + "had read up to " + this.position
+						+ ", the log now ends at " + newest + ")" : "")
 				+ ": changes may be lost to this node, so its subscribers are told to re-read");
 		if (lost) {
 			this.position = newest;
@@ -625,7 +636,8 @@ public class RedisChangeLog implements ResourceChangeFeed, SmartLifecycle {
 
 	@SuppressWarnings("unchecked")
 	private void handle(StringRecord record) {
-		// Read-only from here on: the listeners take the fields as the template returns them.
+		// Read-only from here on: the listeners take the fields as the template returns
+		// them.
 		Map<Object, Object> fields = (Map<Object, Object>) (Map<?, ?>) record.getValue();
 		String kind = String.valueOf(fields.get(KIND));
 		String position = record.getId().getValue();

@@ -27,8 +27,8 @@ import org.springframework.data.redis.core.script.RedisScript;
  * (negotiated version, client info, principal name, times) and a set of subscriptions in
  * the same slot, both expiring after the idle timeout unless used; a sorted set by expiry
  * time counts the sessions for {@code mcp.sessions.max}. Subscribing, unsubscribing and
- * ending go into the change log too, so that the node holding the session's stream
- * learns of them in order with the changes.
+ * ending go into the change log too, so that the node holding the session's stream learns
+ * of them in order with the changes.
  * <p>
  * Each node keeps the session objects it has served, refreshed from Redis on every
  * lookup: a session that is gone from Redis is gone here.
@@ -37,7 +37,10 @@ public class RedisSessionStore implements SessionStore {
 
 	private static final JsonMapper json = JsonMapper.builder().build();
 
-	/** Updates a session only while it exists: a late touch must not bring back a session that ended. */
+	/**
+	 * Updates a session only while it exists: a late touch must not bring back a session
+	 * that ended.
+	 */
 	private static final RedisScript<Long> TOUCH = RedisScript.of("""
 			if redis.call('exists', KEYS[1]) == 0 then return 0 end
 			redis.call('hset', KEYS[1], unpack(ARGV, 2))
@@ -45,7 +48,10 @@ public class RedisSessionStore implements SessionStore {
 			redis.call('pexpire', KEYS[2], ARGV[1])
 			return 1""", Long.class);
 
-	/** Creates a session: its state and its expiry in one step, so no crash leaves it without one. */
+	/**
+	 * Creates a session: its state and its expiry in one step, so no crash leaves it
+	 * without one.
+	 */
 	private static final RedisScript<Long> CREATE = RedisScript.of("""
 			if redis.call('exists', KEYS[1]) == 1 then return 0 end
 			redis.call('hset', KEYS[1], unpack(ARGV, 2))
@@ -69,9 +75,9 @@ public class RedisSessionStore implements SessionStore {
 			return redis.call('hsetnx', KEYS[1], ARGV[1], ARGV[2])""", Long.class);
 
 	/**
-	 * Adds ARGV[2] to the count of session ARGV[1] and to the total; never takes a session
-	 * below zero, so that a decrement after the session was forgotten takes nothing from
-	 * the others: the total stays the sum of the counts.
+	 * Adds ARGV[2] to the count of session ARGV[1] and to the total; never takes a
+	 * session below zero, so that a decrement after the session was forgotten takes
+	 * nothing from the others: the total stays the sum of the counts.
 	 */
 	private static final RedisScript<Long> COUNT = RedisScript.of("""
 			local count = tonumber(redis.call('hget', KEYS[1], ARGV[1]) or '0')
@@ -366,8 +372,8 @@ public class RedisSessionStore implements SessionStore {
 	}
 
 	/**
-	 * Counts the principal's sessions on every node: a sorted set per principal, pruned of
-	 * sessions past their expiry (a session that ends removes itself from it).
+	 * Counts the principal's sessions on every node: a sorted set per principal, pruned
+	 * of sessions past their expiry (a session that ends removes itself from it).
 	 */
 	@Override
 	public int countByPrincipal(String principalName) {

@@ -39,13 +39,13 @@ import org.springframework.data.redis.core.script.RedisScript;
  * position, the number of the stream within the session (so ids stay unique when a
  * session's stream moves between nodes), and a random tag of the session (so another
  * session's or a forged id is recognized). A stream that resumes, on whichever node,
- * replays by re-matching the log after the position against the session's
- * subscriptions, the access policy and filters checked again; a position older than the
- * log gets resync notifications.
+ * replays by re-matching the log after the position against the session's subscriptions,
+ * the access policy and filters checked again; a position older than the log gets resync
+ * notifications.
  * <p>
  * It also applies the log's session records to the streams this node holds: a
- * subscription added or removed on any node, a session ended on any node, a stream
- * opened on another node (one stream per session in the cluster).
+ * subscription added or removed on any node, a session ended on any node, a stream opened
+ * on another node (one stream per session in the cluster).
  */
 public class RedisStreamHistory implements SessionStreamHistory, RedisChangeLog.RecordListener {
 
@@ -201,8 +201,8 @@ public class RedisStreamHistory implements SessionStreamHistory, RedisChangeLog.
 		StreamState state = new StreamState(tag, (epoch != null) ? epoch : 1,
 				(from != null && !gap) ? from : this.log.getPosition());
 		this.streams.put(id, state);
-		this.log.append(Map.of(RedisChangeLog.KIND, CLAIM, "s", id, "n", this.nodeName, "ep",
-				Long.toString(state.epoch)));
+		this.log
+			.append(Map.of(RedisChangeLog.KIND, CLAIM, "s", id, "n", this.nodeName, "ep", Long.toString(state.epoch)));
 		if (subscriptions != null) {
 			for (String uri : subscriptions) {
 				this.dispatcher.subscribe(subscriber, uri);
@@ -212,8 +212,8 @@ public class RedisStreamHistory implements SessionStreamHistory, RedisChangeLog.
 		LogReplay replay = null;
 		if (from != null && !gap) {
 			String upTo = this.log.lastPosition();
-			replay = new LogReplay(from, upTo, id, subscriber,
-					(subscriptions != null) ? subscriptions : Set.of(), state);
+			replay = new LogReplay(from, upTo, id, subscriber, (subscriptions != null) ? subscriptions : Set.of(),
+					state);
 			state.replayedUpTo(upTo);
 		}
 		boolean resync = gap;
@@ -260,11 +260,11 @@ public class RedisStreamHistory implements SessionStreamHistory, RedisChangeLog.
 	}
 
 	/**
-	 * A replay by re-matching the log after a position against a session's
-	 * subscriptions, read a page at a time and written a notification at a time as the
-	 * client takes them: what it holds is one page of the log and one change's
-	 * notifications, whatever the log and the subscriptions. Past the most a replay may
-	 * write, or when the log has been trimmed under it, the client is told to resync.
+	 * A replay by re-matching the log after a position against a session's subscriptions,
+	 * read a page at a time and written a notification at a time as the client takes
+	 * them: what it holds is one page of the log and one change's notifications, whatever
+	 * the log and the subscriptions. Past the most a replay may write, or when the log
+	 * has been trimmed under it, the client is told to resync.
 	 */
 	private final class LogReplay implements Outbox.Replay {
 
@@ -380,7 +380,8 @@ public class RedisStreamHistory implements SessionStreamHistory, RedisChangeLog.
 				this.lastPage = this.page.size() < REPLAY_PAGE;
 				String oldest = RedisStreamHistory.this.calls.call("replay", RedisStreamHistory.this::oldestPosition);
 				if (oldest == null || compare(oldest, before) > 0) {
-					// Entries after the position may have been trimmed while the client read.
+					// Entries after the position may have been trimmed while the client
+					// read.
 					throw new LogTrimmed();
 				}
 				if (this.page.isEmpty()) {
@@ -409,7 +410,10 @@ public class RedisStreamHistory implements SessionStreamHistory, RedisChangeLog.
 			return true;
 		}
 
-		/** Give up replaying: the client re-reads everything, and resumes after the replay's end. */
+		/**
+		 * Give up replaying: the client re-reads everything, and resumes after the
+		 * replay's end.
+		 */
 		private boolean stop(Outbox outbox) {
 			this.page = List.of();
 			this.notifications = List.of();
@@ -439,8 +443,8 @@ public class RedisStreamHistory implements SessionStreamHistory, RedisChangeLog.
 	public void detached(McpSession session) {
 		StreamState state = this.streams.remove(session.getId());
 		if (state != null) {
-			this.calls.run("close a stream", () -> this.redis.execute(SERVED, List.of(this.keys.session(session.getId())), state.getPosition(),
-					Long.toString(state.epoch)));
+			this.calls.run("close a stream", () -> this.redis.execute(SERVED,
+					List.of(this.keys.session(session.getId())), state.getPosition(), Long.toString(state.epoch)));
 		}
 	}
 
@@ -452,7 +456,8 @@ public class RedisStreamHistory implements SessionStreamHistory, RedisChangeLog.
 				resyncAll();
 			}
 			else {
-				// A source of some resources lost changes: only their subscriptions re-read.
+				// A source of some resources lost changes: only their subscriptions
+				// re-read.
 				this.dispatcher.resync((subscribedUri) -> CoverageRules.mayOverlap(subscribedUri, templates));
 			}
 			return;
@@ -489,7 +494,8 @@ public class RedisStreamHistory implements SessionStreamHistory, RedisChangeLog.
 				StreamState state = this.streams.get(id);
 				long epoch = Long.parseLong(String.valueOf(fields.get("ep")));
 				if (state != null && epoch == state.epoch && this.nodeName.equals(fields.get("n"))) {
-					// Subscribes after this in the log came after the stream's own authentication.
+					// Subscribes after this in the log came after the stream's own
+					// authentication.
 					state.claimed = true;
 				}
 				else if (state != null && epoch > state.epoch && this.streams.remove(id, state)) {
@@ -561,7 +567,9 @@ public class RedisStreamHistory implements SessionStreamHistory, RedisChangeLog.
 			return currentId();
 		}
 
-		/** A replay that stopped early: what follows stands after everything it covered. */
+		/**
+		 * A replay that stopped early: what follows stands after everything it covered.
+		 */
 		synchronized void skipTo(String upTo) {
 			if (compare(upTo, this.position) > 0) {
 				this.position = upTo;

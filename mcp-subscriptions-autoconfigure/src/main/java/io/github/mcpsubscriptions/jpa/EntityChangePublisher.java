@@ -57,7 +57,8 @@ public final class EntityChangePublisher
 	 * @param sessionFactory the session factory (a JPA entity manager factory unwrapped)
 	 * @param feed the change feed, looked up at the first change
 	 * @return the publisher, or {@code null} if no entity is mapped
-	 * @throws InvalidResourceEntityException if a mapping cannot be filled from its entity
+	 * @throws InvalidResourceEntityException if a mapping cannot be filled from its
+	 * entity
 	 */
 	public static @Nullable EntityChangePublisher register(SessionFactoryImplementor sessionFactory,
 			Supplier<ResourceChangeFeed> feed) {
@@ -94,7 +95,8 @@ public final class EntityChangePublisher
 
 	@Override
 	public void onPostInsert(PostInsertEvent event) {
-		publish(event.getPersister(), uri(event.getPersister(), event.getId(), event.getState()), ResourceChange.CREATED);
+		publish(event.getPersister(), uri(event.getPersister(), event.getId(), event.getState()),
+				ResourceChange.CREATED);
 	}
 
 	@Override
@@ -158,9 +160,11 @@ public final class EntityChangePublisher
 			this.feed.get().publish(new ResourceChange(uri, Map.of(CHANGE, change), Instant.now()));
 		}
 		catch (RuntimeException ex) {
-			// The transaction has committed; failing here would only reach Hibernate's log.
-			logger.warn("The committed change of " + uri + " (" + persister.getEntityName()
-					+ ") could not be published", ex);
+			// The transaction has committed; failing here would only reach Hibernate's
+			// log.
+			logger.warn(
+					"The committed change of " + uri + " (" + persister.getEntityName() + ") could not be published",
+					ex);
 		}
 	}
 

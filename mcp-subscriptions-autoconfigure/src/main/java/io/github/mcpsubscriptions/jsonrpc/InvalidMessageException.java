@@ -4,8 +4,8 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 /**
- * A message could not be read: a parse error or an invalid request. Carries the
- * request id when it could still be read, so the error response can echo it.
+ * A message could not be read: a parse error or an invalid request. Carries the request
+ * id when it could still be read, so the error response can echo it.
  */
 public class InvalidMessageException extends JsonRpcException {
 

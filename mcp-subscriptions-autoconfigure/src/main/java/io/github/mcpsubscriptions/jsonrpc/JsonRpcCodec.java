@@ -37,7 +37,8 @@ public final class JsonRpcCodec {
 		try {
 			JsonNode node = this.mapper.readTree(body);
 			if (node == null || node.isMissingNode()) {
-				throw new InvalidMessageException(JsonRpcErrorCodes.PARSE_ERROR, "Parse error: the body is empty", null);
+				throw new InvalidMessageException(JsonRpcErrorCodes.PARSE_ERROR, "Parse error: the body is empty",
+						null);
 			}
 			return node;
 		}
@@ -107,8 +108,8 @@ public final class JsonRpcCodec {
 		}
 		JsonNode code = error.get("code");
 		JsonNode message = error.get("message");
-		if (!error.isObject() || code == null || !code.canConvertToInt() || !code.isIntegralNumber()
-				|| message == null || !message.isString()) {
+		if (!error.isObject() || code == null || !code.canConvertToInt() || !code.isIntegralNumber() || message == null
+				|| !message.isString()) {
 			throw invalid("The member \"error\" must be an object with an integer \"code\" and a string \"message\"",
 					id);
 		}
@@ -129,15 +130,16 @@ public final class JsonRpcCodec {
 	 * @param type the type to bind to
 	 * @param <T> the type
 	 * @return the bound value
-	 * @throws JsonRpcException with {@link JsonRpcErrorCodes#INVALID_PARAMS} when they
-	 * do not fit
+	 * @throws JsonRpcException with {@link JsonRpcErrorCodes#INVALID_PARAMS} when they do
+	 * not fit
 	 */
 	public <T> T bind(@Nullable JsonNode params, Class<T> type) {
 		try {
 			return this.mapper.treeToValue((params != null) ? params : this.mapper.createObjectNode(), type);
 		}
 		catch (JacksonException ex) {
-			// Jackson's own message names Java types: describe the failing member instead.
+			// Jackson's own message names Java types: describe the failing member
+			// instead.
 			String path = ex.getPath()
 				.stream()
 				.map((ref) -> (ref.getPropertyName() != null) ? ref.getPropertyName() : "[" + ref.getIndex() + "]")

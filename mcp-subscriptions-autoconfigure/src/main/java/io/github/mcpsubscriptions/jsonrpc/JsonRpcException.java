@@ -3,8 +3,8 @@ package io.github.mcpsubscriptions.jsonrpc;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Thrown to answer a request with a JSON-RPC error. The message is sent to the client,
- * so it must never carry internal details.
+ * Thrown to answer a request with a JSON-RPC error. The message is sent to the client, so
+ * it must never carry internal details.
  */
 public class JsonRpcException extends RuntimeException {
 

@@ -91,7 +91,8 @@ public class McpMetrics implements MeterBinder, ApplicationListener<McpSubscript
 		}
 		if (this.limits != null) {
 			for (String limit : LimitStats.LIMITS) {
-				// Tagged by the limit's property, never by the principal or client refused.
+				// Tagged by the limit's property, never by the principal or client
+				// refused.
 				FunctionCounter.builder("mcp.limits.refused", this.limits, (s) -> s.getRefused(limit))
 					.tag("limit", limit)
 					.description("Requests refused by a capacity limit, by the property that sets it")
@@ -99,8 +100,9 @@ public class McpMetrics implements MeterBinder, ApplicationListener<McpSubscript
 			}
 		}
 		for (CoverageKind kind : CoverageKind.values()) {
-			Gauge.builder("mcp.subscriptions.active", this.dispatcher,
-					(dispatcher) -> dispatcher.getIndex().countByKind().get(kind))
+			Gauge
+				.builder("mcp.subscriptions.active", this.dispatcher,
+						(dispatcher) -> dispatcher.getIndex().countByKind().get(kind))
 				.tag("kind", kind.name().toLowerCase(java.util.Locale.ROOT))
 				.description("Active subscriptions by coverage kind")
 				.register(registry);

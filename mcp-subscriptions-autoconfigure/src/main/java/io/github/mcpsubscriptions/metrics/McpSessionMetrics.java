@@ -16,8 +16,8 @@ import org.jspecify.annotations.Nullable;
  * name it: a timer of how long 2025-era sessions lasted, from {@code initialize} to their
  * end (deleted, expired, ended by an operator or limit), tagged
  * {@code mcp.protocol.version}, {@code network.transport} and
- * {@code network.protocol.name}, and, beyond the conventions, {@code reason}. The
- * 2026 era has no sessions.
+ * {@code network.protocol.name}, and, beyond the conventions, {@code reason}. The 2026
+ * era has no sessions.
  */
 public class McpSessionMetrics implements SessionListener, MeterBinder {
 

@@ -40,8 +40,8 @@ public class McpSubscriptionsEndpoint {
 
 	private final boolean allowSessionClose;
 
-	public McpSubscriptionsEndpoint(McpSessionManager sessions, NotificationDispatcher dispatcher,
-			Object configuration, int topUris, boolean allowSessionClose) {
+	public McpSubscriptionsEndpoint(McpSessionManager sessions, NotificationDispatcher dispatcher, Object configuration,
+			int topUris, boolean allowSessionClose) {
 		this(sessions, dispatcher, configuration, topUris, allowSessionClose, null);
 	}
 
@@ -54,8 +54,8 @@ public class McpSubscriptionsEndpoint {
 	 * @param allowSessionClose whether sessions may be closed
 	 * @param node this node's name, or {@code null} on a single node
 	 */
-	public McpSubscriptionsEndpoint(McpSessionManager sessions, NotificationDispatcher dispatcher,
-			Object configuration, int topUris, boolean allowSessionClose, @Nullable String node) {
+	public McpSubscriptionsEndpoint(McpSessionManager sessions, NotificationDispatcher dispatcher, Object configuration,
+			int topUris, boolean allowSessionClose, @Nullable String node) {
 		this.node = node;
 		this.sessions = sessions;
 		this.dispatcher = dispatcher;

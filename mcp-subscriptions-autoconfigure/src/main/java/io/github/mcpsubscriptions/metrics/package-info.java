@@ -1,5 +1,6 @@
 /**
- * Observability: Micrometer meter binders, the Actuator endpoint and the health contributor.
+ * Observability: Micrometer meter binders, the Actuator endpoint and the health
+ * contributor.
  */
 @NullMarked
 package io.github.mcpsubscriptions.metrics;

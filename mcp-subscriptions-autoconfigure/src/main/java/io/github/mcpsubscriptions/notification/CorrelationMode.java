@@ -3,10 +3,11 @@ package io.github.mcpsubscriptions.notification;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Which subscribers get the SEP's correlation: one {@code notifications/resources/updated}
- * per matching subscription, each naming it in {@code subscribedUri}. The others get one
- * notification per change, merged across their matching subscriptions, so that a client
- * whose schema drops {@code subscribedUri} does not see (and re-read) duplicates.
+ * Which subscribers get the SEP's correlation: one
+ * {@code notifications/resources/updated} per matching subscription, each naming it in
+ * {@code subscribedUri}. The others get one notification per change, merged across their
+ * matching subscriptions, so that a client whose schema drops {@code subscribedUri} does
+ * not see (and re-read) duplicates.
  */
 public enum CorrelationMode {
 

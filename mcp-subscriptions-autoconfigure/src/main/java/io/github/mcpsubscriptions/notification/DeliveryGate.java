@@ -11,14 +11,14 @@ import java.util.function.LongSupplier;
  * keeps to its share of the cores and the application's own request threads keep theirs.
  * <p>
  * A drain that writes to a client which stopped reading blocks in its write; it must not
- * keep the others waiting (a blocked write on one stream never stalls the others). A place
- * held for longer than the lease is therefore given to the next drain that waits: writing
- * a batch of notifications takes microseconds of CPU, so a drain that held its place that
- * long is blocked on a socket (or was descheduled), not computing.
+ * keep the others waiting (a blocked write on one stream never stalls the others). A
+ * place held for longer than the lease is therefore given to the next drain that waits:
+ * writing a batch of notifications takes microseconds of CPU, so a drain that held its
+ * place that long is blocked on a socket (or was descheduled), not computing.
  * <p>
  * Places go to the waiting drains first come, first served: a place given back goes
- * straight to the oldest waiter (the drain giving it back cannot take it again at once, nor
- * can one arriving meanwhile), and only the oldest waiter takes a place over past its
+ * straight to the oldest waiter (the drain giving it back cannot take it again at once,
+ * nor can one arriving meanwhile), and only the oldest waiter takes a place over past its
  * lease. A drain therefore waits for at most as many turns as there were drains waiting
  * before it; with a free-for-all at saturation, one drain was overtaken by thousands of
  * later ones.
@@ -51,8 +51,8 @@ final class DeliveryGate {
 
 	/**
 	 * @param parallelism how many drains may run at once
-	 * @param leaseNanos how long a place may be held before the next drain that waits takes
-	 * it over
+	 * @param leaseNanos how long a place may be held before the next drain that waits
+	 * takes it over
 	 * @param nanoTime the clock
 	 */
 	DeliveryGate(int parallelism, long leaseNanos, LongSupplier nanoTime) {
@@ -100,8 +100,8 @@ final class DeliveryGate {
 	}
 
 	/**
-	 * Wait until a place is handed over. Only the oldest waiter watches the leases (with a
-	 * timed wait); the others wait to be handed a place or to become the oldest. Called
+	 * Wait until a place is handed over. Only the oldest waiter watches the leases (with
+	 * a timed wait); the others wait to be handed a place or to become the oldest. Called
 	 * with the lock held.
 	 */
 	private void awaitPlace(Waiter waiter) throws InterruptedException {
@@ -165,7 +165,9 @@ final class DeliveryGate {
 		}
 	}
 
-	/** A free place if there is one, else the one held longest. Called with the lock held. */
+	/**
+	 * A free place if there is one, else the one held longest. Called with the lock held.
+	 */
 	private int oldestPlace() {
 		int oldest = 0;
 		for (int i = 0; i < this.holders.length; i++) {
@@ -280,7 +282,10 @@ final class DeliveryGate {
 		return this.overtaken.sum();
 	}
 
-	/** A drain waiting for a place, with a condition of its own: a hand-over wakes only it. */
+	/**
+	 * A drain waiting for a place, with a condition of its own: a hand-over wakes only
+	 * it.
+	 */
 	private static final class Waiter {
 
 		final long ticket;

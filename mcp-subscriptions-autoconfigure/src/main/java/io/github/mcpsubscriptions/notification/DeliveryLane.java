@@ -19,14 +19,14 @@ import org.jspecify.annotations.Nullable;
  * told what; touching each subscriber's outbox there would read thousands of them for
  * every change on one thread, and read them again on the thread that drains them. Here a
  * subscriber's notifications are queued while its outbox is at hand, every change that
- * waits for the lane at once, and the drains they start run right after, in the same task.
- * What waits for a lane is taken whole by its next task, so it waits no longer than one
- * turn of the delivery threads, or, while delivery is saturated, than the scheduler's turn
- * interval after the lane's previous turn ({@link DeliveryScheduler#holdBack}).
+ * waits for the lane at once, and the drains they start run right after, in the same
+ * task. What waits for a lane is taken whole by its next task, so it waits no longer than
+ * one turn of the delivery threads, or, while delivery is saturated, than the scheduler's
+ * turn interval after the lane's previous turn ({@link DeliveryScheduler#holdBack}).
  * <p>
  * A lane runs at most one task at a time and takes what the dispatcher hands it in order,
- * so what the dispatcher decides for one subscriber reaches its outbox in the order it was
- * decided.
+ * so what the dispatcher decides for one subscriber reaches its outbox in the order it
+ * was decided.
  */
 final class DeliveryLane implements Runnable {
 
@@ -52,7 +52,10 @@ final class DeliveryLane implements Runnable {
 	/** Whether it has had a turn: until then {@link #lastTurn} means nothing. */
 	private boolean turned;
 
-	/** What the dispatcher's current task gives this lane; on the dispatcher's thread only. */
+	/**
+	 * What the dispatcher's current task gives this lane; on the dispatcher's thread
+	 * only.
+	 */
 	@Nullable Offers building;
 
 	/** How many registered subscribers have this lane; guarded by the dispatcher. */
@@ -96,12 +99,14 @@ final class DeliveryLane implements Runnable {
 		}
 		finally {
 			try {
-				// After every change taken is queued: each drain then writes them together.
+				// After every change taken is queued: each drain then writes them
+				// together.
 				ExecutorDeliveryScheduler.runAll(drains);
 			}
 			finally {
 				this.scheduled.set(false);
-				// A hand-over that came after the last poll, or one left for the next task.
+				// A hand-over that came after the last poll, or one left for the next
+				// task.
 				if (!this.waiting.isEmpty() && this.scheduled.compareAndSet(false, true)) {
 					this.scheduler.execute(this);
 				}
@@ -116,7 +121,8 @@ final class DeliveryLane implements Runnable {
 	 */
 	static final class Offers {
 
-		// A change gives most of a lane's subscribers one notification each: room for that
+		// A change gives most of a lane's subscribers one notification each: room for
+		// that
 		// from the start, rather than copies as it fills.
 		private Subscriber[] subscribers = new Subscriber[SIZE];
 
@@ -153,7 +159,8 @@ final class DeliveryLane implements Runnable {
 				try {
 					if (this.actions[i] instanceof OutboundNotification notification) {
 						String subscribedUri = notification.subscribedUri();
-						// Unsubscribed since: what was decided before must not be told after.
+						// Unsubscribed since: what was decided before must not be told
+						// after.
 						if (subscribedUri != null && subscriber.getUnsubscribed() != this.unsubscribed[i]
 								&& !subscribed.test(subscriber, subscribedUri)) {
 							continue;

@@ -46,8 +46,8 @@ public interface DeliveryScheduler {
 	 * A scheduler that never holds turns back keeps this default.
 	 * @param task the task
 	 * @param sinceLastTurnNanos how long ago its previous turn began
-	 * @return whether the turn was taken (the scheduler runs it later); if not, the caller
-	 * runs it now
+	 * @return whether the turn was taken (the scheduler runs it later); if not, the
+	 * caller runs it now
 	 */
 	default boolean holdBack(Runnable task, long sinceLastTurnNanos) {
 		return false;

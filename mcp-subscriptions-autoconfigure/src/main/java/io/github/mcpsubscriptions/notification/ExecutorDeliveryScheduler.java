@@ -21,21 +21,23 @@ import org.apache.commons.logging.LogFactory;
  * socket stalls holds no platform thread; otherwise on a bounded pool. Either way at most
  * {@code parallelism} drains run at once (a {@link DeliveryGate}), so that delivery at
  * saturation leaves the application's request threads their share of the cores; a drain
- * blocked on a client's socket for longer than the lease stops counting. Delays run on one
- * timer thread that only hands tasks over.
+ * blocked on a client's socket for longer than the lease stops counting. Delays run on
+ * one timer thread that only hands tasks over.
  * <p>
  * While drains wait for their turn, a drain that would write a lone notification may be
- * {@linkplain #gather(Runnable, long) gathered}: every drain gathered within one window is
- * handed over together when it ends. At saturation most writes then carry several
+ * {@linkplain #gather(Runnable, long) gathered}: every drain gathered within one window
+ * is handed over together when it ends. At saturation most writes then carry several
  * notifications, so delivery costs less per notification and catches up sooner. For the
- * same reason a lane's turn that comes less than the turn interval after its previous
- * one is {@linkplain #holdBack(Runnable, long) held back} until the interval has passed.
+ * same reason a lane's turn that comes less than the turn interval after its previous one
+ * is {@linkplain #holdBack(Runnable, long) held back} until the interval has passed.
  */
 public final class ExecutorDeliveryScheduler implements DeliveryScheduler, AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(ExecutorDeliveryScheduler.class);
 
-	/** How long a drain may hold its place before it is taken to be blocked on a socket. */
+	/**
+	 * How long a drain may hold its place before it is taken to be blocked on a socket.
+	 */
 	public static final Duration DEFAULT_LEASE = Duration.ofMillis(100);
 
 	/** How long drains gathered at saturation wait, at most, before they run. */
@@ -134,7 +136,8 @@ public final class ExecutorDeliveryScheduler implements DeliveryScheduler, AutoC
 		this.gate = new DeliveryGate(parallelism, lease.toNanos(), System::nanoTime);
 		logger.info(((virtualThreads != null) ? "MCP notifications are written on virtual threads"
 				: "MCP notifications are written on a pool of " + poolSize + " threads (JDK 21+ uses virtual threads)")
-				+ "; under load, delivery keeps at most " + parallelism + " of " + Runtime.getRuntime().availableProcessors()
+				+ "; under load, delivery keeps at most " + parallelism + " of "
+				+ Runtime.getRuntime().availableProcessors()
 				+ " processors busy (mcp.notifications.delivery-cpu-share)");
 		this.timer = Executors.newSingleThreadScheduledExecutor(this.timerThreads);
 	}
@@ -258,7 +261,8 @@ public final class ExecutorDeliveryScheduler implements DeliveryScheduler, AutoC
 
 	/** Runs on the timer: the window's drains go to the delivery threads, in chunks. */
 	private void handOverGathered() {
-		// Cleared first: a drain gathered from now on starts a new window or is taken below.
+		// Cleared first: a drain gathered from now on starts a new window or is taken
+		// below.
 		this.handOverScheduled.set(false);
 		List<Runnable> chunk = new ArrayList<>(CHUNK);
 		Runnable drain;

@@ -12,8 +12,8 @@ import org.jspecify.annotations.Nullable;
  * its key's place: what waits for a subscriber whose stream has fallen behind. Past
  * saturation every notification waits here for seconds, so it must not cost an object of
  * its own, which the garbage collector would copy while it waits: a notification is one
- * reference in a ring, found by its key through an open-addressing index of ring slots.
- * A notification taken out of the middle leaves a hole that the ring skips and that goes
+ * reference in a ring, found by its key through an open-addressing index of ring slots. A
+ * notification taken out of the middle leaves a hole that the ring skips and that goes
  * when the ring is next compacted. Not thread-safe.
  */
 final class KeyedRing implements Iterable<OutboundNotification> {
@@ -59,7 +59,8 @@ final class KeyedRing implements Iterable<OutboundNotification> {
 		}
 		int free = ~found;
 		if (this.tail - this.head == this.slots.length) {
-			// Holes are only reclaimed here: half of them or more and the ring keeps its size.
+			// Holes are only reclaimed here: half of them or more and the ring keeps its
+			// size.
 			resize((this.size <= this.slots.length / 2) ? this.slots.length : 2 * this.slots.length);
 			free = freeFor(notification.key());
 		}

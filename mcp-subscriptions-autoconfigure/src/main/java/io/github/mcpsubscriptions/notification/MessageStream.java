@@ -34,9 +34,9 @@ public interface MessageStream {
 	/**
 	 * Write one message whose bytes are built already, under the event id
 	 * {@code eventIdPrefix} followed by {@code eventIdSequence} in decimal. A stream that
-	 * builds its frames as bytes writes the id's digits straight into the frame: this runs
-	 * once per subscriber and message, and an id's string and its bytes were half of what
-	 * delivery allocated.
+	 * builds its frames as bytes writes the id's digits straight into the frame: this
+	 * runs once per subscriber and message, and an id's string and its bytes were half of
+	 * what delivery allocated.
 	 * @param eventIdPrefix the id's first part, in ASCII
 	 * @param eventIdSequence the id's number, at least 0
 	 * @param data the message (one line of JSON)
@@ -47,12 +47,12 @@ public interface MessageStream {
 	}
 
 	/**
-	 * Write a priming event: an event id with empty data, so that a client which loses the
-	 * connection reconnects with that id as {@code Last-Event-ID}. Only clients of protocol
-	 * 2025-11-25 or later understand it. It never carries an SSE {@code retry} field: the
-	 * specification asks for one only before the server ends a stream ({@link #close()}),
-	 * and the MCP Java SDK 2.0.x client (which Spring AI 2.0.1 brings) drops a stream whose
-	 * first event has one.
+	 * Write a priming event: an event id with empty data, so that a client which loses
+	 * the connection reconnects with that id as {@code Last-Event-ID}. Only clients of
+	 * protocol 2025-11-25 or later understand it. It never carries an SSE {@code retry}
+	 * field: the specification asks for one only before the server ends a stream
+	 * ({@link #close()}), and the MCP Java SDK 2.0.x client (which Spring AI 2.0.1
+	 * brings) drops a stream whose first event has one.
 	 * @param eventId the event id
 	 * @throws IOException when the client is gone; the stream is closed then
 	 */
@@ -83,10 +83,10 @@ public interface MessageStream {
 	}
 
 	/**
-	 * Write several messages with one flush rather than one each: {@code writer} is called
-	 * until it has nothing more or what it wrote reaches {@code maxBytes}, then everything
-	 * is handed to the network together. A stream that writes through on every message
-	 * calls the writer until it has nothing more.
+	 * Write several messages with one flush rather than one each: {@code writer} is
+	 * called until it has nothing more or what it wrote reaches {@code maxBytes}, then
+	 * everything is handed to the network together. A stream that writes through on every
+	 * message calls the writer until it has nothing more.
 	 * @param maxBytes the size after which the batch ends, at least one message
 	 * @param writer writes the messages
 	 * @throws IOException when the client is gone; the stream is closed then
@@ -119,8 +119,9 @@ public interface MessageStream {
 	/**
 	 * Complete the response cleanly, as the server does when the client should come back
 	 * (the server stops, gives up a slow consumer, or the stream's credentials expire).
-	 * Does nothing if it is closed already. Never waits for a client which stopped reading.
-	 * A stream a client is meant to resume sends an SSE {@code retry} field first.
+	 * Does nothing if it is closed already. Never waits for a client which stopped
+	 * reading. A stream a client is meant to resume sends an SSE {@code retry} field
+	 * first.
 	 */
 	void close();
 

@@ -27,8 +27,8 @@ public final class MinIntervals implements Function<String, Duration> {
 	 */
 	public MinIntervals(Duration defaultInterval, Map<String, Duration> byPattern) {
 		this.defaultInterval = requireNotNegative(defaultInterval, "default");
-		byPattern.forEach((pattern, interval) -> this.byPattern.add(Map.entry(new StarPattern(pattern),
-				requireNotNegative(interval, pattern))));
+		byPattern.forEach((pattern, interval) -> this.byPattern
+			.add(Map.entry(new StarPattern(pattern), requireNotNegative(interval, pattern))));
 		this.unlimited = defaultInterval.isZero() && byPattern.values().stream().allMatch(Duration::isZero);
 	}
 
@@ -40,8 +40,8 @@ public final class MinIntervals implements Function<String, Duration> {
 	}
 
 	/**
-	 * Whether no subscription has a minimum interval, so that no notification is ever held
-	 * back.
+	 * Whether no subscription has a minimum interval, so that no notification is ever
+	 * held back.
 	 * @return whether every interval is zero
 	 */
 	public boolean isUnlimited() {

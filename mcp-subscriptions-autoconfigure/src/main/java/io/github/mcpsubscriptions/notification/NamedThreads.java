@@ -10,7 +10,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Makes the daemon threads of one of the starter's executors, and remembers them so that
  * a shutdown can wait for the threads themselves: an executor reports termination while
- * its last worker is still returning, a thread the web server would report as left running.
+ * its last worker is still returning, a thread the web server would report as left
+ * running.
  */
 final class NamedThreads implements ThreadFactory {
 

@@ -100,8 +100,8 @@ public class NotificationDispatcher implements AutoCloseable {
 	 * @param scheduler runs outbox drains
 	 * @param clock the clock for rate limits
 	 * @param outboxCapacity how many notifications may wait per subscriber
-	 * @param minInterval the minimum interval between notifications of a subscription,
-	 * by its URI
+	 * @param minInterval the minimum interval between notifications of a subscription, by
+	 * its URI
 	 */
 	public NotificationDispatcher(ResourceChangeFeed feed, SubscriptionIndex<Subscriber> index,
 			ResourceAccessPolicy accessPolicy, List<SubscriptionFilter> filters, NotificationEncoder encoder,
@@ -128,9 +128,8 @@ public class NotificationDispatcher implements AutoCloseable {
 	 */
 	public Subscriber register(String id, @Nullable Principal principal, boolean listChanges,
 			Map<String, Object> meta) {
-		return register(id, principal, listChanges, meta,
-				(subscriber) -> (stream, notification) -> stream.send(null,
-						this.encoder.encodeMessage(notification, subscriber)));
+		return register(id, principal, listChanges, meta, (subscriber) -> (stream, notification) -> stream.send(null,
+				this.encoder.encodeMessage(notification, subscriber)));
 	}
 
 	/**
@@ -148,9 +147,9 @@ public class NotificationDispatcher implements AutoCloseable {
 		Subscriber subscriber = new Subscriber(id, principal, listChanges, meta);
 		this.encoder.prepare(subscriber);
 		Outbox.Writer own = writer.apply(subscriber);
-		subscriber.setOutbox(new Outbox(this.outboxCapacity, this.detachedOutboxCapacity, this.minInterval,
-				this.clock, this.scheduler, (stream, notification) -> write(subscriber, own, stream, notification),
-				this.stats, () -> this.index.subscriptionsOf(subscriber), this.writeBatch));
+		subscriber.setOutbox(new Outbox(this.outboxCapacity, this.detachedOutboxCapacity, this.minInterval, this.clock,
+				this.scheduler, (stream, notification) -> write(subscriber, own, stream, notification), this.stats,
+				() -> this.index.subscriptionsOf(subscriber), this.writeBatch));
 		subscriber.setLane(takeLaneSeat());
 		this.subscribers.add(subscriber);
 		return subscriber;
@@ -214,9 +213,9 @@ public class NotificationDispatcher implements AutoCloseable {
 
 	/**
 	 * Set which resources {@code resources/list} names among those that change: a change
-	 * that creates or deletes one of them (whoever wrote it, on whichever node) also tells
-	 * every subscriber that wants it that the resource list changed. Without it, only
-	 * {@link #resourceListChanged()} does.
+	 * that creates or deletes one of them (whoever wrote it, on whichever node) also
+	 * tells every subscriber that wants it that the resource list changed. Without it,
+	 * only {@link #resourceListChanged()} does.
 	 * @param listedResources whether the list names a resource, by its URI
 	 */
 	public void setListedResources(Predicate<String> listedResources) {
@@ -246,8 +245,8 @@ public class NotificationDispatcher implements AutoCloseable {
 
 	/**
 	 * Give up every stream whose write has been blocked for longer than the timeout: a
-	 * client that stopped reading. Each is detached at once (its subscriber will be told to
-	 * resync) and closed; closing never waits for the blocked write.
+	 * client that stopped reading. Each is detached at once (its subscriber will be told
+	 * to resync) and closed; closing never waits for the blocked write.
 	 * @param now the current time
 	 * @param timeout the write timeout
 	 * @return how many streams were given up
@@ -281,12 +280,13 @@ public class NotificationDispatcher implements AutoCloseable {
 	 * @param subscriber the subscriber
 	 * @param uri the URI subscribed to
 	 * @return {@code false} if it existed already
-	 * @throws IllegalStateException if the subscriber is no longer registered (its session
-	 * or stream ended meanwhile); nothing is added then
+	 * @throws IllegalStateException if the subscriber is no longer registered (its
+	 * session or stream ended meanwhile); nothing is added then
 	 */
 	public boolean subscribe(Subscriber subscriber, String uri) {
 		boolean added = this.index.add(subscriber, uri);
-		// unregister() removes the subscriber before its subscriptions: if it is gone now,
+		// unregister() removes the subscriber before its subscriptions: if it is gone
+		// now,
 		// either unregister() saw this subscription or it is ours to remove.
 		if (!this.subscribers.contains(subscriber)) {
 			this.index.remove(subscriber, uri);
@@ -297,7 +297,6 @@ public class NotificationDispatcher implements AutoCloseable {
 		}
 		return added;
 	}
-
 
 	/**
 	 * Remove a subscription and what waits for it.
@@ -515,11 +514,13 @@ public class NotificationDispatcher implements AutoCloseable {
 					this.mergedUris.set(slot,
 							CoverageRules.moreSpecific(this.change.uri(), this.mergedUris.get(slot), subscribedUri));
 				}
-				// Else it was told already, with what seemed its only subscription: another
+				// Else it was told already, with what seemed its only subscription:
+				// another
 				// one was being added meanwhile. One notification per change still holds.
 			}
 			else if (subscriber.getSubscriptions() <= 1) {
-				// Nothing to merge with: told at once, while its memory is at hand, rather
+				// Nothing to merge with: told at once, while its memory is at hand,
+				// rather
 				// than in a second pass over thousands of subscribers.
 				subscriber.dispatchMark = this.mark;
 				subscriber.dispatchSlot = TOLD;
@@ -543,8 +544,8 @@ public class NotificationDispatcher implements AutoCloseable {
 	}
 
 	/**
-	 * One notification of a change per subscription URI, shared by all its subscribers: it
-	 * is encoded once, here, however many subscribers it goes to. The index yields a
+	 * One notification of a change per subscription URI, shared by all its subscribers:
+	 * it is encoded once, here, however many subscribers it goes to. The index yields a
 	 * subscription's subscribers together, so the last one is kept at hand.
 	 */
 	private static final class SharedNotifications {
@@ -581,7 +582,8 @@ public class NotificationDispatcher implements AutoCloseable {
 	 * for live delivery: what a replay that re-matches a shared change log writes.
 	 * @param change the change
 	 * @param subscriber the subscriber
-	 * @param subscriptions its subscriptions, in an index from {@link SubscriptionIndex#emptyCopy()}
+	 * @param subscriptions its subscriptions, in an index from
+	 * {@link SubscriptionIndex#emptyCopy()}
 	 * @return the notifications: one per matching subscription for a correlating
 	 * subscriber, else at most one
 	 */
@@ -626,9 +628,9 @@ public class NotificationDispatcher implements AutoCloseable {
 
 	/**
 	 * The access policy's answers for one change. They depend only on the subscription
-	 * and the principal, which thousands of subscribers share, so each pair is asked once;
-	 * the index yields a subscription's subscribers together, so the last answer is kept
-	 * at hand.
+	 * and the principal, which thousands of subscribers share, so each pair is asked
+	 * once; the index yields a subscription's subscribers together, so the last answer is
+	 * kept at hand.
 	 */
 	private final class Decisions {
 

@@ -57,10 +57,10 @@ public final class NotificationEncoder {
 
 	/**
 	 * Encode a notification for a subscriber. The JSON is built once per notification and
-	 * shared: the dispatcher queues one instance for every subscriber of a subscription URI,
-	 * and subscribers differ only in their own {@code _meta} entries (none in the 2025 era,
-	 * the subscription id in the 2026 era), which are spliced into the shared text. The
-	 * bytes are those {@link #encodeFully} writes.
+	 * shared: the dispatcher queues one instance for every subscriber of a subscription
+	 * URI, and subscribers differ only in their own {@code _meta} entries (none in the
+	 * 2025 era, the subscription id in the 2026 era), which are spliced into the shared
+	 * text. The bytes are those {@link #encodeFully} writes.
 	 * @param notification the notification
 	 * @param subscriber who it is for
 	 * @return one line of JSON
@@ -107,7 +107,8 @@ public final class NotificationEncoder {
 	/**
 	 * Encode now what a subscriber's messages add to the notifications: its own
 	 * {@code _meta} entries. Called when it registers, so that the JSON writer never runs
-	 * for them on a delivery thread (see {@link #prepare(OutboundNotification, Subscriber)}).
+	 * for them on a delivery thread (see
+	 * {@link #prepare(OutboundNotification, Subscriber)}).
 	 * @param subscriber the subscriber
 	 */
 	void prepare(Subscriber subscriber) {
@@ -124,9 +125,9 @@ public final class NotificationEncoder {
 	/**
 	 * Encode now what the subscribers of a notification that are like this one share: the
 	 * dispatcher calls it as it queues the notification for them, so that a delivery
-	 * thread only copies bytes. Encoding on delivery, the first delivery of each change ran
-	 * the JSON writer on the path every message takes, and the JIT compiler compiled the
-	 * JSON writer into each method of that path, one after another: seconds of a core
+	 * thread only copies bytes. Encoding on delivery, the first delivery of each change
+	 * ran the JSON writer on the path every message takes, and the JIT compiler compiled
+	 * the JSON writer into each method of that path, one after another: seconds of a core
 	 * while the server warmed up under load (#29).
 	 * @param notification the notification
 	 * @param like a subscriber it goes to
@@ -146,7 +147,8 @@ public final class NotificationEncoder {
 			}
 		}
 		catch (RuntimeException ex) {
-			// Not once per subscriber on the dispatcher's thread: the writer meets it again,
+			// Not once per subscriber on the dispatcher's thread: the writer meets it
+			// again,
 			// and reports it, for each.
 			encoded.unencodable = true;
 		}
@@ -200,14 +202,15 @@ public final class NotificationEncoder {
 		if (!meta.isEmpty()) {
 			params.put("_meta", meta);
 		}
-		return this.codec.writeAsString(new JsonRpcNotification(notification.method(), params.isEmpty() ? null : params));
+		return this.codec
+			.writeAsString(new JsonRpcNotification(notification.method(), params.isEmpty() ? null : params));
 	}
 
 	/**
-	 * The text before and after the subscriber's own {@code _meta} entries, which come last
-	 * in {@code _meta}, itself last in {@code params}, itself last in the message: written
-	 * once with a placeholder entry in their place. Empty when the change's attributes use
-	 * the placeholder's key.
+	 * The text before and after the subscriber's own {@code _meta} entries, which come
+	 * last in {@code _meta}, itself last in {@code params}, itself last in the message:
+	 * written once with a placeholder entry in their place. Empty when the change's
+	 * attributes use the placeholder's key.
 	 */
 	private EncodedMessage.Part[] splice(OutboundNotification notification) {
 		if (notification.attributes().containsKey(SPLICE_KEY)) {
@@ -222,7 +225,9 @@ public final class NotificationEncoder {
 				new EncodedMessage.Part(json.substring(at + this.spliceEntry.length())) };
 	}
 
-	/** The subscriber's own entries as JSON object members, written once per subscriber. */
+	/**
+	 * The subscriber's own entries as JSON object members, written once per subscriber.
+	 */
 	private EncodedMessage.Part encodeOwnMeta(Subscriber subscriber) {
 		String object = this.codec.writeAsString(subscriber.getMeta());
 		EncodedMessage.Part fragment = new EncodedMessage.Part(
@@ -232,8 +237,8 @@ public final class NotificationEncoder {
 	}
 
 	/**
-	 * Whether a subscriber's own entry would replace one of the notification's. Checked for
-	 * every subscriber and notification: over an array, so that it allocates nothing.
+	 * Whether a subscriber's own entry would replace one of the notification's. Checked
+	 * for every subscriber and notification: over an array, so that it allocates nothing.
 	 */
 	private static boolean collides(OutboundNotification notification, String[] own) {
 		Map<String, Object> attributes = notification.attributes();
@@ -250,11 +255,12 @@ public final class NotificationEncoder {
 	}
 
 	/**
-	 * A notification's wire form, kept with it: the message for subscribers without entries
-	 * of their own, and the text and bytes around such entries. Each part is built by the
-	 * dispatcher as it queues the notification ({@link #prepare(OutboundNotification, Subscriber)}),
-	 * else when first needed (a resync, a kind of subscriber it was not prepared for); two
-	 * threads may both build it, with the same result.
+	 * A notification's wire form, kept with it: the message for subscribers without
+	 * entries of their own, and the text and bytes around such entries. Each part is
+	 * built by the dispatcher as it queues the notification
+	 * ({@link #prepare(OutboundNotification, Subscriber)}), else when first needed (a
+	 * resync, a kind of subscriber it was not prepared for); two threads may both build
+	 * it, with the same result.
 	 */
 	static final class Encoded {
 
@@ -264,7 +270,9 @@ public final class NotificationEncoder {
 
 		private volatile EncodedMessage.Part @Nullable [] spliced;
 
-		/** Whether encoding it ahead of delivery failed; the dispatcher's thread's own. */
+		/**
+		 * Whether encoding it ahead of delivery failed; the dispatcher's thread's own.
+		 */
 		private boolean unencodable;
 
 		Encoded(NotificationEncoder encoder) {

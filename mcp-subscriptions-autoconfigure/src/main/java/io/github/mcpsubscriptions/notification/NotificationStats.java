@@ -78,7 +78,9 @@ public final class NotificationStats {
 		return this.delayed.sum();
 	}
 
-	/** Drains that let a lone notification wait for others while delivery was saturated. */
+	/**
+	 * Drains that let a lone notification wait for others while delivery was saturated.
+	 */
 	public long getGathered() {
 		return this.gathered.sum();
 	}

@@ -13,8 +13,9 @@ import org.jspecify.annotations.Nullable;
  * {@link #key()} are the same news: the newer replaces the older in place.
  * <p>
  * A value: equality is by its components. It also carries its wire form once the
- * {@link NotificationEncoder} has built it, so that the one instance the dispatcher queues
- * for every subscriber of a subscription URI is encoded once, not once per subscriber.
+ * {@link NotificationEncoder} has built it, so that the one instance the dispatcher
+ * queues for every subscriber of a subscription URI is encoded once, not once per
+ * subscriber.
  */
 public final class OutboundNotification {
 
@@ -109,13 +110,13 @@ public final class OutboundNotification {
 	static List<OutboundNotification> resyncs(OutboundNotification marker, List<String> uris) {
 		String subscribedUri = marker.subscribedUri;
 		if (uris.isEmpty()) {
-			return List.of(new OutboundNotification(LIST_CHANGED, null, subscribedUri, Map.of(), true,
-					marker.publishedAt));
+			return List
+				.of(new OutboundNotification(LIST_CHANGED, null, subscribedUri, Map.of(), true, marker.publishedAt));
 		}
 		List<OutboundNotification> resyncs = new ArrayList<>(uris.size());
 		for (String uri : uris) {
-			resyncs.add(new OutboundNotification(RESOURCE_UPDATED, uri, subscribedUri, Map.of(), true,
-					marker.publishedAt));
+			resyncs.add(
+					new OutboundNotification(RESOURCE_UPDATED, uri, subscribedUri, Map.of(), true, marker.publishedAt));
 		}
 		return resyncs;
 	}

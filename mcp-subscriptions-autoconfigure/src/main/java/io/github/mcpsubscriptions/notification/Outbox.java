@@ -21,28 +21,28 @@ import org.jspecify.annotations.Nullable;
 /**
  * One subscriber's queue of notifications on their way to its stream.
  * <ul>
- * <li><b>Coalescing:</b> a notification with the same key (method, URI, subscribed URI) as
- * one still waiting replaces it in place, with the newer attributes.</li>
+ * <li><b>Coalescing:</b> a notification with the same key (method, URI, subscribed URI)
+ * as one still waiting replaces it in place, with the newer attributes.</li>
  * <li><b>Rate limits delay, never drop:</b> after a notification for a subscription, the
  * next one for it waits out the minimum interval; a timer then sends what waits, so the
  * last change is always told (trailing edge).</li>
- * <li><b>No stream yet:</b> notifications wait and go out when one attaches, up to
- * a smaller bound than a reading stream's: past it what waits is replaced by a resync of
- * every active subscription, which then stands for whatever follows (a session that
- * never reconnects holds no more than that).</li>
+ * <li><b>No stream yet:</b> notifications wait and go out when one attaches, up to a
+ * smaller bound than a reading stream's: past it what waits is replaced by a resync of
+ * every active subscription, which then stands for whatever follows (a session that never
+ * reconnects holds no more than that).</li>
  * <li><b>A resync covers its subscription:</b> while one waits, later notifications of
  * that subscription are merged into it: the client re-reads after it anyway.</li>
  * <li><b>Bounded:</b> past the capacity the outbox overflows: what waits is dropped, the
- * stream is closed, and for every active subscription a resync notification is queued,
- * so the client learns it must re-read. A gap is never silent.</li>
+ * stream is closed, and for every active subscription a resync notification is queued, so
+ * the client learns it must re-read. A gap is never silent.</li>
  * <li><b>One writer:</b> at most one drain runs at a time, so writes to a stream are
  * serialized and in order.</li>
  * <li><b>Batched:</b> what is due is written with one flush, up to a {@link WriteBatch}
  * budget; a drain with more to write then goes behind the other subscribers'.</li>
- * <li><b>Gathered at saturation:</b> once a drain of this outbox has found company for its
- * first notification, a lone one may wait for more while drains queue for their turn
- * (see {@link DeliveryScheduler#gather(Runnable, long)}), once per drain, unless it is late
- * already; a stream without company for a second writes at once again, so a single
+ * <li><b>Gathered at saturation:</b> once a drain of this outbox has found company for
+ * its first notification, a lone one may wait for more while drains queue for their turn
+ * (see {@link DeliveryScheduler#gather(Runnable, long)}), once per drain, unless it is
+ * late already; a stream without company for a second writes at once again, so a single
  * change never waits.</li>
  * <li><b>Replays are paced like live delivery:</b> a {@link Replay} handed over when a
  * stream attaches is written a message at a time under the same budget, as the client
@@ -101,7 +101,9 @@ public final class Outbox {
 
 	private final Function<String, Duration> minInterval;
 
-	/** Whether a minimum interval may hold a notification back: most outboxes have none. */
+	/**
+	 * Whether a minimum interval may hold a notification back: most outboxes have none.
+	 */
 	private final boolean rateLimited;
 
 	private final Clock clock;
@@ -131,8 +133,9 @@ public final class Outbox {
 
 	/**
 	 * When the write the client has not taken yet began (the clock's millis), or
-	 * {@link #NOT_WRITING}: a number rather than an {@code Instant}, as it is set for every
-	 * batch and a reference stored into this long-lived object costs the garbage collector.
+	 * {@link #NOT_WRITING}: a number rather than an {@code Instant}, as it is set for
+	 * every batch and a reference stored into this long-lived object costs the garbage
+	 * collector.
 	 */
 	private volatile long writeStartedAt = NOT_WRITING;
 
@@ -151,7 +154,9 @@ public final class Outbox {
 
 	private @Nullable Runnable onWritable;
 
-	/** The stream {@link #onWritable} is for: a callback never outlives its stream's turn. */
+	/**
+	 * The stream {@link #onWritable} is for: a callback never outlives its stream's turn.
+	 */
 	private @Nullable MessageStream onWritableStream;
 
 	private @Nullable Instant wakeUpAt;
@@ -233,7 +238,8 @@ public final class Outbox {
 			this.resyncMayWait |= notification.resync();
 			int waiting = this.pending.size() - 1;
 			if (this.stream == null && waiting >= this.detachedCapacity) {
-				// Nobody reads: what waits becomes a resync per subscription, which covers
+				// Nobody reads: what waits becomes a resync per subscription, which
+				// covers
 				// whatever else arrives until a stream attaches.
 				this.pending.remove(notification.key());
 				overflow();
@@ -260,7 +266,8 @@ public final class Outbox {
 		if (subscribedUri == null || notification.resync()) {
 			return false;
 		}
-		OutboundNotification waiting = this.pending.get(OutboundNotification.resync(subscribedUri, Instant.EPOCH).key());
+		OutboundNotification waiting = this.pending
+			.get(OutboundNotification.resync(subscribedUri, Instant.EPOCH).key());
 		return waiting != null && waiting.resync();
 	}
 
@@ -417,7 +424,8 @@ public final class Outbox {
 			this.attachAction = action;
 			this.replay = null;
 			this.replayStream = null;
-			// A stream given up while the client had not taken a write does not count against
+			// A stream given up while the client had not taken a write does not count
+			// against
 			// the new one.
 			this.awaiting = null;
 			this.writeStartedAt = NOT_WRITING;
@@ -427,8 +435,8 @@ public final class Outbox {
 
 	/**
 	 * Write a keep-alive comment through the stream's writer, unless a write is under way
-	 * (which keeps the connection busy anyway). A failed write closes the stream, which is
-	 * how clients that vanished without closing TCP are found.
+	 * (which keeps the connection busy anyway). A failed write closes the stream, which
+	 * is how clients that vanished without closing TCP are found.
 	 */
 	public void keepAlive() {
 		synchronized (this.lock) {
@@ -549,8 +557,8 @@ public final class Outbox {
 	}
 
 	/**
-	 * Called with the lock held: whether a drain is to start now (the caller then
-	 * submits it).
+	 * Called with the lock held: whether a drain is to start now (the caller then submits
+	 * it).
 	 */
 	private boolean startDrain() {
 		boolean work = !this.pending.isEmpty() || this.attachAction != null || this.keepAliveRequested
@@ -582,7 +590,8 @@ public final class Outbox {
 		}
 		catch (Throwable ex) {
 			// An Error out of a writer (OutOfMemoryError, StackOverflowError): the next
-			// offer must be able to start a drain again, or this subscriber hears nothing more.
+			// offer must be able to start a drain again, or this subscriber hears nothing
+			// more.
 			synchronized (this.lock) {
 				this.draining = false;
 			}
@@ -598,7 +607,8 @@ public final class Outbox {
 				target = this.stream;
 				if (target != null) {
 					if (!target.whenWritable(writableCallback(target))) {
-						// The client has not taken the last write: no thread waits for it.
+						// The client has not taken the last write: no thread waits for
+						// it.
 						this.awaiting = target;
 						if (this.writeStartedAt == NOT_WRITING) {
 							this.writeStartedAt = this.clock.millis();
@@ -659,7 +669,8 @@ public final class Outbox {
 				logger.error("Writing to an MCP stream failed", ex);
 			}
 			if (!batch.exhausted) {
-				// The batch's budget is spent: other streams' drains go first, then this one
+				// The batch's budget is spent: other streams' drains go first, then this
+				// one
 				// goes on (once the stream has taken this batch).
 				this.scheduler.execute(this.drainTask);
 				return;
@@ -775,7 +786,8 @@ public final class Outbox {
 				throw ex;
 			}
 			catch (RuntimeException ex) {
-				// A bug in a writer must not wedge the outbox: this one notification is lost.
+				// A bug in a writer must not wedge the outbox: this one notification is
+				// lost.
 				logger.error("Writing an MCP notification failed", ex);
 			}
 			return true;
@@ -828,9 +840,9 @@ public final class Outbox {
 	}
 
 	/**
-	 * The first waiting notification that no rate limit holds back. The clock is read only
-	 * for a rate-limited subscription: this runs for every notification written. Called
-	 * with the lock held.
+	 * The first waiting notification that no rate limit holds back. The clock is read
+	 * only for a rate-limited subscription: this runs for every notification written.
+	 * Called with the lock held.
 	 */
 	private @Nullable OutboundNotification pollDue() {
 		if (!this.rateLimited) {
@@ -872,7 +884,9 @@ public final class Outbox {
 		return null;
 	}
 
-	/** Called with the lock held: wake up when the earliest delayed notification is due. */
+	/**
+	 * Called with the lock held: wake up when the earliest delayed notification is due.
+	 */
 	private void scheduleWakeUp() {
 		Instant earliest = null;
 		for (OutboundNotification waiting : this.pending) {

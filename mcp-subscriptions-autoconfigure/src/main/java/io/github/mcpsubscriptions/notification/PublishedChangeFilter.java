@@ -2,8 +2,8 @@ package io.github.mcpsubscriptions.notification;
 
 /**
  * Decides whether a change the application published (a {@link ResourceChangedEvent}, a
- * mapped entity's change) goes to the change feed. A source that is the only one for
- * some resources, such as the database capture, declines theirs, so that one commit is
+ * mapped entity's change) goes to the change feed. A source that is the only one for some
+ * resources, such as the database capture, declines theirs, so that one commit is
  * notified once.
  */
 @FunctionalInterface

@@ -22,8 +22,8 @@ public class ResourceEventForwarder {
 
 	@TransactionalEventListener(fallbackExecution = true)
 	public void resourceChanged(ResourceChangedEvent event) {
-		this.feed.publish(new ResourceChange(event.getUri(), event.getAttributes(),
-				Instant.ofEpochMilli(event.getTimestamp())));
+		this.feed.publish(
+				new ResourceChange(event.getUri(), event.getAttributes(), Instant.ofEpochMilli(event.getTimestamp())));
 	}
 
 	@TransactionalEventListener(fallbackExecution = true)

@@ -28,9 +28,9 @@ import org.jspecify.annotations.Nullable;
  * it (readable or not: a URI the rule hides is named as one that does not exist is, so
  * that a resync cannot tell them apart);</li>
  * <li>else the nearest registered static resource at or above what the subscription
- * covers (its base, then each parent path), which the subscriber may read: the
- * collection {@code catalog://products} for {@code catalog://products/{id}}, the
- * directory {@code file:///logs/} for {@code file:///logs/?pattern=*.log};</li>
+ * covers (its base, then each parent path), which the subscriber may read: the collection
+ * {@code catalog://products} for {@code catalog://products/{id}}, the directory
+ * {@code file:///logs/} for {@code file:///logs/?pattern=*.log};</li>
  * <li>else the registered static resources and the listed template instances the
  * subscription covers and the subscriber may read, at most {@link #MAX_INSTANCES};</li>
  * <li>else none: nothing the subscriber may read stands for the subscription.</li>
@@ -132,7 +132,10 @@ public final class ResyncTargets {
 		return definition != null && !definition.isTemplate() && this.accessPolicy.canRead(principal, uri);
 	}
 
-	/** Where a URI's authority begins (after {@code scheme://}), or its path (after {@code scheme:}). */
+	/**
+	 * Where a URI's authority begins (after {@code scheme://}), or its path (after
+	 * {@code scheme:}).
+	 */
 	private static int authorityStart(String uri) {
 		int separator = uri.indexOf("://");
 		if (separator >= 0) {

@@ -20,7 +20,10 @@ public final class Subscriber {
 	/** The keys of {@link #meta}, which the encoder checks for every notification. */
 	private final String[] metaKeys;
 
-	/** Whether {@link #meta} has entries: asked for every notification, by the dispatcher too. */
+	/**
+	 * Whether {@link #meta} has entries: asked for every notification, by the dispatcher
+	 * too.
+	 */
 	private final boolean ownMeta;
 
 	private volatile @Nullable Principal principal;
@@ -37,8 +40,8 @@ public final class Subscriber {
 	private volatile boolean promptListChanges;
 
 	/**
-	 * How many subscriptions it has, as the dispatcher counts them: only a subscriber with
-	 * more than one can be matched twice by a change.
+	 * How many subscriptions it has, as the dispatcher counts them: only a subscriber
+	 * with more than one can be matched twice by a change.
 	 */
 	private volatile int subscriptions;
 
@@ -52,9 +55,9 @@ public final class Subscriber {
 	private volatile @Nullable DeliveryLane lane;
 
 	/**
-	 * The dispatcher's own bookkeeping while it fans a change out, on its thread only: the
-	 * change this subscriber was last seen in, and its place in that change's list (or
-	 * {@code -1} once it has been told).
+	 * The dispatcher's own bookkeeping while it fans a change out, on its thread only:
+	 * the change this subscriber was last seen in, and its place in that change's list
+	 * (or {@code -1} once it has been told).
 	 */
 	long dispatchMark;
 
@@ -138,7 +141,8 @@ public final class Subscriber {
 	}
 
 	/**
-	 * Entries added to the {@code _meta} of every notification (the 2026 subscription id).
+	 * Entries added to the {@code _meta} of every notification (the 2026 subscription
+	 * id).
 	 * @return the entries
 	 */
 	public Map<String, Object> getMeta() {

@@ -50,7 +50,10 @@ final class WaitingNotifications implements Iterable<OutboundNotification> {
 	/** How many wait in the ring. */
 	private int count;
 
-	/** Used once more than {@value #FEW} have waited at the same time; then everything waiting is here. */
+	/**
+	 * Used once more than {@value #FEW} have waited at the same time; then everything
+	 * waiting is here.
+	 */
 	private @Nullable KeyedRing table;
 
 	/** Whether what waits is in {@link #table} rather than in the ring. */

@@ -1,5 +1,6 @@
 /**
- * Server-to-client messages: the streams they are written to, change events and their delivery.
+ * Server-to-client messages: the streams they are written to, change events and their
+ * delivery.
  */
 @NullMarked
 package io.github.mcpsubscriptions.notification;

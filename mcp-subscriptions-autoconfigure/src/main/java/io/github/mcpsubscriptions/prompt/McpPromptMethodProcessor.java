@@ -193,12 +193,12 @@ public class McpPromptMethodProcessor implements SmartInitializingSingleton, Bea
 			}
 		}
 		if (isPublisher(type)) {
-			throw new IllegalArgumentException("unsupported return type " + type.getName()
-					+ ": reactive types are not supported" + supported);
+			throw new IllegalArgumentException(
+					"unsupported return type " + type.getName() + ": reactive types are not supported" + supported);
 		}
 		boolean message = MESSAGE_TYPES.stream().anyMatch((candidate) -> candidate.isAssignableFrom(type));
-		boolean many = Iterable.class.isAssignableFrom(type) || (type.isArray() && !type.getComponentType()
-			.isPrimitive());
+		boolean many = Iterable.class.isAssignableFrom(type)
+				|| (type.isArray() && !type.getComponentType().isPrimitive());
 		if (!message && !many && type != PromptResult.class && type != Object.class) {
 			throw new IllegalArgumentException("unsupported return type " + type.getName() + supported);
 		}

@@ -7,9 +7,9 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A prompt the server offers. {@link McpPrompt} methods become prompts; integrations adapt
- * their own prompts to this, and applications may implement it directly, registering it
- * with the {@link PromptRegistry}.
+ * A prompt the server offers. {@link McpPrompt} methods become prompts; integrations
+ * adapt their own prompts to this, and applications may implement it directly,
+ * registering it with the {@link PromptRegistry}.
  *
  * @since 0.1.0
  */

@@ -6,14 +6,13 @@ import io.github.mcpsubscriptions.resource.ResourceContents;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What a {@link PromptMessage} holds: text, an image, audio, an embedded resource, or a link
- * to a resource the client may read.
+ * What a {@link PromptMessage} holds: text, an image, audio, an embedded resource, or a
+ * link to a resource the client may read.
  *
  * @since 0.1.0
  */
-public sealed interface PromptContent
-		permits PromptContent.Text, PromptContent.Image, PromptContent.Audio, PromptContent.EmbeddedResource,
-		PromptContent.ResourceLink {
+public sealed interface PromptContent permits PromptContent.Text, PromptContent.Image, PromptContent.Audio,
+		PromptContent.EmbeddedResource, PromptContent.ResourceLink {
 
 	/**
 	 * Text.
@@ -54,8 +53,8 @@ public sealed interface PromptContent
 	}
 
 	/**
-	 * A link to a resource, which the client reads if it wants it (protocol 2025-06-18 and
-	 * later).
+	 * A link to a resource, which the client reads if it wants it (protocol 2025-06-18
+	 * and later).
 	 * @param uri the resource's URI
 	 * @param name its name
 	 * @return the content

@@ -13,9 +13,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * The prompts the server offers, listed by name (so that pages stay stable). Adding or
  * removing one tells the {@link PromptRegistryListener}s, which send
- * {@code notifications/prompts/list_changed} to the clients that want it. {@link McpPrompt}
- * methods are registered here when the application starts; integrations and applications
- * register their own {@link Prompt}s at any time.
+ * {@code notifications/prompts/list_changed} to the clients that want it.
+ * {@link McpPrompt} methods are registered here when the application starts; integrations
+ * and applications register their own {@link Prompt}s at any time.
  *
  * @since 0.1.0
  */

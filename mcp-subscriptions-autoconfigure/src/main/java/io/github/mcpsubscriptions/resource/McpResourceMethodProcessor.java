@@ -121,7 +121,8 @@ public class McpResourceMethodProcessor implements SmartInitializingSingleton, B
 				String where = describe(beanName, method);
 				try {
 					if (listers.put(annotation.value(), lister(bean, method)) != null) {
-						problems.add(where + ": a second @McpResourceInstances method for '" + annotation.value() + "'");
+						problems
+							.add(where + ": a second @McpResourceInstances method for '" + annotation.value() + "'");
 					}
 				}
 				catch (IllegalArgumentException ex) {
@@ -163,7 +164,8 @@ public class McpResourceMethodProcessor implements SmartInitializingSingleton, B
 		checkReturnType(method);
 		Method invocable = AopUtils.selectInvocableMethod(method, bean.getClass());
 		ResourceMethod resourceMethod = resourceMethod(bean, invocable, method, annotation.uri());
-		ResourceDefinition.Builder builder = ResourceDefinition.builder(annotation.uri(), reader(resourceMethod, invocable))
+		ResourceDefinition.Builder builder = ResourceDefinition
+			.builder(annotation.uri(), reader(resourceMethod, invocable))
 			.method(resourceMethod)
 			.name(StringUtils.hasText(annotation.name()) ? annotation.name() : method.getName())
 			.title(emptyToNull(annotation.title()))
@@ -264,16 +266,19 @@ public class McpResourceMethodProcessor implements SmartInitializingSingleton, B
 	private static ResourceReader reader(ResourceMethod resourceMethod, Method invocable) {
 		return (request) -> {
 			Object[] args = resourceMethod.arguments(request);
-			// No such resource when a variable does not convert: "abc" is not a product id.
+			// No such resource when a variable does not convert: "abc" is not a product
+			// id.
 			return (args != null) ? invoke(resourceMethod.getBean(), invocable, args) : null;
 		};
 	}
 
 	private static Set<String> optionalVariables(UriTemplate template) {
 		Set<String> optional = new java.util.HashSet<>(template.getVariableNames());
-		// Path variables must match at least one character; only query variables may be absent.
+		// Path variables must match at least one character; only query variables may be
+		// absent.
 		for (String name : template.getVariableNames()) {
-			if (template.getTemplate().contains("{" + name + "}") || template.getTemplate().contains("{+" + name + "}")) {
+			if (template.getTemplate().contains("{" + name + "}")
+					|| template.getTemplate().contains("{+" + name + "}")) {
 				optional.remove(name);
 			}
 		}
@@ -314,9 +319,9 @@ public class McpResourceMethodProcessor implements SmartInitializingSingleton, B
 	}
 
 	private static @Nullable ResourceAnnotations annotations(McpResource annotation) {
-		List<String> audience = (annotation.audience().length > 0) ? Arrays.stream(annotation.audience())
-			.map((role) -> role.name().toLowerCase(Locale.ROOT))
-			.toList() : null;
+		List<String> audience = (annotation.audience().length > 0)
+				? Arrays.stream(annotation.audience()).map((role) -> role.name().toLowerCase(Locale.ROOT)).toList()
+				: null;
 		Double priority = null;
 		if (annotation.priority() >= 0) {
 			if (annotation.priority() > 1) {

@@ -13,8 +13,8 @@ import org.jspecify.annotations.Nullable;
  * Turns what a resource reader returned into the contents sent to the client, and lists
  * the instances of resource templates.
  * <p>
- * {@code String} is text ({@code text/plain} unless declared otherwise), {@code byte[]}
- * a blob ({@code application/octet-stream}), {@link ResourceContents} and collections of
+ * {@code String} is text ({@code text/plain} unless declared otherwise), {@code byte[]} a
+ * blob ({@code application/octet-stream}), {@link ResourceContents} and collections of
  * them are sent as they are, and any other object is written as JSON
  * ({@code application/json}) with the application's JSON mapper. {@code null} and an
  * empty {@code Optional} mean the resource does not exist.
@@ -64,8 +64,8 @@ public class ResourceContentMapper {
 		if (unwrapped instanceof byte[] bytes) {
 			return List.of(ResourceContents.blob(resource.uri(), orDefault(declared, BINARY), bytes));
 		}
-		return List.of(ResourceContents.text(resource.uri(), orDefault(declared, JSON),
-				this.jsonWriter.apply(unwrapped)));
+		return List
+			.of(ResourceContents.text(resource.uri(), orDefault(declared, JSON), this.jsonWriter.apply(unwrapped)));
 	}
 
 	/**
@@ -134,9 +134,9 @@ public class ResourceContentMapper {
 				instances.add(new ResourceInstance(Map.of(variables.get(0), element)));
 			}
 			else {
-				throw new IllegalStateException("The instance lister of " + template + " returned a "
-						+ element.getClass().getName()
-						+ "; a template with several variables needs Maps or ResourceInstances");
+				throw new IllegalStateException(
+						"The instance lister of " + template + " returned a " + element.getClass().getName()
+								+ "; a template with several variables needs Maps or ResourceInstances");
 			}
 		}
 		return instances;
@@ -144,9 +144,8 @@ public class ResourceContentMapper {
 
 	private static ResourceDescriptor describe(ResourceDefinition template, ResourceInstance instance) {
 		String uri = template.getTemplate().expand(instance.variables());
-		String name = (instance.name() != null) ? instance.name()
-				: template.getName() + " " + String.join(",",
-						instance.variables().values().stream().map(String::valueOf).toList());
+		String name = (instance.name() != null) ? instance.name() : template.getName() + " "
+				+ String.join(",", instance.variables().values().stream().map(String::valueOf).toList());
 		String description = (instance.description() != null) ? instance.description() : template.getDescription();
 		return new ResourceDescriptor(uri, name, instance.title(), description, template.getMimeType(),
 				template.getAnnotations(), null);

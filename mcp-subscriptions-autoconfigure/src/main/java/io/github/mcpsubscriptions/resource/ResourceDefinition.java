@@ -47,8 +47,7 @@ public final class ResourceDefinition {
 		this.description = builder.description;
 		this.mimeType = builder.mimeType;
 		this.size = builder.size;
-		this.annotations = (builder.annotations != null && !builder.annotations.isEmpty()) ? builder.annotations
-				: null;
+		this.annotations = (builder.annotations != null && !builder.annotations.isEmpty()) ? builder.annotations : null;
 		this.reader = builder.reader;
 		this.instanceLister = builder.instanceLister;
 		this.cacheHints = builder.cacheHints;

@@ -13,9 +13,9 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The resources and resource templates the server offers: those of
- * {@link McpResource} methods, and any added at run time. Adding or removing one tells
- * the {@link ResourceRegistryListener}s, which send {@code list_changed} to clients.
+ * The resources and resource templates the server offers: those of {@link McpResource}
+ * methods, and any added at run time. Adding or removing one tells the
+ * {@link ResourceRegistryListener}s, which send {@code list_changed} to clients.
  * <p>
  * A concrete URI resolves to the static resource with exactly that URI, else to the most
  * specific matching template ({@link UriTemplate#SPECIFICITY}).

@@ -48,8 +48,8 @@ import org.jspecify.annotations.Nullable;
  * can be split in more than one way, earlier expressions take as much as they can.
  * Matching takes time linear in the length of the URI for a given template.
  *
- * <h2>Specificity</h2> When several templates match a URI, the most specific one wins,
- * as ordered by {@link #SPECIFICITY}:
+ * <h2>Specificity</h2> When several templates match a URI, the most specific one wins, as
+ * ordered by {@link #SPECIFICITY}:
  * <ol>
  * <li>more literal characters (outside expressions) first;</li>
  * <li>then fewer {@code {+...}} reserved expressions first;</li>
@@ -100,8 +100,7 @@ public final class UriTemplate {
 		this.template = template;
 		List<Part> allParts = new Parser(template).parse();
 		@Nullable Part last = allParts.isEmpty() ? null : allParts.get(allParts.size() - 1);
-		this.query = (last instanceof Expression expression && expression.operator().isQuery()) ? expression
-				: null;
+		this.query = (last instanceof Expression expression && expression.operator().isQuery()) ? expression : null;
 		this.parts = List.copyOf((this.query != null) ? allParts.subList(0, allParts.size() - 1) : allParts);
 		List<String> names = new ArrayList<>();
 		int literals = 0;
@@ -120,8 +119,7 @@ public final class UriTemplate {
 		this.variableNames = List.copyOf(names);
 		this.literalLength = literals;
 		this.reservedCount = reserved;
-		this.literalPrefix = (!allParts.isEmpty() && allParts.get(0) instanceof Literal literal) ? literal.text()
-				: "";
+		this.literalPrefix = (!allParts.isEmpty() && allParts.get(0) instanceof Literal literal) ? literal.text() : "";
 	}
 
 	/**
@@ -179,7 +177,8 @@ public final class UriTemplate {
 	public @Nullable Map<String, String> match(String uri) {
 		int length = uri.length();
 		int count = this.parts.size();
-		// matchesFrom[k][pos]: whether parts k.. (and the query) match uri[pos..] exactly.
+		// matchesFrom[k][pos]: whether parts k.. (and the query) match uri[pos..]
+		// exactly.
 		// Computing it backwards keeps matching linear where a backtracking regex could
 		// take exponential time on URIs with many slashes.
 		boolean[][] matchesFrom = new boolean[count + 1][];
@@ -349,8 +348,8 @@ public final class UriTemplate {
 	}
 
 	/**
-	 * Percent-decodes a value as UTF-8, keeping other characters (a {@code +} too) as they
-	 * are.
+	 * Percent-decodes a value as UTF-8, keeping other characters (a {@code +} too) as
+	 * they are.
 	 * @param value the encoded value
 	 * @return the decoded value, or {@code null} if a triplet is incomplete or not hex,
 	 * or the bytes are not valid UTF-8
@@ -421,8 +420,8 @@ public final class UriTemplate {
 
 	private static boolean isUnreserved(char character) {
 		return (character >= 'A' && character <= 'Z') || (character >= 'a' && character <= 'z')
-				|| (character >= '0' && character <= '9') || character == '-' || character == '.'
-				|| character == '_' || character == '~';
+				|| (character >= '0' && character <= '9') || character == '-' || character == '.' || character == '_'
+				|| character == '~';
 	}
 
 	private static int hexValue(char character) {
@@ -482,6 +481,7 @@ public final class UriTemplate {
 
 	/**
 	 * One expression of the template.
+	 *
 	 * @param operator the operator
 	 * @param names the variable names
 	 * @param text the expression text, braces included
@@ -564,8 +564,8 @@ public final class UriTemplate {
 				if (previous.operator().isQuery()) {
 					if (expression.operator().isQuery()) {
 						throw error("query expression '" + previous.text() + "' at index " + previous.index()
-								+ " is not last: '" + expression.text() + "' follows it at index "
-								+ expression.index() + ", but only one query expression may end the template");
+								+ " is not last: '" + expression.text() + "' follows it at index " + expression.index()
+								+ ", but only one query expression may end the template");
 					}
 					throw error("expression '" + expression.text() + "' at index " + expression.index()
 							+ " follows the query expression '" + previous.text()
@@ -587,8 +587,8 @@ public final class UriTemplate {
 			}
 			for (String name : expression.names()) {
 				if (this.names.contains(name)) {
-					throw error("variable '" + name + "' is used more than once (again at index "
-							+ expression.index() + ")");
+					throw error("variable '" + name + "' is used more than once (again at index " + expression.index()
+							+ ")");
 				}
 				this.names.add(name);
 			}

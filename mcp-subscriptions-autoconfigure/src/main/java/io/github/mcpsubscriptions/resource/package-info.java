@@ -1,5 +1,6 @@
 /**
- * Resources: {@code @McpResource} methods, the resource registry, URI templates and content mapping.
+ * Resources: {@code @McpResource} methods, the resource registry, URI templates and
+ * content mapping.
  */
 @NullMarked
 package io.github.mcpsubscriptions.resource;

@@ -37,8 +37,8 @@ public record McpProtectedResource(String resource, List<String> authorizationSe
 	}
 
 	/**
-	 * Where the metadata document is (RFC 9728 §3.1): the well-known path inserted between
-	 * the host and the resource's path.
+	 * Where the metadata document is (RFC 9728 §3.1): the well-known path inserted
+	 * between the host and the resource's path.
 	 * @return the metadata URL
 	 */
 	public String metadataUrl() {

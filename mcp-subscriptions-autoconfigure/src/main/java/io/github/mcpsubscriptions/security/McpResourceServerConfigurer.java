@@ -39,20 +39,18 @@ import org.springframework.security.web.access.AccessDeniedHandler;
 
 /**
  * Makes a {@code SecurityFilterChain} an OAuth 2.1 resource server as the MCP
- * authorization specification asks: bearer JWTs whose audience is this server's
- * resource URI (RFC 8707), a {@code 401} with
- * {@code WWW-Authenticate: Bearer resource_metadata="…", scope="…"} (the fewest scopes the
- * refusing rule needs), the protected-resource metadata document (RFC 9728) served by
+ * authorization specification asks: bearer JWTs whose audience is this server's resource
+ * URI (RFC 8707), a {@code 401} with
+ * {@code WWW-Authenticate: Bearer resource_metadata="…", scope="…"} (the fewest scopes
+ * the refusing rule needs), the protected-resource metadata document (RFC 9728) served by
  * Spring Security's own filter under {@code /.well-known/oauth-protected-resource}, and a
  * {@code 403} with {@code error="insufficient_scope"} and the scopes the request needed.
- * Authorization rules stay the application's:
- * <pre class="code">
+ * Authorization rules stay the application's: <pre class="code">
  * http.authorizeHttpRequests((requests) -&gt; requests
  *         .requestMatchers("/mcp").hasAuthority("SCOPE_catalog:read")
  *         .anyRequest().authenticated())
  *     .with(McpResourceServerConfigurer.mcpResourceServer(), Customizer.withDefaults());
- * </pre>
- * The {@link McpProtectedResource} and the {@link JwtDecoder} are the application
+ * </pre> The {@link McpProtectedResource} and the {@link JwtDecoder} are the application
  * context's beans unless given.
  */
 public final class McpResourceServerConfigurer
@@ -98,9 +96,9 @@ public final class McpResourceServerConfigurer
 	}
 
 	/**
-	 * Further claims of the metadata document, applied last. The document claims only what
-	 * this configurer sets up (bearer tokens in the header, no certificate binding); an
-	 * application that binds its tokens to client certificates (a decoder with
+	 * Further claims of the metadata document, applied last. The document claims only
+	 * what this configurer sets up (bearer tokens in the header, no certificate binding);
+	 * an application that binds its tokens to client certificates (a decoder with
 	 * {@code X509CertificateThumbprintValidator}) says so here with
 	 * {@code tlsClientCertificateBoundAccessTokens(true)}.
 	 * @param metadata the customizer
@@ -116,8 +114,8 @@ public final class McpResourceServerConfigurer
 		ApplicationContext context = http.getSharedObject(ApplicationContext.class);
 		McpProtectedResource resource = (this.resource != null) ? this.resource
 				: context.getBean(McpProtectedResource.class);
-		JwtDecoder decoder = audienceChecking((this.jwtDecoder != null) ? this.jwtDecoder
-				: context.getBean(JwtDecoder.class), resource.resource());
+		JwtDecoder decoder = audienceChecking(
+				(this.jwtDecoder != null) ? this.jwtDecoder : context.getBean(JwtDecoder.class), resource.resource());
 		AuthenticationEntryPoint entryPoint = new ScopeNamingEntryPoint(resource);
 		http.oauth2ResourceServer((server) -> server.jwt((jwt) -> jwt.decoder(decoder))
 			.authenticationEntryPoint(entryPoint)
@@ -129,7 +127,8 @@ public final class McpResourceServerConfigurer
 				if (resource.resourceName() != null) {
 					builder.resourceName(resource.resourceName());
 				}
-				// Spring Security's filter claims certificate-bound tokens by default, which
+				// Spring Security's filter claims certificate-bound tokens by default,
+				// which
 				// this resource server does not check.
 				builder.claims((claims) -> claims
 					.remove(OAuth2ProtectedResourceMetadataClaimNames.TLS_CLIENT_CERTIFICATE_BOUND_ACCESS_TOKENS));
@@ -144,16 +143,17 @@ public final class McpResourceServerConfigurer
 			Jwt jwt = decoder.decode(token);
 			OAuth2TokenValidatorResult result = validator.validate(jwt);
 			if (result.hasErrors()) {
-				throw new JwtValidationException("The token is not meant for this resource (audience " + audience
-						+ ")", result.getErrors());
+				throw new JwtValidationException("The token is not meant for this resource (audience " + audience + ")",
+						result.getErrors());
 			}
 			return jwt;
 		};
 	}
 
 	/**
-	 * The scopes to name in a challenge: the needed ones and the granted ones this resource
-	 * knows, in the order of {@code scopes_supported}, then any others the rule names.
+	 * The scopes to name in a challenge: the needed ones and the granted ones this
+	 * resource knows, in the order of {@code scopes_supported}, then any others the rule
+	 * names.
 	 */
 	private static List<String> challenge(McpProtectedResource resource, Set<String> needed, Set<String> granted) {
 		Set<String> challenged = new LinkedHashSet<>();
@@ -171,8 +171,8 @@ public final class McpResourceServerConfigurer
 	}
 
 	/**
-	 * A request without a token: Spring Security's {@code 401} with the metadata link, and
-	 * the fewest scopes the refusing rule needs, so that a client following the MCP
+	 * A request without a token: Spring Security's {@code 401} with the metadata link,
+	 * and the fewest scopes the refusing rule needs, so that a client following the MCP
 	 * specification's scope selection asks for those rather than for every scope of the
 	 * resource (MCP authorization 2025-11-25, "Protected Resource Metadata Discovery
 	 * Requirements"). A token that is not valid gets no {@code scope}: no rule has judged
@@ -194,14 +194,16 @@ public final class McpResourceServerConfigurer
 		public void commence(HttpServletRequest request, HttpServletResponse response,
 				AuthenticationException authException) {
 			this.delegate.commence(request, response, authException);
-			// The metadata link is set on the header rather than through the entry point's
-			// setResourceMetadataParameterResolver, which Spring Security 7.0 (Boot 4.0) lacks.
+			// The metadata link is set on the header rather than through the entry
+			// point's
+			// setResourceMetadataParameterResolver, which Spring Security 7.0 (Boot 4.0)
+			// lacks.
 			String linked = response.getHeader(HttpHeaders.WWW_AUTHENTICATE);
 			if (linked != null) {
 				String link = "resource_metadata=\"" + this.resource.metadataUrl() + "\"";
 				Matcher existing = RESOURCE_METADATA.matcher(linked);
-				response.setHeader(HttpHeaders.WWW_AUTHENTICATE, existing.find()
-						? existing.replaceFirst(Matcher.quoteReplacement(link)) : linked + ", " + link);
+				response.setHeader(HttpHeaders.WWW_AUTHENTICATE,
+						existing.find() ? existing.replaceFirst(Matcher.quoteReplacement(link)) : linked + ", " + link);
 			}
 			if (!(authException instanceof OAuth2AuthenticationException)
 					&& authException.getCause() instanceof AccessDeniedException refusal) {
@@ -221,12 +223,12 @@ public final class McpResourceServerConfigurer
 	 * scopes to ask for and the metadata link, so that a client can step up (RFC 6750
 	 * §3.1; MCP authorization 2025-11-25, "Runtime Insufficient Scope Errors").
 	 * <p>
-	 * The scopes are the fewest the refused request needed, as the refusing rule names them
-	 * ({@link RequiredScopes}), together with the scopes of this resource the token already
-	 * has: the specification's recommended approach, so that a client that asks for exactly
-	 * the challenged scopes does not lose what it could do before. When the rule does not
-	 * name scopes (a role, a custom decision), {@code scope} is left out rather than
-	 * guessed, and clients fall back to {@code scopes_supported}.
+	 * The scopes are the fewest the refused request needed, as the refusing rule names
+	 * them ({@link RequiredScopes}), together with the scopes of this resource the token
+	 * already has: the specification's recommended approach, so that a client that asks
+	 * for exactly the challenged scopes does not lose what it could do before. When the
+	 * rule does not name scopes (a role, a custom decision), {@code scope} is left out
+	 * rather than guessed, and clients fall back to {@code scopes_supported}.
 	 */
 	private static final class InsufficientScopeHandler implements AccessDeniedHandler {
 
@@ -253,8 +255,9 @@ public final class McpResourceServerConfigurer
 			List<String> missing = challenged.stream()
 				.filter((scope) -> needed.contains(scope) && !granted.contains(scope))
 				.toList();
-			parameters.add("error_description=\"The request requires higher privileges than provided by the access token"
-					+ (missing.isEmpty() ? "" : " (scope " + String.join(" ", missing) + ")") + "\"");
+			parameters
+				.add("error_description=\"The request requires higher privileges than provided by the access token"
+						+ (missing.isEmpty() ? "" : " (scope " + String.join(" ", missing) + ")") + "\"");
 			if (!needed.isEmpty()) {
 				parameters.add("scope=\"" + String.join(" ", challenged) + "\"");
 			}

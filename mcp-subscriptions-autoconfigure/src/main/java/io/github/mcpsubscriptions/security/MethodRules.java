@@ -87,8 +87,8 @@ final class MethodRules {
 			return this.expressionHandler.getExpressionParser().parseExpression(preAuthorize.value());
 		}
 		catch (ParseException ex) {
-			logger.error("Invalid @PreAuthorize of MCP " + this.kind + " method " + method + ": '" + preAuthorize.value()
-					+ "'; it grants nothing", ex);
+			logger.error("Invalid @PreAuthorize of MCP " + this.kind + " method " + method + ": '"
+					+ preAuthorize.value() + "'; it grants nothing", ex);
 			return INVALID_RULE;
 		}
 	}

@@ -10,8 +10,8 @@ import org.springframework.security.access.expression.method.MethodSecurityExpre
 import org.springframework.security.access.prepost.PreAuthorize;
 
 /**
- * The {@link PreAuthorize @PreAuthorize} of a prompt's method (or of its class) decides who
- * may get the prompt, who sees it in {@code prompts/list} and who may complete its
+ * The {@link PreAuthorize @PreAuthorize} of a prompt's method (or of its class) decides
+ * who may get the prompt, who sees it in {@code prompts/list} and who may complete its
  * arguments, as a tool's rule does for tools. The rule is evaluated without the arguments
  * (a rule that names an argument sees {@code null}); when method security is enabled, the
  * method's own proxy enforces the rule again with the arguments when the prompt runs. A
@@ -34,7 +34,8 @@ public class PromptRuleAccessPolicy implements PromptAccessPolicy {
 
 	@Override
 	public boolean canGet(@Nullable Principal principal, Prompt prompt) {
-		return this.rules.allows(principal, prompt.getMethod(), (prompt.getTarget() != null) ? prompt.getTarget() : prompt);
+		return this.rules.allows(principal, prompt.getMethod(),
+				(prompt.getTarget() != null) ? prompt.getTarget() : prompt);
 	}
 
 }

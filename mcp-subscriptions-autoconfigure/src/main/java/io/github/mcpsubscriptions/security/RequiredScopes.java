@@ -31,8 +31,8 @@ import org.springframework.security.core.GrantedAuthority;
  * The answer is the fewest scopes that satisfy the rule (least privilege): every scope of
  * a conjunction, and of alternatives ({@code or}, {@code hasAnyAuthority}) the one that
  * needs the fewest scopes the caller does not have yet; among equals, the first in the
- * resource's {@code scopes_supported}. A chain rule's refusal lists its authorities, in no
- * order, without saying whether any or all were needed; it is read as
+ * resource's {@code scopes_supported}. A chain rule's refusal lists its authorities, in
+ * no order, without saying whether any or all were needed; it is read as
  * {@code hasAnyAuthority}, its usual source, so under {@code hasAllAuthorities} a client
  * steps up once per missing scope.
  */
@@ -52,14 +52,15 @@ final class RequiredScopes {
 	 * @param refusal the access-denied exception
 	 * @param granted the scopes the caller has, to prefer alternatives it nearly meets
 	 * @param known the resource's scopes, in the order to prefer them
-	 * @return the scopes, in the order the rule names them; empty when the refusal does not
-	 * say (a rule of another kind, or an exception without its decision)
+	 * @return the scopes, in the order the rule names them; empty when the refusal does
+	 * not say (a rule of another kind, or an exception without its decision)
 	 */
 	static Set<String> of(AccessDeniedException refusal, Set<String> granted, List<String> known) {
 		if (refusal instanceof AuthorizationDeniedException denied) {
 			AuthorizationResult result = denied.getAuthorizationResult();
 			if (result instanceof AuthorityAuthorizationDecision decision) {
-				return cheapest(decision.getAuthorities().stream().map(GrantedAuthority::getAuthority).sorted().toList(),
+				return cheapest(
+						decision.getAuthorities().stream().map(GrantedAuthority::getAuthority).sorted().toList(),
 						granted, known);
 			}
 			if (result instanceof ExpressionAuthorizationDecision decision
@@ -71,7 +72,8 @@ final class RequiredScopes {
 	}
 
 	private static Set<String> minimal(SpelNode node, Set<String> granted, List<String> known) {
-		// Under a negation an authority is one the caller must NOT have: nothing to ask for.
+		// Under a negation an authority is one the caller must NOT have: nothing to ask
+		// for.
 		if (node instanceof OperatorNot) {
 			return Set.of();
 		}
@@ -85,7 +87,8 @@ final class RequiredScopes {
 			Set<String> best = Set.of();
 			for (int i = 0; i < node.getChildCount(); i++) {
 				Set<String> alternative = minimal(node.getChild(i), granted, known);
-				if (!alternative.isEmpty() && (best.isEmpty() || missing(alternative, granted) < missing(best, granted))) {
+				if (!alternative.isEmpty()
+						&& (best.isEmpty() || missing(alternative, granted) < missing(best, granted))) {
 					best = alternative;
 				}
 			}
@@ -100,8 +103,8 @@ final class RequiredScopes {
 	}
 
 	/**
-	 * Of alternative authorities, a scope the caller has, else the first scope, in the order
-	 * of the resource's scopes, then as listed.
+	 * Of alternative authorities, a scope the caller has, else the first scope, in the
+	 * order of the resource's scopes, then as listed.
 	 */
 	private static Set<String> cheapest(List<@Nullable String> authorities, Set<String> granted, List<String> known) {
 		Comparator<String> preferred = Comparator.comparing((String scope) -> !granted.contains(scope))

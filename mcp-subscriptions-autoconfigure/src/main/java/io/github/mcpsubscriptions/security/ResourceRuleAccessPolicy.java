@@ -43,11 +43,11 @@ import org.springframework.util.ConcurrentReferenceHashMap;
 /**
  * One rule per resource decides who may read it, see it listed, subscribe to it and be
  * told of its changes: the {@link PreAuthorize @PreAuthorize} of its {@code @McpResource}
- * method (or of the method's class), or the {@linkplain ResourceDefinition#getAccessRule()
- * access rule} of a definition registered at run time. The rule is a method-security
- * expression: {@code authentication}, {@code hasAuthority(…)}, {@code @bean} references,
- * and the URI variables by name ({@code #id}), converted to the method's parameter types
- * where a parameter binds them.
+ * method (or of the method's class), or the
+ * {@linkplain ResourceDefinition#getAccessRule() access rule} of a definition registered
+ * at run time. The rule is a method-security expression: {@code authentication},
+ * {@code hasAuthority(…)}, {@code @bean} references, and the URI variables by name
+ * ({@code #id}), converted to the method's parameter types where a parameter binds them.
  * <p>
  * A subscription to a concrete resource is judged by that resource's rule; a collection,
  * template or pattern subscription is accepted (if it covers something) and every
@@ -83,7 +83,8 @@ public class ResourceRuleAccessPolicy implements ResourceAccessPolicy {
 	 * Create a policy.
 	 * @param registry resolves URIs to the resources whose rules apply
 	 * @param expressionHandler evaluates the rules
-	 * @param cacheTtl how long a decision at delivery is kept; zero to evaluate every time
+	 * @param cacheTtl how long a decision at delivery is kept; zero to evaluate every
+	 * time
 	 * @param cacheSize how many decisions are kept at most
 	 */
 	public ResourceRuleAccessPolicy(ResourceRegistry registry, MethodSecurityExpressionHandler expressionHandler,
@@ -158,7 +159,8 @@ public class ResourceRuleAccessPolicy implements ResourceAccessPolicy {
 	public boolean canReceive(@Nullable Principal principal, String changedUri, String subscribedUri) {
 		ResolvedResource resource = this.registry.resolve(changedUri);
 		if (resource == null) {
-			// Nothing serves the URI (its resource was unregistered, and its rule with it):
+			// Nothing serves the URI (its resource was unregistered, and its rule with
+			// it):
 			// only a subscription to that very URI, judged when it was made, hears of it.
 			return changedUri.equals(subscribedUri);
 		}
@@ -188,8 +190,10 @@ public class ResourceRuleAccessPolicy implements ResourceAccessPolicy {
 						new SimpleMethodInvocation(method.getBean(), method.getMethod(), arguments))
 				: this.expressionHandler.createEvaluationContext(caller,
 						new SimpleMethodInvocation(resource.definition(), RULE_WITHOUT_METHOD));
-		// The parameters are bound by parameter name on first lookup; bind them now, then add
-		// the URI variables by their own names (a parameter may bind a differently named one).
+		// The parameters are bound by parameter name on first lookup; bind them now, then
+		// add
+		// the URI variables by their own names (a parameter may bind a differently named
+		// one).
 		context.lookupVariable("mcp.bind");
 		Map<String, Object> variables = (method != null && rule.onMethod())
 				? method.variables(resource.request(), arguments) : Map.copyOf(resource.variables());

@@ -37,15 +37,15 @@ import tools.jackson.databind.node.ObjectNode;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * {@code subscriptions/listen} (protocol 2026-07-28): the listen request's own response is
- * the stream. The server acknowledges first, with the part of the filter it honours
+ * {@code subscriptions/listen} (protocol 2026-07-28): the listen request's own response
+ * is the stream. The server acknowledges first, with the part of the filter it honours
  * (subscription URIs that cover nothing and notification types it does not have are left
  * out), then sends notifications tagged with the request's id. The same dispatcher,
  * coverage rules, policies, coalescing and outbox bounds serve both protocol eras.
  * <p>
- * Closing the stream cancels the subscription. When the server stops, or a stream
- * reaches {@code mcp.listen.max-duration}, it answers the listen request with its
- * completion result and then closes the stream.
+ * Closing the stream cancels the subscription. When the server stops, or a stream reaches
+ * {@code mcp.listen.max-duration}, it answers the listen request with its completion
+ * result and then closes the stream.
  * <p>
  * In {@link Mode#COMPLETE_IMMEDIATELY} (hosts that cannot hold a response open) a valid
  * listen is acknowledged with an empty honoured filter and completed at once. Clients
@@ -144,8 +144,8 @@ public class ListenManager implements SmartLifecycle {
 	 * @param maxTotal the most subscriptions the server holds
 	 * @param mode how listen requests are answered
 	 * @param rateLimit how often one client may open listen streams
-	 * @param maxStreamsPerPrincipal the most streams of one authenticated principal at once
-	 * on this node; zero for no limit
+	 * @param maxStreamsPerPrincipal the most streams of one authenticated principal at
+	 * once on this node; zero for no limit
 	 */
 	public record Settings(boolean enabled, int maxStreams, Duration maxDuration, Duration keepAlive,
 			int maxSubscriptions, int maxTotal, Mode mode, RateLimit rateLimit, int maxStreamsPerPrincipal) {
@@ -163,9 +163,9 @@ public class ListenManager implements SmartLifecycle {
 	}
 
 	/**
-	 * Set when the credentials streams are opened with expire; by default never. A
-	 * stream ends when its credential expires, without a completion result, so that the
-	 * client listens again (with a fresh credential).
+	 * Set when the credentials streams are opened with expire; by default never. A stream
+	 * ends when its credential expires, without a completion result, so that the client
+	 * listens again (with a fresh credential).
 	 * @param credentialExpiry the expiry
 	 */
 	public void setCredentialExpiry(CredentialExpiry credentialExpiry) {
@@ -202,8 +202,8 @@ public class ListenManager implements SmartLifecycle {
 	 * Validate a listen request and reserve a stream for it.
 	 * @param request the request
 	 * @param principal the caller, or {@code null}
-	 * @param clientAddress the client's address, which the rate limit counts by when there
-	 * is no principal
+	 * @param clientAddress the client's address, which the rate limit counts by when
+	 * there is no principal
 	 * @param connection the id of the network connection the request came over, or
 	 * {@code null} if the server does not tell; only a cancellation that comes over the
 	 * same connection can name the stream (see {@link #cancel})
@@ -220,14 +220,15 @@ public class ListenManager implements SmartLifecycle {
 			throw JsonRpcException.methodNotFound(request.method());
 		}
 		// Counted before anything else: a client that loops on a bad request storms too.
-		Duration wait = this.rateLimiter.acquire((principal != null) ? "principal:" + principal.getName()
-				: "address:" + clientAddress);
+		Duration wait = this.rateLimiter
+			.acquire((principal != null) ? "principal:" + principal.getName() : "address:" + clientAddress);
 		if (!wait.isZero()) {
 			this.stats.refused(ListenStats.Refusal.RATE_LIMIT);
 			throw new ListenRateLimitedException(this.settings.rateLimit().requests(),
 					this.settings.rateLimit().window(), wait);
 		}
-		// The id names the stream in every notification it carries: kept as long as it lives.
+		// The id names the stream in every notification it carries: kept as long as it
+		// lives.
 		Params.requireKeepable(request.id(), "id", MAX_REQUEST_ID_CHARS);
 		ObjectNode notifications = Params.requireObject(request.params(), "notifications");
 		Map<String, Object> honoured = new LinkedHashMap<>();
@@ -289,21 +290,24 @@ public class ListenManager implements SmartLifecycle {
 	 */
 	private void reserve(@Nullable Principal principal, List<String> uris) {
 		if (uris.size() > this.settings.maxSubscriptions()) {
-			throw SubscriptionMethods.limit("at most " + this.settings.maxSubscriptions() + " subscriptions per listen stream",
+			throw SubscriptionMethods.limit(
+					"at most " + this.settings.maxSubscriptions() + " subscriptions per listen stream",
 					"mcp.subscriptions.max-per-session", this.settings.maxSubscriptions());
 		}
 		if (this.dispatcher.getIndex().size() + uris.size() > this.settings.maxTotal()) {
-			throw SubscriptionMethods.limit("the server holds its maximum of " + this.settings.maxTotal() + " subscriptions",
+			throw SubscriptionMethods.limit(
+					"the server holds its maximum of " + this.settings.maxTotal() + " subscriptions",
 					"mcp.subscriptions.max-total", this.settings.maxTotal());
 		}
 		this.requests.subscriptions().checkPrincipalLimit(principal, uris.size());
 		if (this.reserved.incrementAndGet() > this.settings.maxStreams()) {
 			this.reserved.decrementAndGet();
-			throw SubscriptionMethods.limit("at most " + this.settings.maxStreams() + " listen streams", "mcp.listen.max-streams",
-					this.settings.maxStreams());
+			throw SubscriptionMethods.limit("at most " + this.settings.maxStreams() + " listen streams",
+					"mcp.listen.max-streams", this.settings.maxStreams());
 		}
 		int maxPerPrincipal = this.settings.maxStreamsPerPrincipal();
-		// Anonymous streams have no one to count them by: mcp.listen.max-streams and the rate
+		// Anonymous streams have no one to count them by: mcp.listen.max-streams and the
+		// rate
 		// limit (by address) bound them.
 		if (maxPerPrincipal > 0 && principal != null
 				&& this.reservedByPrincipal.merge(principal.getName(), 1, Integer::sum) > maxPerPrincipal) {
@@ -316,7 +320,8 @@ public class ListenManager implements SmartLifecycle {
 
 	private void unreserve(@Nullable Principal principal) {
 		if (this.settings.maxStreamsPerPrincipal() > 0 && principal != null) {
-			// Down to zero, the entry goes: the map holds only principals with open streams.
+			// Down to zero, the entry goes: the map holds only principals with open
+			// streams.
 			this.reservedByPrincipal.computeIfPresent(principal.getName(),
 					(name, count) -> (count > 1) ? count - 1 : null);
 		}
@@ -554,8 +559,8 @@ public class ListenManager implements SmartLifecycle {
 				}
 				return;
 			}
-			Subscriber registered = ListenManager.this.dispatcher.register("listen-" + ListenManager.this.ids
-				.incrementAndGet(), this.principal, this.listChanges, meta);
+			Subscriber registered = ListenManager.this.dispatcher
+				.register("listen-" + ListenManager.this.ids.incrementAndGet(), this.principal, this.listChanges, meta);
 			registered.setCorrelationDeclared(this.correlationDeclared);
 			registered.setToolListChanges(this.toolListChanges);
 			registered.setPromptListChanges(this.promptListChanges);
@@ -576,8 +581,8 @@ public class ListenManager implements SmartLifecycle {
 		 * judged by a credential nobody accepts any more.
 		 */
 		private void endAtExpiry() {
-			Instant expiresAt = (this.principal != null)
-					? ListenManager.this.credentialExpiry.expiresAt(this.principal) : null;
+			Instant expiresAt = (this.principal != null) ? ListenManager.this.credentialExpiry.expiresAt(this.principal)
+					: null;
 			MaintenanceExecutor executor = ListenManager.this.scheduler;
 			if (expiresAt == null || executor == null) {
 				return;
@@ -597,8 +602,8 @@ public class ListenManager implements SmartLifecycle {
 		}
 
 		/**
-		 * The credential expired: the stream ends without the completion result, which the
-		 * specification makes the client's cue to listen again.
+		 * The credential expired: the stream ends without the completion result, which
+		 * the specification makes the client's cue to listen again.
 		 */
 		private void expired() {
 			MessageStream current = this.stream;
@@ -644,7 +649,8 @@ public class ListenManager implements SmartLifecycle {
 		}
 
 		/**
-		 * The stream ended: the subscription is cancelled and everything it held is freed.
+		 * The stream ended: the subscription is cancelled and everything it held is
+		 * freed.
 		 * @param closedByServer whether the server closed it other than by completing it
 		 * (which happens only to a slow consumer)
 		 */
@@ -704,7 +710,8 @@ public class ListenManager implements SmartLifecycle {
 		}
 
 		/**
-		 * End the stream at the client's request: no response follows a cancelled request.
+		 * End the stream at the client's request: no response follows a cancelled
+		 * request.
 		 */
 		private boolean cancel() {
 			MessageStream current = this.stream;

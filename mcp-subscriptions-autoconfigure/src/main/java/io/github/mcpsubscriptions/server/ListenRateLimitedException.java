@@ -7,8 +7,8 @@ import io.github.mcpsubscriptions.jsonrpc.JsonRpcErrorCodes;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcException;
 
 /**
- * A listen request refused because its client re-listens too often ({@code -32000});
- * the transport answers it with HTTP 429 and {@code Retry-After}.
+ * A listen request refused because its client re-listens too often ({@code -32000}); the
+ * transport answers it with HTTP 429 and {@code Retry-After}.
  */
 public class ListenRateLimitedException extends JsonRpcException {
 

@@ -8,10 +8,10 @@ import java.util.Map;
 /**
  * Limits how often one client opens listen streams: a token bucket per client (its
  * principal, else its address) that holds {@code requests} listens and refills at
- * {@code requests} per {@code window}. A client that reconnects after a network blip
- * uses one or two of them; a client that re-listens in a loop runs out. Only the most
- * recently seen {@code maxClients} clients are tracked, so memory stays bounded whatever
- * the number of addresses; a client forgotten that way starts again with a full bucket.
+ * {@code requests} per {@code window}. A client that reconnects after a network blip uses
+ * one or two of them; a client that re-listens in a loop runs out. Only the most recently
+ * seen {@code maxClients} clients are tracked, so memory stays bounded whatever the
+ * number of addresses; a client forgotten that way starts again with a full bucket.
  */
 final class ListenRateLimiter {
 

@@ -43,8 +43,8 @@ import tools.jackson.databind.node.ObjectNode;
 import org.springframework.context.ApplicationEventPublisher;
 
 /**
- * Dispatches MCP messages to their methods and turns every outcome into a response:
- * a result, the {@link JsonRpcException} a method threw, or {@code -32603} with a safe
+ * Dispatches MCP messages to their methods and turns every outcome into a response: a
+ * result, the {@link JsonRpcException} a method threw, or {@code -32603} with a safe
  * message for anything unexpected (which is logged, never sent).
  */
 public class McpRequestDispatcher {
@@ -59,7 +59,8 @@ public class McpRequestDispatcher {
 	private static final Map<String, Object> EMPTY_RESULT = Map.of();
 
 	/**
-	 * The most characters of JSON kept of a client's {@code capabilities} for its session.
+	 * The most characters of JSON kept of a client's {@code capabilities} for its
+	 * session.
 	 */
 	public static final int MAX_CAPABILITIES_CHARS = 8192;
 
@@ -70,7 +71,10 @@ public class McpRequestDispatcher {
 
 	private final McpServerInfo serverInfo;
 
-	/** Whether the server honours a client's correlation capability (and so advertises it). */
+	/**
+	 * Whether the server honours a client's correlation capability (and so advertises
+	 * it).
+	 */
 	private final boolean correlation;
 
 	private final McpSessionManager sessionManager;
@@ -100,8 +104,8 @@ public class McpRequestDispatcher {
 	private static final String SERVER_INFO_META = "io.modelcontextprotocol/serverInfo";
 
 	/** Results that clients may cache, which therefore carry hints (2026 era). */
-	private static final Set<String> CACHEABLE = Set.of("server/discover", "resources/list",
-			"resources/templates/list", "resources/read", "tools/list", "prompts/list");
+	private static final Set<String> CACHEABLE = Set.of("server/discover", "resources/list", "resources/templates/list",
+			"resources/read", "tools/list", "prompts/list");
 
 	/**
 	 * Create a dispatcher.
@@ -129,10 +133,9 @@ public class McpRequestDispatcher {
 	public McpRequestDispatcher(McpServerInfo serverInfo, McpSessionManager sessionManager, ResourceRegistry resources,
 			ResourceContentMapper contentMapper, List<ResourceCompleter> completers, int pageSize,
 			NotificationDispatcher notifications, ResourceAccessPolicy accessPolicy, SubscriptionLimits limits,
-			ApplicationEventPublisher events, JsonRpcCodec codec, CacheHints defaultCacheHints,
-			boolean listenEnabled, ToolRegistry tools, ToolAccessPolicy toolAccessPolicy, int toolPageSize,
-			PromptRegistry prompts, PromptAccessPolicy promptAccessPolicy, List<PromptCompleter> promptCompleters,
-			int promptPageSize) {
+			ApplicationEventPublisher events, JsonRpcCodec codec, CacheHints defaultCacheHints, boolean listenEnabled,
+			ToolRegistry tools, ToolAccessPolicy toolAccessPolicy, int toolPageSize, PromptRegistry prompts,
+			PromptAccessPolicy promptAccessPolicy, List<PromptCompleter> promptCompleters, int promptPageSize) {
 		this.codec = codec;
 		this.defaultCacheHints = defaultCacheHints;
 		this.listenEnabled = listenEnabled;
@@ -152,13 +155,15 @@ public class McpRequestDispatcher {
 		this.methods.put("ping", (exchange, params) -> EMPTY_RESULT);
 		this.methods.put("logging/setLevel", this::setLogLevel);
 		this.methods.put("completion/complete", this::complete);
-		// 2026-07-28 removed initialize, ping, logging/setLevel and resources/(un)subscribe.
+		// 2026-07-28 removed initialize, ping, logging/setLevel and
+		// resources/(un)subscribe.
 		for (String method : List.of("resources/list", "resources/templates/list", "resources/read",
 				"completion/complete", "tools/list", "tools/call")) {
 			this.statelessMethods.put(method, this.methods.get(method));
 		}
 		this.statelessMethods.put("server/discover", this::discover);
-		// Served with or without prompts: an empty, cacheable list says there are none, as
+		// Served with or without prompts: an empty, cacheable list says there are none,
+		// as
 		// 2026-era clients and caches expect every list to answer.
 		this.promptMethods.registerStateless(this.statelessMethods);
 	}
@@ -188,8 +193,7 @@ public class McpRequestDispatcher {
 						.getError());
 		}
 		if (handler == null) {
-			return JsonRpcResponse.failure(request.id(),
-					JsonRpcException.methodNotFound(request.method()).getError());
+			return JsonRpcResponse.failure(request.id(), JsonRpcException.methodNotFound(request.method()).getError());
 		}
 		JsonRpcResponse response = handleRequest(request, exchange, handler);
 		if (response.error() != null) {
@@ -240,8 +244,8 @@ public class McpRequestDispatcher {
 		this.requestObserver = observer;
 	}
 
-	private JsonRpcResponse observed(JsonRpcRequest request, boolean known,
-			Supplier<@Nullable String> protocolVersion, Supplier<JsonRpcResponse> answer) {
+	private JsonRpcResponse observed(JsonRpcRequest request, boolean known, Supplier<@Nullable String> protocolVersion,
+			Supplier<JsonRpcResponse> answer) {
 		long started = System.nanoTime();
 		JsonRpcResponse response = null;
 		Class<? extends Throwable> failure = null;
@@ -316,7 +320,8 @@ public class McpRequestDispatcher {
 			// listChanged reaches 2026-era clients on a listen stream only.
 			capabilities.put("tools", Map.of("listChanged", this.listenEnabled));
 		}
-		// listChanged reaches 2026-era clients on a listen stream only, and only with prompts.
+		// listChanged reaches 2026-era clients on a listen stream only, and only with
+		// prompts.
 		capabilities.put("prompts",
 				this.promptMethods.hasPrompts() ? Map.of("listChanged", this.listenEnabled) : EMPTY_RESULT);
 		if (this.correlation) {
@@ -342,7 +347,8 @@ public class McpRequestDispatcher {
 		if (message instanceof JsonRpcNotification notification) {
 			handleNotification(notification, exchange);
 		}
-		// Responses from the client answer nothing this server asked: accepted and ignored.
+		// Responses from the client answer nothing this server asked: accepted and
+		// ignored.
 		return null;
 	}
 
@@ -367,7 +373,8 @@ public class McpRequestDispatcher {
 			throw ex;
 		}
 		catch (StoreUnavailableException ex) {
-			// A backing service, not a bad request: the transport answers it with its own status.
+			// A backing service, not a bad request: the transport answers it with its own
+			// status.
 			throw ex;
 		}
 		catch (RuntimeException ex) {

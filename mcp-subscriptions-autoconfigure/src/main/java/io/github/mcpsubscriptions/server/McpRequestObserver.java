@@ -26,11 +26,12 @@ public interface McpRequestObserver {
 	 *
 	 * @param method the method, or {@code null} if the server has no such method (what a
 	 * client sends there is unbounded)
-	 * @param protocolVersion the protocol version of the exchange, or {@code null} when it
-	 * is not known (an {@code initialize} that failed)
+	 * @param protocolVersion the protocol version of the exchange, or {@code null} when
+	 * it is not known (an {@code initialize} that failed)
 	 * @param toolName the tool a {@code tools/call} named, if it is registered; else
 	 * {@code null}
-	 * @param errorCode the JSON-RPC error code of the answer, or {@code null} for a result
+	 * @param errorCode the JSON-RPC error code of the answer, or {@code null} for a
+	 * result
 	 * @param toolError whether a {@code tools/call} result reports a tool error
 	 * @param exception the exception the transport answers instead (a session limit, an
 	 * unavailable store), or {@code null}

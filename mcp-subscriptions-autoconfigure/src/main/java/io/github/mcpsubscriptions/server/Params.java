@@ -9,8 +9,8 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Reads request parameters, answering {@code -32602} with a message that names the
- * member when one is missing or has the wrong type.
+ * Reads request parameters, answering {@code -32602} with a message that names the member
+ * when one is missing or has the wrong type.
  */
 final class Params {
 

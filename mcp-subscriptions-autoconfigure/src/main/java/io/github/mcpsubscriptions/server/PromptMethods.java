@@ -30,9 +30,9 @@ import tools.jackson.databind.node.ObjectNode;
  * resources and tools) and getting, with the arguments checked against the prompt's
  * definition first, and the completion of prompt arguments. An unknown prompt (or one the
  * caller may not get), a missing required argument, an unknown or non-string argument are
- * {@code -32602}, as the specification says; so is an {@link IllegalArgumentException}
- * of the prompt itself. Any other failure of a prompt is logged and answered
- * {@code -32603} with a safe message.
+ * {@code -32602}, as the specification says; so is an {@link IllegalArgumentException} of
+ * the prompt itself. Any other failure of a prompt is logged and answered {@code -32603}
+ * with a safe message.
  */
 class PromptMethods {
 
@@ -57,8 +57,8 @@ class PromptMethods {
 	}
 
 	/**
-	 * Register the methods of the 2025 era: none without prompts, as no prompts capability
-	 * is advertised then.
+	 * Register the methods of the 2025 era: none without prompts, as no prompts
+	 * capability is advertised then.
 	 */
 	void register(Map<String, McpMethodHandler> methods) {
 		methods.put("prompts/list", (exchange, params) -> {
@@ -133,7 +133,8 @@ class PromptMethods {
 			throw new JsonRpcException(JsonRpcErrorCodes.INTERNAL_ERROR,
 					"The prompt '" + name + "' failed. The error was logged on the server.");
 		}
-		return new GetPromptResult(result.description(), result.messages().stream().map(PromptMethods::toWire).toList());
+		return new GetPromptResult(result.description(),
+				result.messages().stream().map(PromptMethods::toWire).toList());
 	}
 
 	private @Nullable Prompt visible(String name, @Nullable Principal principal) {
@@ -151,13 +152,14 @@ class PromptMethods {
 			}
 			for (Map.Entry<String, JsonNode> entry : arguments.properties()) {
 				if (definition.argument(entry.getKey()) == null) {
-					throw new JsonRpcException(JsonRpcErrorCodes.INVALID_PARAMS, "Invalid params: prompt '" + name
-							+ "' has no argument '" + entry.getKey() + "'",
+					throw new JsonRpcException(JsonRpcErrorCodes.INVALID_PARAMS,
+							"Invalid params: prompt '" + name + "' has no argument '" + entry.getKey() + "'",
 							Map.of("name", name, "argument", entry.getKey()));
 				}
 				if (!entry.getValue().isString()) {
-					throw new JsonRpcException(JsonRpcErrorCodes.INVALID_PARAMS, "Invalid params: argument '"
-							+ entry.getKey() + "' of prompt '" + name + "' must be a string",
+					throw new JsonRpcException(
+							JsonRpcErrorCodes.INVALID_PARAMS, "Invalid params: argument '" + entry.getKey()
+									+ "' of prompt '" + name + "' must be a string",
 							Map.of("name", name, "argument", entry.getKey()));
 				}
 				values.put(entry.getKey(), entry.getValue().stringValue());
@@ -165,8 +167,8 @@ class PromptMethods {
 		}
 		for (PromptArgument argument : definition.arguments()) {
 			if (argument.required() && !values.containsKey(argument.name())) {
-				throw new JsonRpcException(JsonRpcErrorCodes.INVALID_PARAMS, "Invalid params: missing required argument '"
-						+ argument.name() + "' of prompt '" + name + "'",
+				throw new JsonRpcException(JsonRpcErrorCodes.INVALID_PARAMS,
+						"Invalid params: missing required argument '" + argument.name() + "' of prompt '" + name + "'",
 						Map.of("name", name, "argument", argument.name()));
 			}
 		}
@@ -198,11 +200,12 @@ class PromptMethods {
 	}
 
 	private static WirePrompt toWire(PromptDefinition definition) {
-		return new WirePrompt(definition.name(), definition.title(), definition.description(), definition.arguments()
-			.stream()
-			.map((argument) -> new WireArgument(argument.name(), argument.title(), argument.description(),
-					argument.required()))
-			.toList());
+		return new WirePrompt(definition.name(), definition.title(), definition.description(),
+				definition.arguments()
+					.stream()
+					.map((argument) -> new WireArgument(argument.name(), argument.title(), argument.description(),
+							argument.required()))
+					.toList());
 	}
 
 	private static WireMessage toWire(PromptMessage message) {
@@ -247,8 +250,7 @@ class PromptMethods {
 		}
 	}
 
-	record WirePrompt(String name, @Nullable String title, @Nullable String description,
-			List<WireArgument> arguments) {
+	record WirePrompt(String name, @Nullable String title, @Nullable String description, List<WireArgument> arguments) {
 	}
 
 	record WireArgument(String name, @Nullable String title, @Nullable String description, boolean required) {

@@ -89,7 +89,8 @@ class ResourceMethods {
 
 	private Object listTemplates(McpExchange exchange, @Nullable ObjectNode params) {
 		int offset = offset(params);
-		// Filtered before paging, as resources are: offsets count only what this caller sees.
+		// Filtered before paging, as resources are: offsets count only what this caller
+		// sees.
 		Principal principal = exchange.getPrincipal();
 		List<ResourceDefinition> all = this.registry.getTemplates()
 			.stream()
@@ -152,8 +153,8 @@ class ResourceMethods {
 	 * that fills every variable the URI needs makes a concrete URI, judged as a read; one
 	 * that leaves a variable open is offered if the caller may see the template at all.
 	 */
-	private List<String> readable(String uriTemplate, String variable, List<String> values,
-			Map<String, String> context, @Nullable Principal principal) {
+	private List<String> readable(String uriTemplate, String variable, List<String> values, Map<String, String> context,
+			@Nullable Principal principal) {
 		ResourceDefinition template = this.registry.get(uriTemplate);
 		if (template == null || !template.isTemplate()
 				|| !this.accessPolicy.canListTemplate(principal, template.getUri())) {
@@ -179,8 +180,8 @@ class ResourceMethods {
 		return readable;
 	}
 
-	private List<String> fromInstances(String uriTemplate, String variable, String prefix,
-			Map<String, String> context, @Nullable Principal principal) {
+	private List<String> fromInstances(String uriTemplate, String variable, String prefix, Map<String, String> context,
+			@Nullable Principal principal) {
 		ResourceDefinition template = this.registry.get(uriTemplate);
 		if (template == null || !template.isTemplate()) {
 			return List.of();
@@ -218,14 +219,15 @@ class ResourceMethods {
 	static String requireUri(@Nullable ObjectNode params) {
 		String uri = Params.requireString(params, "uri");
 		if (uri.isEmpty() || uri.length() > MAX_URI_LENGTH) {
-			throw JsonRpcException.invalidParams(
-					"Invalid params: \"uri\" must be between 1 and " + MAX_URI_LENGTH + " characters");
+			throw JsonRpcException
+				.invalidParams("Invalid params: \"uri\" must be between 1 and " + MAX_URI_LENGTH + " characters");
 		}
 		return uri;
 	}
 
 	/**
-	 * Resource not found: {@code -32002} in the 2025 era, {@code -32602} from 2026-07-28 on.
+	 * Resource not found: {@code -32002} in the 2025 era, {@code -32602} from 2026-07-28
+	 * on.
 	 */
 	static JsonRpcException notFound(String uri, McpExchange exchange) {
 		return new JsonRpcException(
@@ -235,8 +237,8 @@ class ResourceMethods {
 
 	private static JsonRpcException internalError(String what, Exception ex) {
 		logger.error("MCP resource failure while " + what, ex);
-		return new JsonRpcException(JsonRpcErrorCodes.INTERNAL_ERROR, "Internal error while " + what.split(" ")[0]
-				+ " the resource");
+		return new JsonRpcException(JsonRpcErrorCodes.INTERNAL_ERROR,
+				"Internal error while " + what.split(" ")[0] + " the resource");
 	}
 
 	static int offset(@Nullable ObjectNode params) {
@@ -272,7 +274,9 @@ class ResourceMethods {
 	}
 
 	static String cursor(int offset) {
-		return Base64.getUrlEncoder().withoutPadding().encodeToString((CURSOR_PREFIX + offset).getBytes(StandardCharsets.UTF_8));
+		return Base64.getUrlEncoder()
+			.withoutPadding()
+			.encodeToString((CURSOR_PREFIX + offset).getBytes(StandardCharsets.UTF_8));
 	}
 
 	private static Resource toWire(ResourceDescriptor descriptor) {

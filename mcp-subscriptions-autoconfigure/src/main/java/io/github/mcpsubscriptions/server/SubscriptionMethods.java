@@ -28,9 +28,9 @@ import tools.jackson.databind.node.ObjectNode;
 import org.springframework.context.ApplicationEventPublisher;
 
 /**
- * {@code resources/subscribe} and {@code resources/unsubscribe}, and the validation
- * both protocol eras apply to a subscription: a URI, covering at least one registered
- * resource or template, allowed by the access policy, within the limits.
+ * {@code resources/subscribe} and {@code resources/unsubscribe}, and the validation both
+ * protocol eras apply to a subscription: a URI, covering at least one registered resource
+ * or template, allowed by the access policy, within the limits.
  */
 class SubscriptionMethods {
 
@@ -62,7 +62,9 @@ class SubscriptionMethods {
 
 	private final LimitStats limitStats;
 
-	/** The subscriptions of a principal's listen streams; none until listening is set up. */
+	/**
+	 * The subscriptions of a principal's listen streams; none until listening is set up.
+	 */
 	private volatile ToIntFunction<String> listenSubscriptions = (principalName) -> 0;
 
 	SubscriptionMethods(NotificationDispatcher dispatcher, McpSessionManager sessionManager, ResourceRegistry registry,
@@ -158,9 +160,9 @@ class SubscriptionMethods {
 	}
 
 	/**
-	 * A session whose stream any node may hold: the subscription goes to the shared store,
-	 * whose log tells the node holding the stream (this one included) in order with the
-	 * changes.
+	 * A session whose stream any node may hold: the subscription goes to the shared
+	 * store, whose log tells the node holding the stream (this one included) in order
+	 * with the changes.
 	 */
 	private Object subscribeShared(McpExchange exchange, McpSession session, @Nullable ObjectNode params) {
 		Principal principal = exchange.getPrincipal();
@@ -192,8 +194,8 @@ class SubscriptionMethods {
 					principal, reason(ex)));
 			throw ex;
 		}
-		this.events.publishEvent(
-				new McpSubscriptionAuditEvent(this, Action.SUBSCRIBE, uri, SHARED_SESSION, principal, null));
+		this.events
+			.publishEvent(new McpSubscriptionAuditEvent(this, Action.SUBSCRIBE, uri, SHARED_SESSION, principal, null));
 		return EMPTY_RESULT;
 	}
 
@@ -223,8 +225,8 @@ class SubscriptionMethods {
 
 	private void audit(Action action, String uri, Subscriber subscriber, @Nullable Principal principal,
 			@Nullable Reason reason) {
-		this.events.publishEvent(
-				new McpSubscriptionAuditEvent(this, action, uri, subscriber.getId(), principal, reason));
+		this.events
+			.publishEvent(new McpSubscriptionAuditEvent(this, action, uri, subscriber.getId(), principal, reason));
 	}
 
 	/**
@@ -258,14 +260,15 @@ class SubscriptionMethods {
 	 * A limit reached: {@code -32000}, naming the property that sets it.
 	 */
 	static JsonRpcException limit(String what, String property, int value) {
-		return new JsonRpcException(JsonRpcErrorCodes.SERVER_ERROR, "Subscription limit reached: " + what + " ("
-				+ property + ")", Map.of("limit", property, "value", value));
+		return new JsonRpcException(JsonRpcErrorCodes.SERVER_ERROR,
+				"Subscription limit reached: " + what + " (" + property + ")",
+				Map.of("limit", property, "value", value));
 	}
 
 	/**
 	 * Read and check a subscription URI.
-	 * @throws JsonRpcException {@code -32602} when it is missing, too long, not a URI, or an
-	 * invalid template or pattern
+	 * @throws JsonRpcException {@code -32602} when it is missing, too long, not a URI, or
+	 * an invalid template or pattern
 	 */
 	static String requireSubscriptionUri(@Nullable ObjectNode params) {
 		String uri = ResourceMethods.requireUri(params);

@@ -71,7 +71,10 @@ class ToolMethods {
 		return this.registry.get(name) != null;
 	}
 
-	/** Whether a {@code tools/call} result (as handled, or as sent in the 2026 era) reports a tool error. */
+	/**
+	 * Whether a {@code tools/call} result (as handled, or as sent in the 2026 era)
+	 * reports a tool error.
+	 */
 	static boolean isToolError(@Nullable Object result) {
 		if (result instanceof CallToolResult call) {
 			return Boolean.TRUE.equals(call.isError());
@@ -95,7 +98,10 @@ class ToolMethods {
 			.filter((tool) -> this.accessPolicy.canCall(exchange.getPrincipal(), tool.tool()))
 			.toList();
 		List<Tool> page = (offset >= all.size()) ? List.of()
-				: all.subList(offset, Math.min(all.size(), offset + this.pageSize)).stream().map(ToolMethods::toWire).toList();
+				: all.subList(offset, Math.min(all.size(), offset + this.pageSize))
+					.stream()
+					.map(ToolMethods::toWire)
+					.toList();
 		int next = offset + this.pageSize;
 		return new ListToolsResult(page, (next < all.size()) ? ResourceMethods.cursor(next) : null);
 	}
@@ -107,8 +113,7 @@ class ToolMethods {
 		String name = Params.requireString(params, "name");
 		RegisteredTool tool = this.registry.get(name);
 		if (tool == null || !this.accessPolicy.canCall(exchange.getPrincipal(), tool.tool())) {
-			throw new JsonRpcException(JsonRpcErrorCodes.INVALID_PARAMS, "Unknown tool: " + name,
-					Map.of("name", name));
+			throw new JsonRpcException(JsonRpcErrorCodes.INVALID_PARAMS, "Unknown tool: " + name, Map.of("name", name));
 		}
 		List<String> missing = tool.tool()
 			.getRequiredClientCapabilities()
@@ -239,7 +244,8 @@ class ToolMethods {
 		if (outputSchema != null && !result.error()) {
 			String json = result.structuredContent();
 			if (json == null && result.content().size() == 1 && "text".equals(result.content().get(0).get("type"))) {
-				// The text is the structured result when the tool declares one: clients read either.
+				// The text is the structured result when the tool declares one: clients
+				// read either.
 				json = String.valueOf(result.content().get(0).get("text"));
 			}
 			structured = (json != null) ? parseObject(json) : null;

@@ -1,5 +1,6 @@
 /**
- * MCP method dispatch: lifecycle, utilities and resource methods, shared by both protocol eras.
+ * MCP method dispatch: lifecycle, utilities and resource methods, shared by both protocol
+ * eras.
  */
 @NullMarked
 package io.github.mcpsubscriptions.server;

@@ -10,9 +10,9 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 /**
- * One daemon thread running periodic housekeeping (expiry, keep-alives, stall checks).
- * A task that throws (an {@link Error} included) is logged and runs again next time,
- * rather than silently never again as with a bare {@link ScheduledExecutorService}.
+ * One daemon thread running periodic housekeeping (expiry, keep-alives, stall checks). A
+ * task that throws (an {@link Error} included) is logged and runs again next time, rather
+ * than silently never again as with a bare {@link ScheduledExecutorService}.
  */
 public final class MaintenanceExecutor implements AutoCloseable {
 
@@ -33,7 +33,8 @@ public final class MaintenanceExecutor implements AutoCloseable {
 			thread.setDaemon(true);
 			return thread;
 		});
-		// A cancelled one-off task (a stream's end at its credential's expiry, hours ahead)
+		// A cancelled one-off task (a stream's end at its credential's expiry, hours
+		// ahead)
 		// leaves the queue at once rather than when it would have run.
 		executor.setRemoveOnCancelPolicy(true);
 		this.executor = executor;
@@ -54,8 +55,10 @@ public final class MaintenanceExecutor implements AutoCloseable {
 				task.run();
 			}
 			catch (Throwable ex) {
-				// Even an Error: an escaped throwable would cancel the task for good (no more
-				// expiry, keep-alives or stall checks), and the next run may well succeed.
+				// Even an Error: an escaped throwable would cancel the task for good (no
+				// more
+				// expiry, keep-alives or stall checks), and the next run may well
+				// succeed.
 				logger.error("Periodic task of " + this.name + " failed", ex);
 			}
 		}, millis, millis, TimeUnit.MILLISECONDS);
@@ -90,7 +93,8 @@ public final class MaintenanceExecutor implements AutoCloseable {
 	public void close() {
 		this.executor.shutdownNow();
 		try {
-			// Wait for the thread to end, so that the web server does not find it running.
+			// Wait for the thread to end, so that the web server does not find it
+			// running.
 			if (!this.executor.awaitTermination(5, TimeUnit.SECONDS)) {
 				logger.warn("The " + this.name + " thread did not stop within 5 s");
 			}

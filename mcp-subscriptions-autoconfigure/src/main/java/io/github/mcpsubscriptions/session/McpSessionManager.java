@@ -113,7 +113,8 @@ public class McpSessionManager implements SmartLifecycle {
 	 * replay log per session on this node
 	 */
 	public McpSessionManager(SessionStore store, SessionIdGenerator idGenerator, Clock clock, Settings settings,
-			List<SessionListener> listeners, NotificationDispatcher dispatcher, @Nullable SessionStreamHistory history) {
+			List<SessionListener> listeners, NotificationDispatcher dispatcher,
+			@Nullable SessionStreamHistory history) {
 		this.history = history;
 		this.store = store;
 		this.idGenerator = idGenerator;
@@ -188,7 +189,8 @@ public class McpSessionManager implements SmartLifecycle {
 			if (this.store.count() >= this.maxSessions) {
 				throw new SessionLimitExceededException(this.maxSessions);
 			}
-			// Anonymous sessions have no one to count them by: the server-wide limit bounds them.
+			// Anonymous sessions have no one to count them by: the server-wide limit
+			// bounds them.
 			if (this.maxSessionsPerPrincipal > 0 && principal != null
 					&& this.store.countByPrincipal(principal.getName()) >= this.maxSessionsPerPrincipal) {
 				throw new SessionLimitExceededException(SessionLimitExceededException.MAX_PER_PRINCIPAL,
@@ -211,13 +213,13 @@ public class McpSessionManager implements SmartLifecycle {
 	 * @return the subscriber
 	 */
 	public Subscriber getSubscriber(McpSession session) {
-		Subscriber subscriber = this.subscribers.computeIfAbsent(session.getId(), (id) -> this.dispatcher.register(
-				"session-" + this.subscriberIds.incrementAndGet(), null, true, Map.of(),
-				(created) -> {
-					created.setCorrelationDeclared(CorrelationMode.isDeclaredIn(session.getClientCapabilities()));
-					return (stream, notification) -> write(session, created, stream, notification);
-				}));
-		// end() removes the session before its subscriber: if the session is gone now, either
+		Subscriber subscriber = this.subscribers.computeIfAbsent(session.getId(), (id) -> this.dispatcher
+			.register("session-" + this.subscriberIds.incrementAndGet(), null, true, Map.of(), (created) -> {
+				created.setCorrelationDeclared(CorrelationMode.isDeclaredIn(session.getClientCapabilities()));
+				return (stream, notification) -> write(session, created, stream, notification);
+			}));
+		// end() removes the session before its subscriber: if the session is gone now,
+		// either
 		// end() saw this subscriber or it is ours to remove.
 		if (this.store.find(session.getId()) == null && this.subscribers.remove(session.getId(), subscriber)) {
 			this.dispatcher.unregister(subscriber);
@@ -261,7 +263,8 @@ public class McpSessionManager implements SmartLifecycle {
 	public @Nullable McpSession find(String id, @Nullable String principalName) {
 		McpSession session = this.store.find(id);
 		if (session == null || !Objects.equals(session.getPrincipalName(), principalName)) {
-			// Another principal's session is reported as absent: ids are not to be probed.
+			// Another principal's session is reported as absent: ids are not to be
+			// probed.
 			return null;
 		}
 		touch(session);
@@ -305,9 +308,9 @@ public class McpSessionManager implements SmartLifecycle {
 	}
 
 	/**
-	 * Let go of what this node holds for a session, without ending it: its stream (closed)
-	 * and its subscriber. For a session that ended elsewhere, or whose stream another node
-	 * took over.
+	 * Let go of what this node holds for a session, without ending it: its stream
+	 * (closed) and its subscriber. For a session that ended elsewhere, or whose stream
+	 * another node took over.
 	 * @param id the session id
 	 */
 	public void release(String id) {
@@ -428,8 +431,8 @@ public class McpSessionManager implements SmartLifecycle {
 
 	/**
 	 * Close a stream when the credential that opened it expires (the subscriber's
-	 * principal, which the stream's request set): closed by the server, a resumable stream
-	 * sends its {@code retry}, and the client resumes with a fresh credential.
+	 * principal, which the stream's request set): closed by the server, a resumable
+	 * stream sends its {@code retry}, and the client resumes with a fresh credential.
 	 */
 	private void endAtExpiry(McpSession session, MessageStream stream) {
 		Subscriber subscriber = this.subscribers.get(session.getId());
@@ -497,8 +500,10 @@ public class McpSessionManager implements SmartLifecycle {
 				}
 			}
 			catch (StoreUnavailableException ex) {
-				// The stream is released all the same; whoever found it closed (a delivery
-				// thread, the container's listener) has nothing to do about a store outage.
+				// The stream is released all the same; whoever found it closed (a
+				// delivery
+				// thread, the container's listener) has nothing to do about a store
+				// outage.
 				logger.warn(ex.getMessage() + "; the session's idle time counts from its last request");
 			}
 		}
@@ -576,7 +581,8 @@ public class McpSessionManager implements SmartLifecycle {
 	 * Keep the sessions whose streams this node holds from expiring, and end the streams
 	 * of those the store no longer has (lost with a shared store's data, as when Redis
 	 * restarted empty): their clients' next requests are answered 404, so they initialize
-	 * again, rather than being served by a stream that no limit counts and nothing expires.
+	 * again, rather than being served by a stream that no limit counts and nothing
+	 * expires.
 	 * @return how many streams ended
 	 */
 	public int keepHeldSessions() {

@@ -19,7 +19,9 @@ public final class ProtocolVersions {
 	/** The 2025-era versions, newest first. */
 	public static final List<String> SESSION_ERA = List.of(V2025_11_25, V2025_06_18, V2025_03_26);
 
-	/** The stateless era: no sessions, per-request {@code _meta}, subscriptions/listen. */
+	/**
+	 * The stateless era: no sessions, per-request {@code _meta}, subscriptions/listen.
+	 */
 	public static final String V2026_07_28 = "2026-07-28";
 
 	/** Every version served, newest first. */

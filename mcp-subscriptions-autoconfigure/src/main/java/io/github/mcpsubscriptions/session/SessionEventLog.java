@@ -15,8 +15,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * The event ids and the replay log of a session's GET stream.
  * <p>
- * An event id is {@code <stream>-<sequence>}: the stream part is random per session, so an
- * id of another session (or a forged one) is never mistaken for one of this session's;
+ * An event id is {@code <stream>-<sequence>}: the stream part is random per session, so
+ * an id of another session (or a forged one) is never mistaken for one of this session's;
  * the sequence counts the stream's messages. The last {@code capacity} messages are kept,
  * so that a client reconnecting with {@code Last-Event-ID} gets exactly what followed.
  */
@@ -52,14 +52,14 @@ public final class SessionEventLog {
 	 * sessions), and the garbage collector's work as they aged.
 	 * <p>
 	 * Chunks, rather than one array of every kept message, for the garbage collector: a
-	 * message stored into an array that has lived through a collection is a card to refine
-	 * (an old array referring to a young message), once per message and session, while a
-	 * chunk is young as it fills; only its place in the spine is such a store, once per
-	 * chunk. A chunk starts at a message number, never when the log is full: a question
-	 * whose answer changes once per session, after its capacity's worth of messages, made
-	 * the compiled delivery code that asked it be thrown away then (every method it was
-	 * inlined into, run interpreted until compiled again), which in the load harness was
-	 * 8.5 s into the window it measures.
+	 * message stored into an array that has lived through a collection is a card to
+	 * refine (an old array referring to a young message), once per message and session,
+	 * while a chunk is young as it fills; only its place in the spine is such a store,
+	 * once per chunk. A chunk starts at a message number, never when the log is full: a
+	 * question whose answer changes once per session, after its capacity's worth of
+	 * messages, made the compiled delivery code that asked it be thrown away then (every
+	 * method it was inlined into, run interpreted until compiled again), which in the
+	 * load harness was 8.5 s into the window it measures.
 	 */
 	private String[][] spine;
 
@@ -104,8 +104,8 @@ public final class SessionEventLog {
 
 	/**
 	 * Record a message and write it to a stream under its id, whose digits the stream
-	 * writes without a string of them. The message is recorded even if the write fails, so
-	 * that a reconnect with {@code Last-Event-ID} still gets it.
+	 * writes without a string of them. The message is recorded even if the write fails,
+	 * so that a reconnect with {@code Last-Event-ID} still gets it.
 	 * @param message the message, its bytes shared with the other streams it goes to
 	 * @param stream the session's stream
 	 * @throws IOException when the client is gone
@@ -149,8 +149,8 @@ public final class SessionEventLog {
 	/**
 	 * An id for a priming event: unique within the session, yet a {@code Last-Event-ID}
 	 * naming it resumes from the same place as the message it follows.
-	 * @param resumedFrom the client's {@code Last-Event-ID} when the stream replays from it,
-	 * else {@code null}: the priming event stands after the last message
+	 * @param resumedFrom the client's {@code Last-Event-ID} when the stream replays from
+	 * it, else {@code null}: the priming event stands after the last message
 	 * @return the id
 	 */
 	public synchronized String primingId(@Nullable String resumedFrom) {

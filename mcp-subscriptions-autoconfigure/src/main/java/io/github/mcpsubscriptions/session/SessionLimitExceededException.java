@@ -30,8 +30,8 @@ public class SessionLimitExceededException extends RuntimeException {
 		super(MAX_PER_PRINCIPAL.equals(property)
 				? "This principal's session limit (" + property + "=" + limit
 						+ ") is reached; end one of its sessions (DELETE) or try again later"
-				: "The server's session limit (" + property + "=" + limit + ") is reached; try again later",
-				null, false, false);
+				: "The server's session limit (" + property + "=" + limit + ") is reached; try again later", null,
+				false, false);
 		this.limit = limit;
 		this.property = property;
 	}
@@ -41,7 +41,8 @@ public class SessionLimitExceededException extends RuntimeException {
 	}
 
 	/**
-	 * The property that sets the limit reached, as named in the error's {@code data.limit}.
+	 * The property that sets the limit reached, as named in the error's
+	 * {@code data.limit}.
 	 * @return the property name
 	 */
 	public String getProperty() {

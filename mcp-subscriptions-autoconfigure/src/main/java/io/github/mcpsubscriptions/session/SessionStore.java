@@ -62,8 +62,8 @@ public interface SessionStore {
 	/**
 	 * How many sessions of one principal there are, for
 	 * {@code mcp.sessions.max-per-principal}. The default counts {@link #findAll()}; a
-	 * shared store whose {@code findAll()} holds only the sessions this node served should
-	 * override it to count across the nodes.
+	 * shared store whose {@code findAll()} holds only the sessions this node served
+	 * should override it to count across the nodes.
 	 * @param principalName the principal's name
 	 * @return the count
 	 */

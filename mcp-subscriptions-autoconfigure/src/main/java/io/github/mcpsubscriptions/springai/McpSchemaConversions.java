@@ -49,7 +49,8 @@ final class McpSchemaConversions {
 		if (result.content() != null) {
 			for (McpSchema.Content block : result.content()) {
 				Map<String, Object> map = new LinkedHashMap<>();
-				// The type first, as the SDK writes it: a Content written as its own class
+				// The type first, as the SDK writes it: a Content written as its own
+				// class
 				// carries no type id.
 				map.put("type", block.type());
 				map.putAll(json.convertValue(block, MAP));
@@ -111,8 +112,7 @@ final class McpSchemaConversions {
 			return null;
 		}
 		List<String> audience = (annotations.audience() != null && !annotations.audience().isEmpty())
-				? annotations.audience().stream().map((role) -> role.name().toLowerCase(Locale.ROOT)).toList()
-				: null;
+				? annotations.audience().stream().map((role) -> role.name().toLowerCase(Locale.ROOT)).toList() : null;
 		if (audience == null && annotations.priority() == null && annotations.lastModified() == null) {
 			return null;
 		}

@@ -93,8 +93,8 @@ public class SpringAiAnnotationsRegistrar implements SmartInitializingSingleton,
 	 * @param tools where {@code @McpTool} methods go, or {@code null} when tools are not
 	 * served
 	 * @param resources where {@code @McpResource} methods go
-	 * @param prompts where {@code @McpPrompt} methods go, or {@code null} when prompts are
-	 * not served
+	 * @param prompts where {@code @McpPrompt} methods go, or {@code null} when prompts
+	 * are not served
 	 */
 	public SpringAiAnnotationsRegistrar(@Nullable ToolRegistry tools, ResourceRegistry resources,
 			@Nullable PromptRegistry prompts) {
@@ -146,7 +146,8 @@ public class SpringAiAnnotationsRegistrar implements SmartInitializingSingleton,
 		for (AnnotatedBean bean : beans) {
 			bean.methods.forEach((method, annotation) -> {
 				if (!(annotation instanceof McpComplete) && !served.contains(method) && enabled(annotation)) {
-					// Spring AI's stateless providers skip what they cannot call: say so now,
+					// Spring AI's stateless providers skip what they cannot call: say so
+					// now,
 					// not with a missing tool at the first call.
 					problems.add(describe(bean.name, method, annotation)
 							+ " is not accepted by Spring AI's stateless method callbacks (see its log above)");
@@ -194,8 +195,8 @@ public class SpringAiAnnotationsRegistrar implements SmartInitializingSingleton,
 	}
 
 	private static String describe(String beanName, Method method, Annotation annotation) {
-		return "@" + annotation.annotationType().getSimpleName() + " method " + ClassUtils.getQualifiedMethodName(method)
-				+ " (bean '" + beanName + "')";
+		return "@" + annotation.annotationType().getSimpleName() + " method "
+				+ ClassUtils.getQualifiedMethodName(method) + " (bean '" + beanName + "')";
 	}
 
 	private static void check(String beanName, Method method, Annotation annotation, List<String> problems) {
@@ -237,8 +238,8 @@ public class SpringAiAnnotationsRegistrar implements SmartInitializingSingleton,
 			.getToolSpecifications()) {
 			Method method = methods.get(specification.tool().name());
 			if (method != null) {
-				registry.register(new SpringAiMcpTool(specification.tool(), specification.callHandler(), method,
-						bean.bean));
+				registry.register(
+						new SpringAiMcpTool(specification.tool(), specification.callHandler(), method, bean.bean));
 				served.add(method);
 			}
 		}

@@ -75,8 +75,10 @@ public class SpringAiTool implements McpTool {
 	}
 
 	private @Nullable Object read(@Nullable Field field) {
-		// MethodToolCallback does not expose its method; an access policy needs it to judge
-		// the method's @PreAuthorize. Other callbacks have no method: no method rule applies.
+		// MethodToolCallback does not expose its method; an access policy needs it to
+		// judge
+		// the method's @PreAuthorize. Other callbacks have no method: no method rule
+		// applies.
 		if (field == null || !(this.callback instanceof MethodToolCallback)) {
 			return null;
 		}

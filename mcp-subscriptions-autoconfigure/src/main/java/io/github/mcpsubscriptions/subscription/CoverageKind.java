@@ -15,8 +15,8 @@ public enum CoverageKind {
 	EXACT,
 
 	/**
-	 * A plain URI that ends with {@code /}, such as {@code file:///logs/}: a directory that
-	 * covers everything below it.
+	 * A plain URI that ends with {@code /}, such as {@code file:///logs/}: a directory
+	 * that covers everything below it.
 	 */
 	PREFIX,
 

@@ -24,14 +24,14 @@ import org.jspecify.annotations.Nullable;
  * starts with {@code B} and the non-empty rest matches the percent-decoded glob. In the
  * glob, {@code *} matches any run of characters except {@code /}, {@code **} any run
  * including {@code /} ({@code **}{@code /} also matches no directory at all), {@code ?}
- * one character except {@code /}, and everything else is literal. Other query
- * parameters of {@code S} are ignored.</li>
- * <li><b>Plain</b> (otherwise): {@code U} equals {@code S}; or the path part of
- * {@code U} starts with {@code S} followed by {@code /}, so {@code catalog://products}
- * covers {@code catalog://products/7/reviews} but not
- * {@code catalog://products-archive/7}; or {@code S} ends with {@code /} and the path
- * part of {@code U} starts with {@code S}, so {@code file:///logs/} covers
- * {@code file:///logs/x/y.log}. A plain {@code S} with a query covers only itself.</li>
+ * one character except {@code /}, and everything else is literal. Other query parameters
+ * of {@code S} are ignored.</li>
+ * <li><b>Plain</b> (otherwise): {@code U} equals {@code S}; or the path part of {@code U}
+ * starts with {@code S} followed by {@code /}, so {@code catalog://products} covers
+ * {@code catalog://products/7/reviews} but not {@code catalog://products-archive/7}; or
+ * {@code S} ends with {@code /} and the path part of {@code U} starts with {@code S}, so
+ * {@code file:///logs/} covers {@code file:///logs/x/y.log}. A plain {@code S} with a
+ * query covers only itself.</li>
  * </ul>
  */
 public final class CoverageRules {
@@ -49,7 +49,6 @@ public final class CoverageRules {
 
 	/** The most variables of a template subscription, or wildcards of a glob. */
 	public static final int MAX_WILDCARDS = 32;
-
 
 	private static final String PATTERN_PARAMETER = "pattern";
 
@@ -148,8 +147,8 @@ public final class CoverageRules {
 
 	/**
 	 * Whether a subscription may cover a resource of one of some URI templates: its base
-	 * and a template's literal prefix are one a prefix of the other. Errs towards yes, for
-	 * telling subscriptions to resync after a source of those resources lost changes.
+	 * and a template's literal prefix are one a prefix of the other. Errs towards yes,
+	 * for telling subscriptions to resync after a source of those resources lost changes.
 	 * @param subscribedUri the URI the client subscribed to
 	 * @param templates the URI templates (or plain URIs)
 	 * @return whether the subscription may cover one of their resources
@@ -164,7 +163,8 @@ public final class CoverageRules {
 			return true;
 		}
 		for (String template : templates) {
-			String prefix = UriTemplate.isTemplate(template) ? UriTemplate.parse(template).getLiteralPrefix() : template;
+			String prefix = UriTemplate.isTemplate(template) ? UriTemplate.parse(template).getLiteralPrefix()
+					: template;
 			if (prefix.startsWith(base) || base.startsWith(prefix)) {
 				return true;
 			}
@@ -177,27 +177,28 @@ public final class CoverageRules {
 	 * subscription with a clear message.
 	 * @param subscribedUri the URI the client subscribed to
 	 * @throws IllegalArgumentException if the URI is empty, is an invalid URI template,
-	 * or has a {@code pattern} parameter that is repeated, empty, badly percent-encoded or
-	 * not a valid glob
+	 * or has a {@code pattern} parameter that is repeated, empty, badly percent-encoded
+	 * or not a valid glob
 	 */
 	public static void validate(String subscribedUri) {
 		compile(subscribedUri);
 	}
 
 	/**
-	 * Compiles a subscription URI once, so that checking changes against it does not parse
-	 * it again.
+	 * Compiles a subscription URI once, so that checking changes against it does not
+	 * parse it again.
 	 */
 	static Rule compile(String subscribedUri) {
 		checkNotEmpty(subscribedUri);
 		if (UriTemplate.isTemplate(subscribedUri)) {
 			if (subscribedUri.length() > MAX_TEMPLATE_LENGTH) {
-				throw invalid(subscribedUri, "a template subscription may have at most " + MAX_TEMPLATE_LENGTH
-						+ " characters");
+				throw invalid(subscribedUri,
+						"a template subscription may have at most " + MAX_TEMPLATE_LENGTH + " characters");
 			}
 			UriTemplate template = UriTemplate.parse(subscribedUri);
 			if (template.getVariableNames().size() > MAX_WILDCARDS) {
-				throw invalid(subscribedUri, "a template subscription may have at most " + MAX_WILDCARDS + " variables");
+				throw invalid(subscribedUri,
+						"a template subscription may have at most " + MAX_WILDCARDS + " variables");
 			}
 			return new Rule(subscribedUri, CoverageKind.TEMPLATE, templateGroupKey(template), template, null);
 		}
@@ -217,8 +218,7 @@ public final class CoverageRules {
 				throw invalid(subscribedUri, ex.getMessage());
 			}
 			String base = subscribedUri.substring(0, subscribedUri.indexOf('?'));
-			return new Rule(subscribedUri, CoverageKind.PATTERN, base.endsWith("/") ? base : base + "/", null,
-					pattern);
+			return new Rule(subscribedUri, CoverageKind.PATTERN, base.endsWith("/") ? base : base + "/", null, pattern);
 		}
 		return new Rule(subscribedUri, kindOf(subscribedUri), null, null, null);
 	}
@@ -293,9 +293,9 @@ public final class CoverageRules {
 	}
 
 	/**
-	 * Groups a template under the last {@code /}-terminated prefix of its literal prefix's
-	 * path part, since every URI it matches starts with that; failing that, under its
-	 * scheme key, or under the empty key that every change looks up.
+	 * Groups a template under the last {@code /}-terminated prefix of its literal
+	 * prefix's path part, since every URI it matches starts with that; failing that,
+	 * under its scheme key, or under the empty key that every change looks up.
 	 */
 	private static String templateGroupKey(UriTemplate template) {
 		String prefix = template.getLiteralPrefix();
@@ -320,7 +320,8 @@ public final class CoverageRules {
 
 	/**
 	 * The query of a URI: the text after its first {@code ?} up to any {@code #}, or
-	 * {@code null} if it has none (a {@code ?} after a {@code #} is part of the fragment).
+	 * {@code null} if it has none (a {@code ?} after a {@code #} is part of the
+	 * fragment).
 	 */
 	private static @Nullable String query(String uri) {
 		int question = uri.indexOf('?');

@@ -12,18 +12,19 @@ import org.jspecify.annotations.Nullable;
  * listings, so that callers cannot probe which URIs exist. For the same reason a
  * subscription ({@code resources/subscribe}, each URI of {@code subscriptions/listen}) is
  * judged only by what the caller may see: it must cover a resource the caller
- * {@linkplain #canRead may read} or a template {@linkplain #canListTemplate listed} to it;
- * a URI of such a template is accepted even where the caller may not read it, exactly as
- * one that does not exist, and delivers nothing it may not {@linkplain #canReceive receive}.
+ * {@linkplain #canRead may read} or a template {@linkplain #canListTemplate listed} to
+ * it; a URI of such a template is accepted even where the caller may not read it, exactly
+ * as one that does not exist, and delivers nothing it may not {@linkplain #canReceive
+ * receive}.
  * <p>
  * By default a read is allowed if the caller could subscribe to the URI, and a
- * notification about a changed resource is sent only if the subscriber could subscribe
- * to that resource itself: a policy that refuses {@code catalog://products/3} therefore
- * also keeps {@code catalog://products}, {@code catalog://products/{id}} and pattern
+ * notification about a changed resource is sent only if the subscriber could subscribe to
+ * that resource itself: a policy that refuses {@code catalog://products/3} therefore also
+ * keeps {@code catalog://products}, {@code catalog://products/{id}} and pattern
  * subscriptions from delivering it. With Spring Security on the class path and no policy
  * bean of the application's, the rules of the resources ({@code @PreAuthorize} on
- * {@code @McpResource} methods, {@link io.github.mcpsubscriptions.resource.ResourceDefinition#getAccessRule()})
- * decide.
+ * {@code @McpResource} methods,
+ * {@link io.github.mcpsubscriptions.resource.ResourceDefinition#getAccessRule()}) decide.
  */
 public interface ResourceAccessPolicy {
 
@@ -56,10 +57,10 @@ public interface ResourceAccessPolicy {
 	}
 
 	/**
-	 * Whether a caller may see a resource template in {@code resources/templates/list}. By
-	 * default, yes: a template names a shape of URIs, and whether the caller may read a URI
-	 * of that shape usually depends on its variables, which the listing does not have.
-	 * Refuse it when the caller may read none of its URIs.
+	 * Whether a caller may see a resource template in {@code resources/templates/list}.
+	 * By default, yes: a template names a shape of URIs, and whether the caller may read
+	 * a URI of that shape usually depends on its variables, which the listing does not
+	 * have. Refuse it when the caller may read none of its URIs.
 	 * @param principal the authenticated caller, or {@code null}
 	 * @param uriTemplate the template, as registered
 	 * @return whether the template is listed

@@ -23,14 +23,14 @@ import org.jspecify.annotations.Nullable;
  * cover a changed URI costs time in proportion to the number of matches and the depth of
  * the URI, not to the number of subscriptions.
  * <p>
- * Coverage follows the {@link CoverageRules default rules}, except for URI schemes that
- * a {@link SubscriptionMatcher} supports. A change of {@code U} looks up, by hashing, the
+ * Coverage follows the {@link CoverageRules default rules}, except for URI schemes that a
+ * {@link SubscriptionMatcher} supports. A change of {@code U} looks up, by hashing, the
  * plain subscriptions equal to {@code U} or to one of its path prefixes that end just
  * before or just after a {@code /}; templates and patterns are grouped by the
  * {@code /}-terminated prefix that every URI they cover starts with, so only the groups
  * of {@code U}'s own prefixes are checked one by one. Templates whose literal prefix has
- * no {@code /} are grouped by scheme, and subscriptions that a custom matcher decides
- * are checked one by one within their scheme.
+ * no {@code /} are grouped by scheme, and subscriptions that a custom matcher decides are
+ * checked one by one within their scheme.
  * <p>
  * All methods are thread-safe. Matching takes no lock, so concurrent matches never wait
  * for each other; adding and removing lock only the subscriber and the URI concerned. A
@@ -53,8 +53,7 @@ public final class SubscriptionIndex<S> {
 	private final ConcurrentHashMap<String, ConcurrentHashMap<String, Entry<S>>> groups = new ConcurrentHashMap<>();
 
 	/** Subscriptions decided by custom matchers, by scheme, then by URI. */
-	private final ConcurrentHashMap<String, ConcurrentHashMap<String, Entry<S>>> customGroups =
-			new ConcurrentHashMap<>();
+	private final ConcurrentHashMap<String, ConcurrentHashMap<String, Entry<S>>> customGroups = new ConcurrentHashMap<>();
 
 	/**
 	 * The URIs of each subscriber. Writers lock a subscriber's mapping first, then a
@@ -159,14 +158,14 @@ public final class SubscriptionIndex<S> {
 	/**
 	 * Finds the subscriptions that cover a changed URI, one per notification to send.
 	 * @param changedUri the URI of the resource that changed
-	 * @return a new list with one entry per matching subscriber and subscribed URI, without
-	 * duplicates, in no particular order
+	 * @return a new list with one entry per matching subscriber and subscribed URI,
+	 * without duplicates, in no particular order
 	 * @see #forEachMatch(String, BiConsumer)
 	 */
 	public List<SubscriptionMatch<S>> match(String changedUri) {
 		List<SubscriptionMatch<S>> matches = new ArrayList<>();
-		forEachMatch(changedUri, (subscriber, subscribedUri) -> matches.add(new SubscriptionMatch<>(subscriber,
-				subscribedUri)));
+		forEachMatch(changedUri,
+				(subscriber, subscribedUri) -> matches.add(new SubscriptionMatch<>(subscriber, subscribedUri)));
 		return matches;
 	}
 
@@ -184,8 +183,8 @@ public final class SubscriptionIndex<S> {
 		int pathEnd = CoverageRules.pathEnd(changedUri);
 		// The length of the last candidate looked up, as "a//b" yields "a/" twice.
 		int lastLength = -1;
-		for (int slash = changedUri.indexOf('/'); slash >= 0 && slash < pathEnd; slash = changedUri.indexOf('/',
-				slash + 1)) {
+		for (int slash = changedUri.indexOf('/'); slash >= 0
+				&& slash < pathEnd; slash = changedUri.indexOf('/', slash + 1)) {
 			if (slash != lastLength) {
 				collectPlain(changedUri.substring(0, slash), matches);
 			}
@@ -367,7 +366,8 @@ public final class SubscriptionIndex<S> {
 
 	private void collectPlain(String candidate, Matches<S> matches) {
 		Entry<S> entry = this.entries.get(candidate);
-		// Being found under one of the candidates is what makes a plain URI cover the change.
+		// Being found under one of the candidates is what makes a plain URI cover the
+		// change.
 		if (entry != null && entry.definition.isIndexedPlain()) {
 			matches.collect(entry);
 		}
@@ -448,7 +448,10 @@ public final class SubscriptionIndex<S> {
 
 		final @Nullable SubscriptionMatcher matcher;
 
-		/** The key of the template, pattern or custom group; null for an indexed plain URI. */
+		/**
+		 * The key of the template, pattern or custom group; null for an indexed plain
+		 * URI.
+		 */
 		final @Nullable String groupKey;
 
 		Definition(String uri, CoverageKind kind, @Nullable Rule rule, @Nullable SubscriptionMatcher matcher,

@@ -7,10 +7,10 @@ package io.github.mcpsubscriptions.subscription;
  * <p>
  * Subscriptions whose scheme a matcher supports are not indexed: each change of a URI
  * with that scheme is checked against every subscription of the scheme, so a custom
- * matcher costs a scan over its own scheme's subscriptions. A matcher is only asked
- * about changed URIs of the same scheme as the subscription, and subscriptions it takes
- * are not validated by the default rules. A matcher that extends the default rules can
- * call {@link CoverageRules#covers(String, String)} itself.
+ * matcher costs a scan over its own scheme's subscriptions. A matcher is only asked about
+ * changed URIs of the same scheme as the subscription, and subscriptions it takes are not
+ * validated by the default rules. A matcher that extends the default rules can call
+ * {@link CoverageRules#covers(String, String)} itself.
  */
 public interface SubscriptionMatcher {
 

@@ -1,5 +1,6 @@
 /**
- * Subscriptions: who subscribed to what, the matching index, and the policies that limit and authorize them.
+ * Subscriptions: who subscribed to what, the matching index, and the policies that limit
+ * and authorize them.
  */
 @NullMarked
 package io.github.mcpsubscriptions.subscription;

@@ -13,9 +13,10 @@ import tools.jackson.databind.JsonNode;
  * model gets a precise message it can act on instead of whatever the tool would make of
  * bad input. Covers the JSON Schema keywords tool schemas use: {@code type},
  * {@code properties}, {@code required}, {@code additionalProperties}, {@code items},
- * {@code enum}, {@code const}, the numeric and length bounds, {@code allOf}/{@code anyOf}/
- * {@code oneOf}/{@code not} and local {@code $ref}s ({@code #/$defs/…},
- * {@code #/definitions/…}); other keywords (formats, patterns, …) are not checked.
+ * {@code enum}, {@code const}, the numeric and length bounds,
+ * {@code allOf}/{@code anyOf}/ {@code oneOf}/{@code not} and local {@code $ref}s
+ * ({@code #/$defs/…}, {@code #/definitions/…}); other keywords (formats, patterns, …) are
+ * not checked.
  */
 public final class InputValidator {
 
@@ -30,7 +31,8 @@ public final class InputValidator {
 	 * Validate a value.
 	 * @param schema the schema
 	 * @param value the value
-	 * @return the problems found, each naming where (e.g. {@code $.price}); empty when valid
+	 * @return the problems found, each naming where (e.g. {@code $.price}); empty when
+	 * valid
 	 */
 	public static List<String> validate(JsonNode schema, JsonNode value) {
 		List<String> problems = new ArrayList<>();
@@ -102,8 +104,8 @@ public final class InputValidator {
 		checkCombinations(root, schema, value, path, problems, depth);
 	}
 
-	private static void checkObject(JsonNode root, JsonNode schema, JsonNode value, String path,
-			List<String> problems, int depth) {
+	private static void checkObject(JsonNode root, JsonNode schema, JsonNode value, String path, List<String> problems,
+			int depth) {
 		JsonNode required = schema.get("required");
 		if (required != null && required.isArray()) {
 			for (JsonNode name : required) {
@@ -219,8 +221,8 @@ public final class InputValidator {
 			case "boolean" -> value.isBoolean();
 			case "null" -> value.isNull();
 			case "number" -> value.isNumber();
-			case "integer" -> value.isIntegralNumber()
-					|| (value.isNumber() && value.asDouble() == Math.rint(value.asDouble()));
+			case "integer" ->
+				value.isIntegralNumber() || (value.isNumber() && value.asDouble() == Math.rint(value.asDouble()));
 			default -> true;
 		};
 	}

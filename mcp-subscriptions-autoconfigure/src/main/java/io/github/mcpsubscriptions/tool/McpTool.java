@@ -27,8 +27,8 @@ public interface McpTool {
 	ToolResult call(ToolCall call) throws Exception;
 
 	/**
-	 * The client capabilities the tool needs (such as {@code sampling}); a caller that did
-	 * not declare one of them is refused before the tool runs.
+	 * The client capabilities the tool needs (such as {@code sampling}); a caller that
+	 * did not declare one of them is refused before the tool runs.
 	 * @return the capability names
 	 */
 	default java.util.Set<String> getRequiredClientCapabilities() {

@@ -33,8 +33,8 @@ public record RegisteredTool(McpTool tool, JsonNode inputSchema, @Nullable JsonN
 			throw new IllegalArgumentException("The " + which + " schema of MCP tool '" + name + "' is not JSON", ex);
 		}
 		if (node == null || !node.isObject()) {
-			throw new IllegalArgumentException("The " + which + " schema of MCP tool '" + name
-					+ "' must be a JSON object");
+			throw new IllegalArgumentException(
+					"The " + which + " schema of MCP tool '" + name + "' must be a JSON object");
 		}
 		return node;
 	}

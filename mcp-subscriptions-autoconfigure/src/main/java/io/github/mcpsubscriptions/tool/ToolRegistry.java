@@ -11,10 +11,11 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The tools the server offers, listed by name (so that pages stay stable). Adding or removing one
- * tells the {@link ToolRegistryListener}s, which send {@code notifications/tools/list_changed}
- * to the clients that want it. Each tool's input schema is parsed once, when it is
- * registered, so a tool with an invalid schema is refused at once.
+ * The tools the server offers, listed by name (so that pages stay stable). Adding or
+ * removing one tells the {@link ToolRegistryListener}s, which send
+ * {@code notifications/tools/list_changed} to the clients that want it. Each tool's input
+ * schema is parsed once, when it is registered, so a tool with an invalid schema is
+ * refused at once.
  */
 public class ToolRegistry {
 
@@ -34,8 +35,8 @@ public class ToolRegistry {
 		RegisteredTool registered = RegisteredTool.of(tool);
 		synchronized (this) {
 			if (this.tools.containsKey(registered.name())) {
-				throw new IllegalStateException("Duplicate MCP tool '" + registered.name()
-						+ "': a tool of that name is registered already");
+				throw new IllegalStateException(
+						"Duplicate MCP tool '" + registered.name() + "': a tool of that name is registered already");
 			}
 			Map<String, RegisteredTool> copy = new TreeMap<>(this.tools);
 			copy.put(registered.name(), registered);

@@ -6,12 +6,12 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What a tool call answers: content blocks for the model, optionally a structured
- * result, and whether the call failed in a way the model should read (a tool error, not
- * a protocol error).
+ * What a tool call answers: content blocks for the model, optionally a structured result,
+ * and whether the call failed in a way the model should read (a tool error, not a
+ * protocol error).
  *
- * @param content the content blocks, each a JSON object ({@code {"type":"text","text":…}},
- * {@code image}, {@code audio}, {@code resource}, …)
+ * @param content the content blocks, each a JSON object
+ * ({@code {"type":"text","text":…}}, {@code image}, {@code audio}, {@code resource}, …)
  * @param structuredContent the result as JSON text (an object), for tools that declare an
  * output schema, or {@code null}
  * @param error whether the call failed

@@ -103,8 +103,9 @@ final class AsyncSseStream implements MessageStream {
 
 	/**
 	 * Whether the container said it was ready for more and nothing was written since: it
-	 * stays ready until this stream writes, and each readiness check takes the container's
-	 * write-registration path (Tomcat's own write and flush check it once more).
+	 * stays ready until this stream writes, and each readiness check takes the
+	 * container's write-registration path (Tomcat's own write and flush check it once
+	 * more).
 	 */
 	private boolean ready;
 
@@ -117,7 +118,8 @@ final class AsyncSseStream implements MessageStream {
 	 * with one write when the batch ends (a write costs a readiness check and a copy).
 	 * The stream keeps no reference to that buffer: a reference stored into this
 	 * long-lived object for every batch of every stream was a card for the garbage
-	 * collector to refine each time, while the thread's buffer is one card, dirty already.
+	 * collector to refine each time, while the thread's buffer is one card, dirty
+	 * already.
 	 */
 	private boolean batching;
 
@@ -144,7 +146,10 @@ final class AsyncSseStream implements MessageStream {
 
 	private volatile boolean closedByServer;
 
-	/** Whether the server's close sends the {@code retry} field: not when it ends the stream for good. */
+	/**
+	 * Whether the server's close sends the {@code retry} field: not when it ends the
+	 * stream for good.
+	 */
 	private boolean retryAtClose;
 
 	private AsyncSseStream(AsyncContext context, ServletOutputStream out, Consumer<MessageStream> onClosed,
@@ -160,14 +165,14 @@ final class AsyncSseStream implements MessageStream {
 	}
 
 	/**
-	 * Turn a request into an open SSE stream: status and headers set, the request in async
-	 * mode with no timeout, its output in non-blocking mode.
+	 * Turn a request into an open SSE stream: status and headers set, the request in
+	 * async mode with no timeout, its output in non-blocking mode.
 	 * @param request the request
 	 * @param response its response
 	 * @param onClosed told once when the stream ends, whoever ends it
 	 * @param onDone told once the response is complete (or given up)
-	 * @param retryOnClose an SSE {@code retry} sent before the server closes the stream, for
-	 * clients that are meant to resume; {@code null} for none
+	 * @param retryOnClose an SSE {@code retry} sent before the server closes the stream,
+	 * for clients that are meant to resume; {@code null} for none
 	 * @param timer runs the close timeout
 	 * @param closeTimeout how long a closing stream waits for its client to take the rest
 	 * @return the stream
@@ -217,8 +222,8 @@ final class AsyncSseStream implements MessageStream {
 	}
 
 	/**
-	 * Whether a message's shared bytes go into the frame as they are; a message of several
-	 * lines needs a {@code data:} per line, and an empty one is a priming event.
+	 * Whether a message's shared bytes go into the frame as they are; a message of
+	 * several lines needs a {@code data:} per line, and an empty one is a priming event.
 	 */
 	private static boolean copiedAsBytes(EncodedMessage data) {
 		return data.isSingleLine() && data.length() > 0;
@@ -230,11 +235,11 @@ final class AsyncSseStream implements MessageStream {
 
 	/**
 	 * Built as bytes in one array: this runs once per subscriber and notification.
-	 * @param id the event id, or its prefix when a sequence follows; {@code null} for none
+	 * @param id the event id, or its prefix when a sequence follows; {@code null} for
+	 * none
 	 * @param sequence the event id's number after the prefix, or {@link #NO_SEQUENCE}
 	 */
-	private void send(byte @Nullable [] id, long sequence, boolean message, EncodedMessage payload)
-			throws IOException {
+	private void send(byte @Nullable [] id, long sequence, boolean message, EncodedMessage payload) throws IOException {
 		int sequenceDigits = (sequence != NO_SEQUENCE) ? digits(sequence) : 0;
 		int idLine = (id != null) ? ID.length + id.length + sequenceDigits + 1 : 0;
 		int length = idLine + (message ? MESSAGE_EVENT_LINE.length : 0) + DATA.length + payload.length() + 2;
@@ -262,8 +267,8 @@ final class AsyncSseStream implements MessageStream {
 	}
 
 	/**
-	 * The buffer of this stream's batch, if the calling thread is writing one. Called with
-	 * the lock held.
+	 * The buffer of this stream's batch, if the calling thread is writing one. Called
+	 * with the lock held.
 	 */
 	private @Nullable BatchBuffer batchBuffer() {
 		if (!this.batching) {
@@ -399,8 +404,8 @@ final class AsyncSseStream implements MessageStream {
 
 	/**
 	 * The batch's frames go to the container: straight from the buffer when nothing waits
-	 * before them and the container is ready, else they wait in an array of their own (the
-	 * thread's buffer is its next batch's). Called with the lock held.
+	 * before them and the container is ready, else they wait in an array of their own
+	 * (the thread's buffer is its next batch's). Called with the lock held.
 	 */
 	private @Nullable IOException handOver(BatchBuffer batch) {
 		try {
@@ -491,7 +496,8 @@ final class AsyncSseStream implements MessageStream {
 				}
 				writeThrough(next.array(), next.arrayOffset() + next.position(), next.remaining());
 			}
-			// Not ready: the container calls onWritePossible once the client has taken more.
+			// Not ready: the container calls onWritePossible once the client has taken
+			// more.
 			return null;
 		}
 		catch (IOException | RuntimeException ex) {
@@ -527,8 +533,9 @@ final class AsyncSseStream implements MessageStream {
 
 	/**
 	 * Called with the lock held: the client has taken everything written, so the response
-	 * can complete without waiting for it. A container that is not ready still holds bytes
-	 * of the last write (and calls {@code onWritePossible} once the client has taken them).
+	 * can complete without waiting for it. A container that is not ready still holds
+	 * bytes of the last write (and calls {@code onWritePossible} once the client has
+	 * taken them).
 	 */
 	private boolean containerHoldsNothing() {
 		try {
@@ -569,8 +576,8 @@ final class AsyncSseStream implements MessageStream {
 
 	/**
 	 * Close the stream from the server's side: a {@code retry} field first (for a client
-	 * meant to resume), then the response completes once the client has taken what
-	 * waits, or after the close timeout. Never waits.
+	 * meant to resume), then the response completes once the client has taken what waits,
+	 * or after the close timeout. Never waits.
 	 */
 	@Override
 	public void close() {
@@ -600,7 +607,8 @@ final class AsyncSseStream implements MessageStream {
 				this.closeAfterBatch = true;
 				return;
 			}
-			// Closed by the writer of a batch (a last message, then close): what the batch
+			// Closed by the writer of a batch (a last message, then close): what the
+			// batch
 			// wrote goes first.
 			takeBatch();
 		}
@@ -609,8 +617,8 @@ final class AsyncSseStream implements MessageStream {
 
 	/**
 	 * The server's close, after the frames already written: a {@code retry} field unless
-	 * the stream ends for good, then the response completes once the client has taken what
-	 * waits.
+	 * the stream ends for good, then the response completes once the client has taken
+	 * what waits.
 	 */
 	private void finishClose() {
 		boolean closing;
@@ -639,10 +647,10 @@ final class AsyncSseStream implements MessageStream {
 	}
 
 	/**
-	 * Give the stream up now, dropping what waits here: at the close timeout, and when the
-	 * application stops. The response is completed at once if the container holds nothing
-	 * the client has not taken; otherwise as soon as the client takes it, or when the
-	 * container reports the client gone (a reset connection, or the container's write
+	 * Give the stream up now, dropping what waits here: at the close timeout, and when
+	 * the application stops. The response is completed at once if the container holds
+	 * nothing the client has not taken; otherwise as soon as the client takes it, or when
+	 * the container reports the client gone (a reset connection, or the container's write
 	 * timeout). Completing a response whose bytes the container still holds only makes
 	 * the container wait for the client all the same, and Tomcat then loses track of the
 	 * request when the client resets the connection: it logs a
@@ -676,10 +684,10 @@ final class AsyncSseStream implements MessageStream {
 	/**
 	 * Find out whether the client is still there, by writing an empty comment to a stream
 	 * that has had nothing written since the last probe. The container does not watch the
-	 * connection of an asynchronous response while nothing is being written, and the first
-	 * write to a connection its client closed still succeeds: the next probe fails, and
-	 * ends the stream. A stream with a write pending is left alone: the container watches
-	 * its connection until the client takes it.
+	 * connection of an asynchronous response while nothing is being written, and the
+	 * first write to a connection its client closed still succeeds: the next probe fails,
+	 * and ends the stream. A stream with a write pending is left alone: the container
+	 * watches its connection until the client takes it.
 	 */
 	void probe() {
 		IOException failure;
@@ -697,7 +705,8 @@ final class AsyncSseStream implements MessageStream {
 				}
 			}
 			catch (RuntimeException ex) {
-				// Completed under us: the container has told, or is telling, the listener.
+				// Completed under us: the container has told, or is telling, the
+				// listener.
 				return;
 			}
 			this.waiting.add(ByteBuffer.wrap(PROBE));
@@ -760,8 +769,10 @@ final class AsyncSseStream implements MessageStream {
 			// Even if this stream completed the response before: a failed write of what
 			// the client never took puts the container back into error handling, which
 			// ends in an error dispatch unless a listener completes the response again,
-			// and the error page is then written into the event stream (Spring MVC refuses
-			// it with a WARN, "No converter ... with preset Content-Type 'text/event-stream'").
+			// and the error page is then written into the event stream (Spring MVC
+			// refuses
+			// it with a WARN, "No converter ... with preset Content-Type
+			// 'text/event-stream'").
 			completeContext();
 		}
 		if (this.completed.compareAndSet(false, true)) {
@@ -779,7 +790,8 @@ final class AsyncSseStream implements MessageStream {
 			synchronized (AsyncSseStream.this.lock) {
 				if (AsyncSseStream.this.state == State.DONE) {
 					if (AsyncSseStream.this.completeWhenWritable) {
-						// Given up: complete once the client has taken what the container holds.
+						// Given up: complete once the client has taken what the container
+						// holds.
 						failure = pumpOrFail();
 						if (failure == null && containerHoldsNothing()) {
 							AsyncSseStream.this.completeWhenWritable = false;

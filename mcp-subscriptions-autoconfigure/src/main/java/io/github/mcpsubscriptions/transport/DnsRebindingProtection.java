@@ -16,9 +16,9 @@ import org.springframework.http.HttpStatus;
 import org.springframework.web.cors.CorsConfiguration;
 
 /**
- * Refuses requests a browser could have been tricked into sending: an {@code Origin}
- * that is not allowed, or (the DNS-rebinding attack) a {@code Host} name that does not
- * belong to this server.
+ * Refuses requests a browser could have been tricked into sending: an {@code Origin} that
+ * is not allowed, or (the DNS-rebinding attack) a {@code Host} name that does not belong
+ * to this server.
  * <p>
  * Origins from the loopback host names are always allowed; more are added as Spring CORS
  * origin patterns ({@code https://*.example.com}, {@code http://localhost:[*]}). Host

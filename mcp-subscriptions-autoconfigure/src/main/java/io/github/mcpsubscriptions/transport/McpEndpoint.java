@@ -153,23 +153,23 @@ public class McpEndpoint implements AutoCloseable {
 		}
 		catch (SessionLimitExceededException ex) {
 			response.setHeader(HttpHeaders.RETRY_AFTER, "30");
-			writeError(response, HttpStatus.SERVICE_UNAVAILABLE, null,
-					new JsonRpcError(JsonRpcErrorCodes.SERVER_ERROR, ex.getMessage(), new Limit(ex.getProperty(),
-							ex.getLimit())));
+			writeError(response, HttpStatus.SERVICE_UNAVAILABLE, null, new JsonRpcError(JsonRpcErrorCodes.SERVER_ERROR,
+					ex.getMessage(), new Limit(ex.getProperty(), ex.getLimit())));
 		}
 		catch (RuntimeException ex) {
 			internalError(response, ex);
 		}
 	}
 
-	private void handleSingle(JsonRpcMessage message, HttpServletRequest request,
-			HttpServletResponse response) throws IOException {
+	private void handleSingle(JsonRpcMessage message, HttpServletRequest request, HttpServletResponse response)
+			throws IOException {
 		boolean initialize = message instanceof JsonRpcRequest call && isInitialize(call);
 		String sessionId = request.getHeader(McpHeaders.SESSION_ID);
 		JsonNode params = (message instanceof JsonRpcRequest call) ? call.params()
-				: (message instanceof JsonRpcNotification notification && notification.params() instanceof JsonNode node)
-						? node : null;
-		// initialize starts a 2025-era session, unless it names 2026-07-28 (where it no longer exists).
+				: (message instanceof JsonRpcNotification notification
+						&& notification.params() instanceof JsonNode node) ? node : null;
+		// initialize starts a 2025-era session, unless it names 2026-07-28 (where it no
+		// longer exists).
 		boolean stateless = (initialize || sessionId != null)
 				? StatelessRequestValidator.namesStatelessVersion(request, params)
 				: StatelessRequestValidator.isStateless(request, params);
@@ -181,8 +181,7 @@ public class McpEndpoint implements AutoCloseable {
 		if (sessionId != null) {
 			if (initialize) {
 				throw new McpHttpException(HttpStatus.BAD_REQUEST, JsonRpcErrorCodes.INVALID_REQUEST,
-						"Invalid request: initialize starts a new session and must not carry "
-								+ McpHeaders.SESSION_ID);
+						"Invalid request: initialize starts a new session and must not carry " + McpHeaders.SESSION_ID);
 			}
 			exchange = McpExchange.forSession(requireSession(request), principal(request));
 		}
@@ -223,7 +222,8 @@ public class McpEndpoint implements AutoCloseable {
 		}
 		if (!(message instanceof JsonRpcRequest call)) {
 			if (message instanceof JsonRpcNotification notification && CANCELLED.equals(notification.method())) {
-				// Over HTTP closing the stream is the cancellation; clients send this as well.
+				// Over HTTP closing the stream is the cancellation; clients send this as
+				// well.
 				this.listenManager.cancel((notification.params() instanceof JsonNode params) ? params : null,
 						principal(request), request.getRemoteAddr(), connectionId(request));
 			}
@@ -289,8 +289,7 @@ public class McpEndpoint implements AutoCloseable {
 	}
 
 	private AsyncSseStream openStream(HttpServletRequest request, HttpServletResponse response,
-			Consumer<MessageStream> onClosed,
-			@Nullable Duration retryOnClose) throws IOException {
+			Consumer<MessageStream> onClosed, @Nullable Duration retryOnClose) throws IOException {
 		AsyncSseStream stream = AsyncSseStream.open(request, response, onClosed, this.streams::remove, retryOnClose,
 				this.timer, this.closeTimeout);
 		this.streams.add(stream);
@@ -414,7 +413,8 @@ public class McpEndpoint implements AutoCloseable {
 				throw missingSession();
 			}
 			McpSession session = requireSession(request);
-			// Deliveries on this node are judged with the authentication that opened the stream:
+			// Deliveries on this node are judged with the authentication that opened the
+			// stream:
 			// a session store may hold only the principal's name.
 			this.sessionManager.getSubscriber(session).setPrincipal(principal(request));
 			openSessionStream(session, request, response, request.getHeader(McpHeaders.LAST_EVENT_ID));
@@ -433,7 +433,8 @@ public class McpEndpoint implements AutoCloseable {
 				(closed) -> this.sessionManager.streamClosed(session.getId(), closed),
 				this.sessionManager.getCloseRetry(session));
 		try {
-			// Commits the status and headers now: without a first write, clients would wait
+			// Commits the status and headers now: without a first write, clients would
+			// wait
 			// for them until the first message or keep-alive.
 			stream.sendComment("stream open");
 		}
@@ -615,8 +616,8 @@ public class McpEndpoint implements AutoCloseable {
 		response.setContentLength(0);
 	}
 
-	private void writeError(HttpServletResponse response, HttpStatus status, @Nullable JsonNode id,
-			JsonRpcError error) throws IOException {
+	private void writeError(HttpServletResponse response, HttpStatus status, @Nullable JsonNode id, JsonRpcError error)
+			throws IOException {
 		writeJson(response, status, JsonRpcResponse.failure(id, error));
 	}
 

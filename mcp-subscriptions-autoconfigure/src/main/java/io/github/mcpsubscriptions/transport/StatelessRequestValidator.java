@@ -50,9 +50,10 @@ final class StatelessRequestValidator {
 
 	/**
 	 * Whether a request without a session belongs to the stateless era: it names a
-	 * 2026-era version in its {@code MCP-Protocol-Version} header or its {@code _meta}, or
-	 * a version header that is not a 2025-era one, or (without a version header) carries
-	 * a version in {@code _meta}. The routing table of docs/protocol-2026.md lists every case.
+	 * 2026-era version in its {@code MCP-Protocol-Version} header or its {@code _meta},
+	 * or a version header that is not a 2025-era one, or (without a version header)
+	 * carries a version in {@code _meta}. The routing table of docs/protocol-2026.md
+	 * lists every case.
 	 */
 	static boolean isStateless(HttpServletRequest request, @Nullable JsonNode params) {
 		if (namesStatelessVersion(request, params)) {
@@ -68,9 +69,9 @@ final class StatelessRequestValidator {
 	/**
 	 * Whether a request names the stateless era explicitly, in its header or its
 	 * {@code _meta}: such a request ignores any {@code Mcp-Session-Id} it carries, and is
-	 * refused ({@code -32020}) when the other of the two names another version — the
-	 * 2026 transport requires them to match, so a 2025 header does not make it a
-	 * session request.
+	 * refused ({@code -32020}) when the other of the two names another version — the 2026
+	 * transport requires them to match, so a 2025 header does not make it a session
+	 * request.
 	 */
 	static boolean namesStatelessVersion(HttpServletRequest request, @Nullable JsonNode params) {
 		String header = request.getHeader(McpHeaders.PROTOCOL_VERSION);
@@ -122,8 +123,7 @@ final class StatelessRequestValidator {
 			}
 			String decoded = decodeName(nameHeader);
 			if (value != null && value.isString() && !value.stringValue().equals(decoded)) {
-				throw mismatch("Header mismatch: Mcp-Name header value does not match body value of \"" + named
-						+ "\"");
+				throw mismatch("Header mismatch: Mcp-Name header value does not match body value of \"" + named + "\"");
 			}
 		}
 	}

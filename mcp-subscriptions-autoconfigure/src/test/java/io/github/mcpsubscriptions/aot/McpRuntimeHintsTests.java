@@ -64,7 +64,8 @@ class McpRuntimeHintsTests {
 	void wireTypesAreBindable() {
 		RuntimeHints hints = new RuntimeHints();
 		new McpRuntimeHints().registerHints(hints, getClass().getClassLoader());
-		assertThat(RuntimeHintsPredicates.reflection().onType(JsonRpcResponse.class)
+		assertThat(RuntimeHintsPredicates.reflection()
+			.onType(JsonRpcResponse.class)
 			.withMemberCategories(MemberCategory.INVOKE_DECLARED_CONSTRUCTORS)).accepts(hints);
 		assertThat(RuntimeHintsPredicates.reflection()
 			.onMethodInvocation(ReflectionUtils.findMethod(TextResourceContents.class, "text"))).accepts(hints);

@@ -14,8 +14,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
- * A clustered node whose Redis is unreachable at start-up fails with a message that
- * names the Redis and the fix.
+ * A clustered node whose Redis is unreachable at start-up fails with a message that names
+ * the Redis and the fix.
  */
 class ClusterRedisUnavailableFailureAnalyzerTests {
 
@@ -25,10 +25,9 @@ class ClusterRedisUnavailableFailureAnalyzerTests {
 		try (ServerSocket socket = new ServerSocket(0)) {
 			port = socket.getLocalPort();
 		}
-		Throwable failure = catchThrowable(() -> new SpringApplication(McpTestApplication.class).run(
-				"--server.port=0", "--mcp.cluster.enabled=true", "--spring.data.redis.host=127.0.0.1",
-				"--spring.data.redis.port=" + port, "--spring.data.redis.database=6",
-				"--spring.data.redis.timeout=2s"));
+		Throwable failure = catchThrowable(() -> new SpringApplication(McpTestApplication.class).run("--server.port=0",
+				"--mcp.cluster.enabled=true", "--spring.data.redis.host=127.0.0.1", "--spring.data.redis.port=" + port,
+				"--spring.data.redis.database=6", "--spring.data.redis.timeout=2s"));
 		assertThat(failure).isNotNull();
 		StandardEnvironment environment = new StandardEnvironment();
 		environment.getPropertySources()

@@ -21,9 +21,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The configuration reference, {@code docs/configuration.md}, is generated from the
- * configuration metadata the build produces: below its marker line the page must be exactly
- * what the metadata says, so that the page cannot drift from the properties. The generated
- * page is written to {@code target/generated-docs/configuration.md} on every run.
+ * configuration metadata the build produces: below its marker line the page must be
+ * exactly what the metadata says, so that the page cannot drift from the properties. The
+ * generated page is written to {@code target/generated-docs/configuration.md} on every
+ * run.
  */
 class ConfigurationReferenceTests {
 
@@ -75,7 +76,8 @@ class ConfigurationReferenceTests {
 	static String generate(JsonNode metadata) {
 		// The starter's own groups by name, then the Actuator endpoint's.
 		Map<String, List<JsonNode>> groups = new TreeMap<>(
-				Comparator.comparing((String group) -> group.startsWith(ENDPOINT)).thenComparing(Comparator.naturalOrder()));
+				Comparator.comparing((String group) -> group.startsWith(ENDPOINT))
+					.thenComparing(Comparator.naturalOrder()));
 		for (JsonNode property : properties(metadata)) {
 			String name = property.get("name").asString();
 			String[] parts = name.split("\\.");
@@ -89,9 +91,13 @@ class ConfigurationReferenceTests {
 			out.append("| property | default | description |\n|---|---|---|\n");
 			members.sort(Comparator.comparing((JsonNode property) -> property.get("name").asString()));
 			for (JsonNode property : members) {
-				out.append("| `").append(property.get("name").asString()).append("` | ")
-					.append(defaultValue(property.get("defaultValue"))).append(" | ")
-					.append(description(property)).append(" |\n");
+				out.append("| `")
+					.append(property.get("name").asString())
+					.append("` | ")
+					.append(defaultValue(property.get("defaultValue")))
+					.append(" | ")
+					.append(description(property))
+					.append(" |\n");
 			}
 		});
 		return out.toString();
@@ -101,8 +107,7 @@ class ConfigurationReferenceTests {
 		if (value == null || value.isNull()) {
 			return "";
 		}
-		String text = value.isArray()
-				? value.valueStream().map(JsonNode::asString).collect(Collectors.joining(","))
+		String text = value.isArray() ? value.valueStream().map(JsonNode::asString).collect(Collectors.joining(","))
 				: value.asString();
 		return text.isEmpty() ? "" : "`" + text + "`";
 	}

@@ -39,12 +39,11 @@ class InvalidMcpPromptFailureAnalyzerTests {
 		assertThatException().isThrownBy(
 				() -> new SpringApplication(BadApplication.class).run("--spring.main.web-application-type=none"));
 		assertThat(output).contains("APPLICATION FAILED TO START", "MCP prompts are declared wrongly",
-				"BadPrompts.nothing", "unsupported return type void",
-				"BadPrompts.later", "unsupported return type java.util.concurrent.CompletableFuture",
-				"BadPrompts.optionalPrimitive", "the optional argument 'count' cannot be a primitive int",
-				"BadPrompts.unconvertible", "the argument 'task' cannot be converted from a String",
-				"BadPrompts.twice", "declares the argument 'a' twice",
-				"BadPrompts.duplicate", "duplicate prompt name 'same'");
+				"BadPrompts.nothing", "unsupported return type void", "BadPrompts.later",
+				"unsupported return type java.util.concurrent.CompletableFuture", "BadPrompts.optionalPrimitive",
+				"the optional argument 'count' cannot be a primitive int", "BadPrompts.unconvertible",
+				"the argument 'task' cannot be converted from a String", "BadPrompts.twice",
+				"declares the argument 'a' twice", "BadPrompts.duplicate", "duplicate prompt name 'same'");
 	}
 
 	@SpringBootConfiguration

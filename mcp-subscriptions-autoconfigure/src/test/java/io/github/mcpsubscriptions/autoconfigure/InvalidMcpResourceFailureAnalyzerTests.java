@@ -24,8 +24,8 @@ class InvalidMcpResourceFailureAnalyzerTests {
 
 	@Test
 	void listsEveryProblemAndSaysWhatToDo() {
-		InvalidMcpResourceException cause = new InvalidMcpResourceException(
-				List.of("method A.a: duplicate URI 'x://a'", "method B.b: URI variable 'id' of 'x://b/{id}' has no parameter"));
+		InvalidMcpResourceException cause = new InvalidMcpResourceException(List.of("method A.a: duplicate URI 'x://a'",
+				"method B.b: URI variable 'id' of 'x://b/{id}' has no parameter"));
 		FailureAnalysis analysis = new InvalidMcpResourceFailureAnalyzer()
 			.analyze(new BeanCreationException("wrapper", cause));
 		assertThat(analysis.getDescription()).contains("duplicate URI 'x://a'", "has no parameter");

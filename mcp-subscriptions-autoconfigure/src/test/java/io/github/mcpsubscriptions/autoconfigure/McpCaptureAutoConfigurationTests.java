@@ -70,7 +70,8 @@ class McpCaptureAutoConfigurationTests {
 				assertThat(context).hasFailed();
 				assertThat(context.getStartupFailure()).rootCause()
 					.isInstanceOf(InvalidCaptureException.class)
-					.hasMessageContaining("the PostgreSQL JDBC driver (org.postgresql:postgresql) is not on the class path");
+					.hasMessageContaining(
+							"the PostgreSQL JDBC driver (org.postgresql:postgresql) is not on the class path");
 				assertThat(new InvalidCaptureFailureAnalyzer().analyze(context.getStartupFailure()).getDescription())
 					.contains("The MCP change capture (mcp.capture.*) is configured wrongly");
 			});

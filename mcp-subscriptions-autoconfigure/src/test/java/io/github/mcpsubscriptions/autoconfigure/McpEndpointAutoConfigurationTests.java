@@ -38,8 +38,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class McpEndpointAutoConfigurationTests {
 
-	private final WebApplicationContextRunner runner = new WebApplicationContextRunner().withConfiguration(
-			AutoConfigurations.of(McpServerAutoConfiguration.class, McpEndpointAutoConfiguration.class));
+	private final WebApplicationContextRunner runner = new WebApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(McpServerAutoConfiguration.class, McpEndpointAutoConfiguration.class));
 
 	@Test
 	void createsEndpointAndItsCollaborators() {
@@ -55,21 +55,22 @@ class McpEndpointAutoConfigurationTests {
 	@Test
 	@SuppressWarnings("unchecked")
 	void dnsRebindingFilterRunsOnlyOnTheProtectedPaths() {
-		// No paths: no registration at all, rather than a disabled one that the server logs
+		// No paths: no registration at all, rather than a disabled one that the server
+		// logs
 		// at start-up as "Filter mcpDnsRebindingFilter was not registered (disabled)".
 		this.runner.run((context) -> assertThat(context).doesNotHaveBean("mcpDnsRebindingFilter"));
 		this.runner.withPropertyValues("mcp.endpoint.protected-paths=")
 			.run((context) -> assertThat(context).doesNotHaveBean("mcpDnsRebindingFilter"));
 		this.runner.withPropertyValues("mcp.endpoint.protected-paths[0]=/api/*")
-			.run((context) -> assertThat(context.getBean("mcpDnsRebindingFilter", FilterRegistrationBean.class)
-				.getUrlPatterns()).containsExactly("/api/*"));
-		this.runner.withPropertyValues("mcp.endpoint.protected-paths=/api/*,/actuator/*")
-			.run((context) -> {
-				FilterRegistrationBean<?> registration = context
-					.getBean("mcpDnsRebindingFilter", FilterRegistrationBean.class);
-				assertThat(registration.isEnabled()).isTrue();
-				assertThat(registration.getUrlPatterns()).containsExactly("/api/*", "/actuator/*");
-			});
+			.run((context) -> assertThat(
+					context.getBean("mcpDnsRebindingFilter", FilterRegistrationBean.class).getUrlPatterns())
+				.containsExactly("/api/*"));
+		this.runner.withPropertyValues("mcp.endpoint.protected-paths=/api/*,/actuator/*").run((context) -> {
+			FilterRegistrationBean<?> registration = context.getBean("mcpDnsRebindingFilter",
+					FilterRegistrationBean.class);
+			assertThat(registration.isEnabled()).isTrue();
+			assertThat(registration.getUrlPatterns()).containsExactly("/api/*", "/actuator/*");
+		});
 		this.runner
 			.withPropertyValues("mcp.endpoint.protected-paths=/api/*", "mcp.endpoint.dns-rebinding-protection=false")
 			.run((context) -> assertThat(context).doesNotHaveBean("mcpDnsRebindingFilter"));
@@ -94,7 +95,8 @@ class McpEndpointAutoConfigurationTests {
 		this.runner.run((context) -> assertThat(context.getBean(ToolAccessPolicy.class))
 			.isInstanceOf(ToolRuleAccessPolicy.class));
 		this.runner.withClassLoader(new FilteredClassLoader("org.springframework.security"))
-			.run((context) -> assertThat(context.getBean(ToolAccessPolicy.class)).isSameAs(ToolAccessPolicy.PERMIT_ALL));
+			.run((context) -> assertThat(context.getBean(ToolAccessPolicy.class))
+				.isSameAs(ToolAccessPolicy.PERMIT_ALL));
 		ToolAccessPolicy own = (principal, tool) -> false;
 		this.runner.withBean(ToolAccessPolicy.class, () -> own)
 			.run((context) -> assertThat(context.getBean(ToolAccessPolicy.class)).isSameAs(own));
@@ -216,8 +218,7 @@ class McpEndpointAutoConfigurationTests {
 				assertThat(properties.getEndpoint().isDnsRebindingProtection()).isFalse();
 				assertThat(properties.getSessions().getIdleTimeout()).isEqualTo(Duration.ofMinutes(2));
 				assertThat(properties.getSessions().getMax()).isEqualTo(7);
-				assertThat(context.getBean(McpServerInfo.class))
-					.isEqualTo(new McpServerInfo("n", "v", "t", "i"));
+				assertThat(context.getBean(McpServerInfo.class)).isEqualTo(new McpServerInfo("n", "v", "t", "i"));
 			});
 	}
 
@@ -242,34 +243,38 @@ class McpEndpointAutoConfigurationTests {
 
 	@Test
 	void theDefaultStreamLimitsAgree() {
-		// A 2026 listen client holds a connection as long as a 2025 session holds its stream:
+		// A 2026 listen client holds a connection as long as a 2025 session holds its
+		// stream:
 		// a node takes as many of either by default, so neither is the first limit met.
 		McpProperties defaults = new McpProperties();
-		assertThat(defaults.getListen().getMaxStreams()).isEqualTo(defaults.getSessions().getMax())
-			.isEqualTo(10_000);
+		assertThat(defaults.getListen().getMaxStreams()).isEqualTo(defaults.getSessions().getMax()).isEqualTo(10_000);
 	}
 
 	@Test
 	void deliveryKeepsToItsShareOfTheCores() {
 		int cores = Runtime.getRuntime().availableProcessors();
-		this.runner.run((context) -> assertThat(context.getBean(
-				io.github.mcpsubscriptions.notification.ExecutorDeliveryScheduler.class)
-			.getParallelism()).isEqualTo(Math.max(1, cores / 2)));
+		this.runner.run((context) -> assertThat(
+				context.getBean(io.github.mcpsubscriptions.notification.ExecutorDeliveryScheduler.class)
+					.getParallelism())
+			.isEqualTo(Math.max(1, cores / 2)));
 		this.runner.withPropertyValues("mcp.notifications.delivery-cpu-share=3")
-			.run((context) -> assertThat(context.getBean(
-					io.github.mcpsubscriptions.notification.ExecutorDeliveryScheduler.class)
-				.getParallelism()).isEqualTo(3 * cores));
+			.run((context) -> assertThat(
+					context.getBean(io.github.mcpsubscriptions.notification.ExecutorDeliveryScheduler.class)
+						.getParallelism())
+				.isEqualTo(3 * cores));
 	}
 
 	@Test
 	void deliveryGathersDrainsAtSaturationForAWindowThatIsConfigurable() {
-		this.runner.run((context) -> assertThat(context.getBean(
-				io.github.mcpsubscriptions.notification.ExecutorDeliveryScheduler.class)
-			.getGatheringWindow()).isEqualTo(Duration.ofMillis(100)));
+		this.runner.run((context) -> assertThat(
+				context.getBean(io.github.mcpsubscriptions.notification.ExecutorDeliveryScheduler.class)
+					.getGatheringWindow())
+			.isEqualTo(Duration.ofMillis(100)));
 		this.runner.withPropertyValues("mcp.notifications.gathering-window=0")
-			.run((context) -> assertThat(context.getBean(
-					io.github.mcpsubscriptions.notification.ExecutorDeliveryScheduler.class)
-				.getGatheringWindow()).isZero());
+			.run((context) -> assertThat(
+					context.getBean(io.github.mcpsubscriptions.notification.ExecutorDeliveryScheduler.class)
+						.getGatheringWindow())
+				.isZero());
 		this.runner.withPropertyValues("mcp.notifications.gathering-window=-1ms")
 			.run((context) -> assertThat(context).hasFailed()
 				.getFailure()
@@ -279,13 +284,15 @@ class McpEndpointAutoConfigurationTests {
 
 	@Test
 	void deliverySpacesALanesTurnsAtSaturationByAnIntervalThatIsConfigurable() {
-		this.runner.run((context) -> assertThat(context.getBean(
-				io.github.mcpsubscriptions.notification.ExecutorDeliveryScheduler.class)
-			.getTurnInterval()).isEqualTo(Duration.ofMillis(300)));
+		this.runner.run((context) -> assertThat(
+				context.getBean(io.github.mcpsubscriptions.notification.ExecutorDeliveryScheduler.class)
+					.getTurnInterval())
+			.isEqualTo(Duration.ofMillis(300)));
 		this.runner.withPropertyValues("mcp.notifications.saturated-write-interval=0")
-			.run((context) -> assertThat(context.getBean(
-					io.github.mcpsubscriptions.notification.ExecutorDeliveryScheduler.class)
-				.getTurnInterval()).isZero());
+			.run((context) -> assertThat(
+					context.getBean(io.github.mcpsubscriptions.notification.ExecutorDeliveryScheduler.class)
+						.getTurnInterval())
+				.isZero());
 		this.runner.withPropertyValues("mcp.notifications.saturated-write-interval=-1ms")
 			.run((context) -> assertThat(context).hasFailed()
 				.getFailure()
@@ -310,7 +317,8 @@ class McpEndpointAutoConfigurationTests {
 
 	@Test
 	void serverVersionWithoutBuildInfoIsTheApplicationsVersion() {
-		// What Spring Boot derives from the main class's jar manifest (Implementation-Version).
+		// What Spring Boot derives from the main class's jar manifest
+		// (Implementation-Version).
 		this.runner.withPropertyValues("spring.application.version=2.3.4")
 			.run((context) -> assertThat(context.getBean(McpServerInfo.class).version()).isEqualTo("2.3.4"));
 	}

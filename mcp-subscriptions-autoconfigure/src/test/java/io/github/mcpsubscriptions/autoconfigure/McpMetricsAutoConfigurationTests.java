@@ -35,9 +35,7 @@ class McpMetricsAutoConfigurationTests {
 
 	@Test
 	void backsOffForUserBeans() {
-		this.runner
-			.withBean("customMetrics", McpMetrics.class,
-					() -> new McpMetrics(null, null, null))
+		this.runner.withBean("customMetrics", McpMetrics.class, () -> new McpMetrics(null, null, null))
 			.run((context) -> assertThat(context).hasSingleBean(McpMetrics.class).hasBean("customMetrics"));
 	}
 

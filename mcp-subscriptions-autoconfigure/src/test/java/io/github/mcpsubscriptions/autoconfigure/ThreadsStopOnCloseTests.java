@@ -41,8 +41,7 @@ class ThreadsStopOnCloseTests {
 			.run("--server.port=0");
 		WebServerStopped webServerStopped = context.getBean(WebServerStopped.class);
 		try {
-			McpTestClient client = new McpTestClient(
-					((WebServerApplicationContext) context).getWebServer().getPort());
+			McpTestClient client = new McpTestClient(((WebServerApplicationContext) context).getWebServer().getPort());
 			String session = client.initialize();
 			client.call(session, "resources/subscribe", "{\"uri\":\"t://items/1\"}");
 			try (SseStream stream = client.openStream(session);
@@ -72,8 +71,7 @@ class ThreadsStopOnCloseTests {
 			.run("--server.port=0")) {
 			context.stop();
 			context.start();
-			McpTestClient client = new McpTestClient(
-					((WebServerApplicationContext) context).getWebServer().getPort());
+			McpTestClient client = new McpTestClient(((WebServerApplicationContext) context).getWebServer().getPort());
 			String session = client.initialize();
 			client.call(session, "resources/subscribe", "{\"uri\":\"t://items/1\"}");
 			try (SseStream stream = client.openStream(session)) {
@@ -111,8 +109,8 @@ class ThreadsStopOnCloseTests {
 	}
 
 	/**
-	 * Notes the threads still running just after the web server has stopped, which is when
-	 * Tomcat looks for threads an application failed to stop.
+	 * Notes the threads still running just after the web server has stopped, which is
+	 * when Tomcat looks for threads an application failed to stop.
 	 */
 	static class WebServerStopped implements SmartLifecycle {
 

@@ -67,8 +67,8 @@ public final class CaptureNodes implements AutoCloseable {
 			arguments.add("--mcp.capture.tables.product=catalog://products/{id}");
 		}
 		SpringApplication application = new SpringApplication(all.toArray(Class<?>[]::new));
-		application.addInitializers(
-				(context) -> context.getBeanFactory().registerSingleton("dataSource", this.dataSource));
+		application
+			.addInitializers((context) -> context.getBeanFactory().registerSingleton("dataSource", this.dataSource));
 		ConfigurableApplicationContext context = application.run(arguments.toArray(String[]::new));
 		this.nodes.add(context);
 		return context;
@@ -95,7 +95,9 @@ public final class CaptureNodes implements AutoCloseable {
 	 */
 	public void awaitRecorded(ConfigurableApplicationContext node, int count) {
 		try {
-			org.awaitility.Awaitility.await().atMost(ChangeCaptureTests.WAIT).until(() -> recorded(node).size() >= count);
+			org.awaitility.Awaitility.await()
+				.atMost(ChangeCaptureTests.WAIT)
+				.until(() -> recorded(node).size() >= count);
 		}
 		catch (org.awaitility.core.ConditionTimeoutException ex) {
 			CaptureStats stats = node.getBean(CaptureStats.class);
@@ -200,8 +202,8 @@ public final class CaptureNodes implements AutoCloseable {
 	 * @return how many connections were ended
 	 */
 	long terminateReader() {
-		return queryLong("select count(pg_terminate_backend(l.pid)) " + LEASE_HOLDERS + "hashtextextended('mcp-change-capture:"
-				+ schema() + ".mcp_change', 0)");
+		return queryLong("select count(pg_terminate_backend(l.pid)) " + LEASE_HOLDERS
+				+ "hashtextextended('mcp-change-capture:" + schema() + ".mcp_change', 0)");
 	}
 
 	/**

@@ -40,8 +40,8 @@ class CapturedKeyFaultTests {
 				// A string of 20 M characters, a number of 1,000 digits, not an object.
 				"insert into mcp_change (tbl, op, new_key) values ('" + product
 						+ "', 'I', jsonb_build_object('id', repeat('x', 20000000)))",
-				"insert into mcp_change (tbl, op, new_key) values ('" + product + "', 'I', ('{\"id\": ' || repeat('9', 1000)"
-						+ " || '}')::jsonb)",
+				"insert into mcp_change (tbl, op, new_key) values ('" + product
+						+ "', 'I', ('{\"id\": ' || repeat('9', 1000)" + " || '}')::jsonb)",
 				"insert into mcp_change (tbl, op, new_key) values ('" + product + "', 'U', '[1, 2]')",
 				"insert into mcp_change (tbl, op, new_key) values ('" + product + "', 'I', '{\"id\": {\"a\": 1}}')",
 				"insert into product values (2, 'after', 1)");

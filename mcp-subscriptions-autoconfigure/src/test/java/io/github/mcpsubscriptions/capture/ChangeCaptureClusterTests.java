@@ -90,7 +90,8 @@ class ChangeCaptureClusterTests {
 			assertThat(this.nodes.terminateReader()).isEqualTo(1);
 			this.nodes.sql("insert into product values (2, 'lost', 1)");
 			this.nodes.sql("update mcp_change set at = at - interval '2 days' where new_key ->> 'id' = '2'");
-			// Another node reads, finds the row pruned, and tells every node through the log.
+			// Another node reads, finds the row pruned, and tells every node through the
+			// log.
 			ConfigurableApplicationContext b = start("b");
 			SseEvent event = stream.nextMessage(WAIT);
 			assertThat(event).as("a resync").isNotNull();

@@ -102,13 +102,14 @@ class ChangeCaptureFaultTests {
 			assertNotified(products, "catalog://products/3", "created");
 		}
 		assertThat(node.getBean(CaptureStats.class).getResyncs()).isEqualTo(1);
-		assertThat(this.nodes.queryLong("select count(*) from mcp_change where new_key ->> 'id' = '2'"))
-			.as("pruned").isZero();
+		assertThat(this.nodes.queryLong("select count(*) from mcp_change where new_key ->> 'id' = '2'")).as("pruned")
+			.isZero();
 	}
 
 	@Test
 	void aChangeCommittedAfterStartUpButBeforeTheReaderFirstReadsIsDelivered() {
-		// The start-up's check takes the one connection the gate admits: the reader cannot
+		// The start-up's check takes the one connection the gate admits: the reader
+		// cannot
 		// connect until the test opens the gate again.
 		ConfigurableApplicationContext node = this.nodes.start(new Class<?>[] { Gated.class }, "test.gate.opens=1");
 		Gate gate = node.getBean(Gate.class);

@@ -26,8 +26,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * A transaction left open holds the capture's horizon, and with it every captured change
- * committed after it began: the capture says so (a meter, one WARN naming the backend, its
- * health) instead of standing still with every indicator green.
+ * committed after it began: the capture says so (a meter, one WARN naming the backend,
+ * its health) instead of standing still with every indicator green.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class ChangeCaptureHeldTests {

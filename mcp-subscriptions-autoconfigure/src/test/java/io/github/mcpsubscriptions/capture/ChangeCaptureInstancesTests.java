@@ -76,13 +76,13 @@ class ChangeCaptureInstancesTests {
 			assertNotified(onB, "catalog://products/1", "created");
 			gate.open = false;
 			assertThat(this.nodes.queryLong("select count(pg_terminate_backend(pid)) from pg_stat_activity "
-					+ "where application_name = '" + name() + "'")).isEqualTo(1);
+					+ "where application_name = '" + name() + "'"))
+				.isEqualTo(1);
 			this.nodes.sql("insert into product values (2, 'lost to b', 1)");
 			this.nodes.awaitRecorded(a, 2);
 			// Older than the retention: node a, which stores the position, prunes it.
 			this.nodes.sql("update mcp_change set at = at - interval '1 day' where new_key ->> 'id' = '2'");
-			await()
-				.atMost(WAIT)
+			await().atMost(WAIT)
 				.until(() -> this.nodes.queryLong("select count(*) from mcp_change where new_key ->> 'id' = '2'") == 0);
 			gate.open = true;
 			SseEvent event = onB.nextMessage(WAIT);

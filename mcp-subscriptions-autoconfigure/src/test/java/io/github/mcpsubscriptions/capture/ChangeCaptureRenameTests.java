@@ -47,7 +47,8 @@ class ChangeCaptureRenameTests {
 			assertNotified(stream, "catalog://products/1", "created");
 			this.nodes.sql("alter table product rename to goods");
 			this.nodes.sql("insert into goods values (2, 'renamed', 1)");
-			// The resync (which supersedes what the subscriber's outbox still holds), perhaps
+			// The resync (which supersedes what the subscriber's outbox still holds),
+			// perhaps
 			// after the insert, whichever the capture sees first.
 			List<String> heard = new ArrayList<>();
 			while (!heard.contains("catalog://products resync")) {
@@ -55,8 +56,8 @@ class ChangeCaptureRenameTests {
 				assertThat(event).as("a resync, heard %s", heard).isNotNull();
 				JsonNode params = json(event.data()).get("params");
 				JsonNode resync = params.get("_meta").get(NotificationEncoder.RESYNC_META);
-				heard.add(params.get("uri").stringValue() + " "
-						+ ((resync != null && resync.booleanValue()) ? "resync" : params.get("_meta").get("change").stringValue()));
+				heard.add(params.get("uri").stringValue() + " " + ((resync != null && resync.booleanValue()) ? "resync"
+						: params.get("_meta").get("change").stringValue()));
 			}
 			assertThat(heard).isSubsetOf("catalog://products resync", "catalog://products/2 created");
 			this.nodes.sql("update goods set price = 3 where id = 2");
@@ -65,8 +66,8 @@ class ChangeCaptureRenameTests {
 		}
 		assertThat(node.getBean(MeterRegistry.class).get("mcp.capture.tables.renamed").functionCounter().count())
 			.isEqualTo(1);
-		assertThat(output.getOut()).contains(this.nodes.schema() + ".product was renamed to " + this.nodes.schema()
-				+ ".goods");
+		assertThat(output.getOut())
+			.contains(this.nodes.schema() + ".product was renamed to " + this.nodes.schema() + ".goods");
 	}
 
 }

@@ -58,7 +58,8 @@ class ChangeCaptureTests {
 				statement.execute("delete from product where id = 1");
 				connection.rollback();
 			}
-			// A change of the template's column moves the resource: deleted, then created.
+			// A change of the template's column moves the resource: deleted, then
+			// created.
 			this.nodes.sql("update product set id = 3 where id = 1");
 			assertNotified(stream, "catalog://products/1", "deleted");
 			assertNotified(stream, "catalog://products/3", "created");
@@ -131,7 +132,8 @@ class ChangeCaptureTests {
 		this.nodes.sql("insert into product values (1, 'before', 1)");
 		this.nodes.awaitRecorded(first, 1);
 		first.close();
-		this.nodes.sql("update product set name = 'while down' where id = 1", "insert into product values (2, 'new', 1)");
+		this.nodes.sql("update product set name = 'while down' where id = 1",
+				"insert into product values (2, 'new', 1)");
 		ConfigurableApplicationContext second = this.nodes.start();
 		this.nodes.awaitRecorded(second, 2);
 		assertThat(recorded(second)).extracting(ResourceChange::uri, (change) -> change.attributes().get("change"))
@@ -147,7 +149,8 @@ class ChangeCaptureTests {
 		assertThat(this.nodes.leaseHolders()).isEqualTo(1);
 		node.close();
 		assertThat(captureThreads()).as("the capture's thread has ended when the context has closed").isEmpty();
-		// The server ends the closed connection's session (and its lock) by itself, soon after.
+		// The server ends the closed connection's session (and its lock) by itself, soon
+		// after.
 		await().atMost(WAIT).until(() -> this.nodes.leaseHolders() == 0);
 	}
 
@@ -167,7 +170,8 @@ class ChangeCaptureTests {
 		this.nodes.sql("insert into product values (3, 'tea', 1)");
 		this.nodes.awaitRecorded(node, 1);
 		assertThat(recorded(node)).extracting(ResourceChange::uri).containsExactly("catalog://products/tea");
-		assertThat(node.getBean(MeterRegistry.class).get("mcp.capture.rejected").functionCounter().count()).isEqualTo(2);
+		assertThat(node.getBean(MeterRegistry.class).get("mcp.capture.rejected").functionCounter().count())
+			.isEqualTo(2);
 	}
 
 	@Test

@@ -35,7 +35,9 @@ class InvalidCaptureTests {
 				"variable {sku} of \"catalog://products/{sku}\" is not a column of product; it has id, name, price",
 				"table nosuch does not exist", "Correct mcp.capture.tables");
 		assertThat(this.nodes.queryLong("select count(*) from information_schema.tables where table_schema = '"
-				+ this.nodes.schema() + "' and table_name = 'mcp_change'")).as("nothing installed").isZero();
+				+ this.nodes.schema() + "' and table_name = 'mcp_change'"))
+			.as("nothing installed")
+			.isZero();
 	}
 
 	@Test

@@ -58,7 +58,8 @@ class ClusterCaptureRewindTests {
 		try (SseStream listen = client.listen("{\"resourceSubscriptions\":[\"catalog://products/{id}\"]}")) {
 			assertThat(listen.response().statusCode()).isEqualTo(200);
 			this.nodes.sql("insert into product values (1, 'tea', 1)");
-			assertThat(uri(listen.next(WAIT, (event) -> mentions(event, "products/1")))).isEqualTo("catalog://products/1");
+			assertThat(uri(listen.next(WAIT, (event) -> mentions(event, "products/1"))))
+				.isEqualTo("catalog://products/1");
 
 			// The database went back: what it writes next sorts below what was appended.
 			List<String> marks = this.redis.keys().stream().filter((key) -> key.contains("{log}:captured:")).toList();
@@ -67,17 +68,20 @@ class ClusterCaptureRewindTests {
 			String[] parts = mark.split(":");
 			this.redis.redis()
 				.opsForValue()
-				.set(marks.get(0), String.format("%019d:%s:%s", Long.parseLong(parts[0]) + 1_000_000, parts[1], parts[2]));
+				.set(marks.get(0),
+						String.format("%019d:%s:%s", Long.parseLong(parts[0]) + 1_000_000, parts[1], parts[2]));
 
 			this.nodes.sql("insert into product values (2, 'after the restore', 1)");
 			SseEvent resync = listen.next(WAIT, (event) -> mentions(event, "resync"));
 			assertThat(resync).as("the captured template's subscribers are told to re-read").isNotNull();
 			assertThat(uri(resync)).isEqualTo("catalog://products");
-			// The change that went below the mark is in the log after the resync (which covers
+			// The change that went below the mark is in the log after the resync (which
+			// covers
 			// it, so the stream may leave it out); the next one is delivered.
 			this.nodes.awaitRecorded(node, 2);
 			this.nodes.sql("insert into product values (3, 'then', 1)");
-			assertThat(uri(listen.next(WAIT, (event) -> mentions(event, "products/3")))).isEqualTo("catalog://products/3");
+			assertThat(uri(listen.next(WAIT, (event) -> mentions(event, "products/3"))))
+				.isEqualTo("catalog://products/3");
 
 			MeterRegistry meters = node.getBean(MeterRegistry.class);
 			await().atMost(WAIT)

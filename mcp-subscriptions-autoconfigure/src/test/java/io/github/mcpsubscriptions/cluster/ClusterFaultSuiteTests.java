@@ -123,7 +123,8 @@ class ClusterFaultSuiteTests {
 			published.add(Load.MARK);
 			try {
 				// The resync stands for every later change of its subscription until the
-				// client re-reads: the mark arrives after it, or in it if the resync still
+				// client re-reads: the mark arrives after it, or in it if the resync
+				// still
 				// waited when the mark was published.
 				era2025.readUntilOrResync(stream, Load.MARK, WAIT, QUIET).assertNothingLostOrResynced(published);
 				era2026.readUntilOrResync(listen, Load.MARK, WAIT, QUIET).assertNothingLostOrResynced(published);
@@ -144,8 +145,11 @@ class ClusterFaultSuiteTests {
 		try (Scene scene = new Scene(node("a", redis), node("b", redis))) {
 			redis.kill();
 			// Throughout the outage a request that needs Redis is refused at once.
-			await().during(Duration.ofSeconds(10)).atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofSeconds(1))
-				.until(() -> refusedFast(client(scene.a), scene.session) && refusedFast(client(scene.b), scene.session));
+			await().during(Duration.ofSeconds(10))
+				.atMost(Duration.ofSeconds(20))
+				.pollInterval(Duration.ofSeconds(1))
+				.until(() -> refusedFast(client(scene.a), scene.session)
+						&& refusedFast(client(scene.b), scene.session));
 			redis.start();
 			awaitUp(scene.a, scene.b);
 			scene.afterTheFault();
@@ -209,7 +213,8 @@ class ClusterFaultSuiteTests {
 		int changes = 4000;
 		RedisServerProcess redis = closing(new RedisServerProcess());
 		ConfigurableApplicationContext a = node("a", redis);
-		// A small heap: a replay that held the whole window in memory would fell this node.
+		// A small heap: a replay that held the whole window in memory would fell this
+		// node.
 		ClusterNodeProcess x = closing(ClusterNodeProcess.startWithHeap("128m", arguments("x", redis)));
 		McpTestClient onX = x.client();
 		String session = onX.initialize();
@@ -270,10 +275,10 @@ class ClusterFaultSuiteTests {
 	/** A request that needs Redis gets 503 and Retry-After, and at once. */
 	private static boolean refusedFast(McpTestClient client, String session) throws Exception {
 		long start = System.nanoTime();
-		HttpResponse<String> response = client.send(client
-			.postRequest("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}", "Mcp-Session-Id", session)
-			.timeout(FAIL_FAST.plusSeconds(2))
-			.build());
+		HttpResponse<String> response = client
+			.send(client.postRequest("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}", "Mcp-Session-Id", session)
+				.timeout(FAIL_FAST.plusSeconds(2))
+				.build());
 		Duration took = Duration.ofNanos(System.nanoTime() - start);
 		assertThat(response.statusCode()).isEqualTo(503);
 		assertThat(response.headers().firstValue("Retry-After")).isPresent();
@@ -298,8 +303,8 @@ class ClusterFaultSuiteTests {
 	/**
 	 * Two nodes under a steady flow of changes published on A: a session made on A and
 	 * subscribed on B, its stream on B, a listen stream on A, both receiving already.
-	 * Closing it checks the contract: the nodes answered, the session ends, every count is
-	 * back to zero.
+	 * Closing it checks the contract: the nodes answered, the session ends, every count
+	 * is back to zero.
 	 */
 	private final class Scene implements AutoCloseable {
 
@@ -334,8 +339,8 @@ class ClusterFaultSuiteTests {
 		}
 
 		/**
-		 * Some more changes after the fault, then a mark: both streams get everything up to
-		 * the mark, or a resync, and nothing twice.
+		 * Some more changes after the fault, then a mark: both streams get everything up
+		 * to the mark, or a resync, and nothing twice.
 		 */
 		void afterTheFault() throws InterruptedException {
 			this.load.awaitCount(this.load.count() + 20);
@@ -353,7 +358,10 @@ class ClusterFaultSuiteTests {
 
 	}
 
-	/** Changes {@code c://items/1, 2, …} published on one node, 20 a second, until stopped. */
+	/**
+	 * Changes {@code c://items/1, 2, …} published on one node, 20 a second, until
+	 * stopped.
+	 */
 	static final class Load implements AutoCloseable {
 
 		static final String MARK = "c://items/mark";
@@ -386,13 +394,18 @@ class ClusterFaultSuiteTests {
 			return this.count.get();
 		}
 
-		/** Wait until at least this many changes were published; the URI of that change. */
+		/**
+		 * Wait until at least this many changes were published; the URI of that change.
+		 */
 		String awaitCount(long changes) {
 			await().atMost(WAIT).until(() -> this.count.get() >= changes);
 			return "c://items/" + changes;
 		}
 
-		/** Stop, then publish a mark after the last change and wait until it is in the log. */
+		/**
+		 * Stop, then publish a mark after the last change and wait until it is in the
+		 * log.
+		 */
 		List<String> stopAndMark(ConfigurableApplicationContext node) throws InterruptedException {
 			close();
 			publishInOrder(node, MARK);
@@ -409,7 +422,10 @@ class ClusterFaultSuiteTests {
 
 	}
 
-	/** Stateless requests to each node every 250 ms: each must answer 200 within {@link #ANSWER}. */
+	/**
+	 * Stateless requests to each node every 250 ms: each must answer 200 within
+	 * {@link #ANSWER}.
+	 */
 	static final class Answering implements AutoCloseable {
 
 		private final List<String> failures = new CopyOnWriteArrayList<>();

@@ -16,7 +16,8 @@ class ClusterKeysTests {
 	@Test
 	void aSessionsKeysShareASlot() {
 		// TOUCH and the DEL that ends a session.
-		assertThat(SlotHash.getSlot(this.keys.subscriptions("s-1"))).isEqualTo(SlotHash.getSlot(this.keys.session("s-1")));
+		assertThat(SlotHash.getSlot(this.keys.subscriptions("s-1")))
+			.isEqualTo(SlotHash.getSlot(this.keys.session("s-1")));
 	}
 
 	@Test
@@ -29,7 +30,8 @@ class ClusterKeysTests {
 
 	@Test
 	void aPrincipalsKeyIsOneWellFormedKeyWhateverItsName() {
-		assertThat(this.keys.principalSessions("a}b{c:d")).startsWith("mcp:principal:{").endsWith("}")
+		assertThat(this.keys.principalSessions("a}b{c:d")).startsWith("mcp:principal:{")
+			.endsWith("}")
 			.doesNotContain("a}b");
 		assertThat(this.keys.principalSessions("alice")).isNotEqualTo(this.keys.principalSessions("bob"));
 	}

@@ -35,9 +35,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The authentication of a session's latest subscribe judges its deliveries in a cluster
  * as on one node, whichever node takes the subscribe and whichever holds the stream: a
- * stream opened with a token that may read restricted product 4 stops delivering it
- * once the same client subscribes with a token that may not, and delivers it again after
- * a subscribe with the first token.
+ * stream opened with a token that may read restricted product 4 stops delivering it once
+ * the same client subscribes with a token that may not, and delivers it again after a
+ * subscribe with the first token.
  */
 class ClusterLatestAuthenticationTests {
 
@@ -105,8 +105,7 @@ class ClusterLatestAuthenticationTests {
 		subscribe(readOnly, session, "shop://products/1");
 		publishInOrder(publisher, "shop://products/4");
 		publishInOrder(publisher, "shop://products/1");
-		assertThat(uri(stream.nextMessage(WAIT))).as("product 4 is no longer delivered")
-			.isEqualTo("shop://products/1");
+		assertThat(uri(stream.nextMessage(WAIT))).as("product 4 is no longer delivered").isEqualTo("shop://products/1");
 	}
 
 	@Configuration(proxyBeanMethods = false)
@@ -122,7 +121,10 @@ class ClusterLatestAuthenticationTests {
 				.build();
 		}
 
-		/** Stands in for a real decoder: the token names its subject and scopes, '~' between. */
+		/**
+		 * Stands in for a real decoder: the token names its subject and scopes, '~'
+		 * between.
+		 */
 		@Bean
 		JwtDecoder jwtDecoder() {
 			return (token) -> {

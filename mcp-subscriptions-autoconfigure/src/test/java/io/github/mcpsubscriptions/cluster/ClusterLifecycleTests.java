@@ -80,9 +80,9 @@ class ClusterLifecycleTests {
 			.isEqualTo(200);
 		assertThat(subscribe(a, three, "c://items/4").has("result")).as("an unsubscribe frees a place").isTrue();
 		assertThat(client(a).delete(two).statusCode()).isEqualTo(204);
-		assertThat(subscribe(a, three, "c://items/5").has("result")).as("an ended session frees its places")
-			.isTrue();
-		// Session one is left idle until it expires (kept alive meanwhile: three is used).
+		assertThat(subscribe(a, three, "c://items/5").has("result")).as("an ended session frees its places").isTrue();
+		// Session one is left idle until it expires (kept alive meanwhile: three is
+		// used).
 		await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(250)).untilAsserted(() -> {
 			assertThat(client(b).call(three, "ping", null).statusCode()).isEqualTo(200);
 			assertThat(subscribe(b, three, "c://items/6").has("result")).as("an expired session frees its places")
@@ -98,7 +98,8 @@ class ClusterLifecycleTests {
 		publishInOrder(all.get(0), "c://items/0");
 		Set<String> start = this.nodes.redis().keys();
 		// A session created on A whose stream is on C is in use, however idle A sees it;
-		// it keeps five keys: its hash, its subscriptions, the sessions by expiry, and the
+		// it keeps five keys: its hash, its subscriptions, the sessions by expiry, and
+		// the
 		// subscription counts by session and in all.
 		String kept = client(all.get(0)).initialize();
 		subscribe(all.get(1), kept, "c://items");

@@ -46,8 +46,9 @@ final class ClusterNodeProcess implements AutoCloseable {
 
 	/**
 	 * Start a node and wait until it answers.
-	 * @param arguments its command-line arguments, as {@link RedisTestSupport#nodeArguments}
-	 * gives them ({@code --server.port} is replaced)
+	 * @param arguments its command-line arguments, as
+	 * {@link RedisTestSupport#nodeArguments} gives them ({@code --server.port} is
+	 * replaced)
 	 * @return the running node
 	 */
 	static ClusterNodeProcess start(String... arguments) throws IOException {
@@ -67,9 +68,10 @@ final class ClusterNodeProcess implements AutoCloseable {
 			port = socket.getLocalPort();
 		}
 		Path output = Files.createTempFile("mcp-node-", ".log");
-		List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-				"-Xmx" + maxHeap, "-XX:+ExitOnOutOfMemoryError", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
-				ClusterNodeProcess.class.getName()));
+		List<String> command = new ArrayList<>(
+				List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx" + maxHeap,
+						"-XX:+ExitOnOutOfMemoryError", "-XX:TieredStopAtLevel=1", "-cp",
+						System.getProperty("java.class.path"), ClusterNodeProcess.class.getName()));
 		for (String argument : arguments) {
 			if (!argument.startsWith("--server.port=")) {
 				command.add(argument);
@@ -84,11 +86,11 @@ final class ClusterNodeProcess implements AutoCloseable {
 				.pollInterval(Duration.ofMillis(250))
 				.ignoreExceptionsInstanceOf(IOException.class)
 				.until(() -> {
-				if (!process.isAlive()) {
-					throw new IllegalStateException("The node exited:\n" + node.output());
-				}
-				return node.get("/actuator/health").statusCode() == 200;
-			});
+					if (!process.isAlive()) {
+						throw new IllegalStateException("The node exited:\n" + node.output());
+					}
+					return node.get("/actuator/health").statusCode() == 200;
+				});
 		}
 		catch (Throwable ex) {
 			// Awaitility may rethrow the condition's checked exception as it is.

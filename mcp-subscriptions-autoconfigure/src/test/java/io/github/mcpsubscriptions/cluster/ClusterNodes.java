@@ -16,8 +16,8 @@ import org.springframework.context.annotation.Bean;
 
 /**
  * Cluster nodes in one JVM: each an application on a random port, all sharing one real
- * Redis namespace, closed (and the namespace cleaned) together. {@code X-Test-User} names a
- * request's principal.
+ * Redis namespace, closed (and the namespace cleaned) together. {@code X-Test-User} names
+ * a request's principal.
  */
 final class ClusterNodes implements AutoCloseable {
 

@@ -86,15 +86,18 @@ class ClusterObservabilityTests {
 		HttpResponse<String> initialized = onA.post(onA.initializeBody("2025-11-25"), "X-Test-User", "alice");
 		String session = initialized.headers().firstValue("Mcp-Session-Id").orElseThrow();
 		McpTestClient onB = client(b);
-		// Another principal, or none, is told the session does not exist, on a node that never saw it.
+		// Another principal, or none, is told the session does not exist, on a node that
+		// never saw it.
 		assertThat(onB.post(ping(), "Mcp-Session-Id", session, "X-Test-User", "mallory").statusCode()).isEqualTo(404);
 		assertThat(onB.post(ping(), "Mcp-Session-Id", session).statusCode()).isEqualTo(404);
 		try (SseStream foreign = onB.openStream(session, "X-Test-User", "mallory")) {
 			assertThat(foreign.response().statusCode()).isEqualTo(404);
 		}
 		assertThat(onB.post(ping(), "Mcp-Session-Id", session, "X-Test-User", "alice").statusCode()).isEqualTo(200);
-		assertThat(onB.post("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"resources/subscribe\",\"params\":{\"uri\":\"c://items\"}}",
-				"Mcp-Session-Id", session, "X-Test-User", "alice").statusCode()).isEqualTo(200);
+		assertThat(onB.post(
+				"{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"resources/subscribe\",\"params\":{\"uri\":\"c://items\"}}",
+				"Mcp-Session-Id", session, "X-Test-User", "alice")
+			.statusCode()).isEqualTo(200);
 		try (SseStream own = onB.openStream(session, "X-Test-User", "alice")) {
 			assertThat(own.response().statusCode()).isEqualTo(200);
 			publish(a, "c://items/1");

@@ -47,8 +47,7 @@ class ClusterOutageTests {
 					"mcp.endpoint.keep-alive=200ms", "mcp.cluster.poll-timeout=200ms"));
 		McpTestClient client = client(node);
 		String session = client.initialize();
-		assertThat(client.call(session, "resources/subscribe", "{\"uri\":\"c://items\"}").statusCode())
-			.isEqualTo(200);
+		assertThat(client.call(session, "resources/subscribe", "{\"uri\":\"c://items\"}").statusCode()).isEqualTo(200);
 		ClusterHealthIndicator health = node.getBean(ClusterHealthIndicator.class);
 		try (SseStream stream = client.openStream(session)) {
 			publish(node, "c://items/1");
@@ -76,8 +75,12 @@ class ClusterOutageTests {
 			assertThat(resync.get("_meta").get("io.github.mcpsubscriptions/resync").booleanValue()).isTrue();
 			assertThat(client.call(session, "ping", null).statusCode()).isEqualTo(200);
 			publish(node, "c://items/3");
-			assertThat(json(stream.next(WAIT, (event) -> event.data() != null && event.data().contains("items/3"))
-				.data()).get("params").get("uri").stringValue()).isEqualTo("c://items/3");
+			assertThat(
+					json(stream.next(WAIT, (event) -> event.data() != null && event.data().contains("items/3")).data())
+						.get("params")
+						.get("uri")
+						.stringValue())
+				.isEqualTo("c://items/3");
 		}
 	}
 

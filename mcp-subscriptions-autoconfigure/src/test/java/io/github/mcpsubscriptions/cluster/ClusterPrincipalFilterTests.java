@@ -58,14 +58,14 @@ class ClusterPrincipalFilterTests {
 		ConfigurableApplicationContext node = this.nodes.start("a");
 		McpTestClient client = ClusterNodes.client(node);
 		String session = client.initialize();
-		assertThat(client.call(session, "resources/subscribe", "{\"uri\":\"c://items\"}").statusCode())
-			.isEqualTo(200);
+		assertThat(client.call(session, "resources/subscribe", "{\"uri\":\"c://items\"}").statusCode()).isEqualTo(200);
 		try (SseStream stream = client.openStream(session)) {
 			publishInOrder(node, "c://items/1");
 			assertThat(uri(stream.nextMessage(WAIT))).isEqualTo("c://items/1");
 			String record = serialized(nestedSets(30));
 			assertThat(record.length()).as("a record of about 2 KB").isLessThan(3000);
-			// Forged by anyone who can write the log: a subscription of the session carrying it.
+			// Forged by anyone who can write the log: a subscription of the session
+			// carrying it.
 			this.nodes.redis()
 				.redis()
 				.opsForStream()
@@ -75,8 +75,7 @@ class ClusterPrincipalFilterTests {
 			assertThat(uri(stream.nextMessage(WAIT))).as("the reader goes on").isEqualTo("c://items/2");
 			MeterRegistry meters = node.getBean(MeterRegistry.class);
 			await().atMost(WAIT)
-				.untilAsserted(() -> assertThat(
-						meters.get("mcp.cluster.principals.rejected").functionCounter().count())
+				.untilAsserted(() -> assertThat(meters.get("mcp.cluster.principals.rejected").functionCounter().count())
 					.isEqualTo(1));
 		}
 	}

@@ -38,8 +38,9 @@ class ClusterPrincipalLimitsTests {
 			.isEqualTo("mcp.sessions.max-per-principal");
 		initialize(a, "bob");
 		// Ending her session on the other node makes room here.
-		assertThat(b.send(b.postRequest("{}").DELETE().header("Mcp-Session-Id", onB).header("X-Test-User", "alice")
-			.build()).statusCode()).isEqualTo(204);
+		assertThat(b
+			.send(b.postRequest("{}").DELETE().header("Mcp-Session-Id", onB).header("X-Test-User", "alice").build())
+			.statusCode()).isEqualTo(204);
 		initialize(a, "alice");
 	}
 
@@ -69,8 +70,7 @@ class ClusterPrincipalLimitsTests {
 		return call(client, session, "resources/subscribe", "{\"uri\":\"" + uri + "\"}");
 	}
 
-	private static JsonNode call(McpTestClient client, String session, String method, String params)
-			throws Exception {
+	private static JsonNode call(McpTestClient client, String session, String method, String params) throws Exception {
 		String body = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"" + method + "\",\"params\":" + params + "}";
 		HttpResponse<String> response = client.post(body, "Mcp-Session-Id", session, "X-Test-User", "alice");
 		assertThat(response.statusCode()).as(response.body()).isEqualTo(200);

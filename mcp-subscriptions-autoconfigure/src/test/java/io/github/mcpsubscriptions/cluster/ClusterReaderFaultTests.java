@@ -59,8 +59,7 @@ class ClusterReaderFaultTests {
 			.nodeArguments("127.0.0.1", this.server.port(), "mcp.cluster.node-name=a", "mcp.cluster.log-size=50"));
 		McpTestClient client = this.forked.client();
 		String session = client.initialize();
-		assertThat(client.call(session, "resources/subscribe", "{\"uri\":\"c://items\"}").statusCode())
-			.isEqualTo(200);
+		assertThat(client.call(session, "resources/subscribe", "{\"uri\":\"c://items\"}").statusCode()).isEqualTo(200);
 		try (SseStream stream = client.openStream(session); SseStream listen = client.listen(ITEMS)) {
 			assertThat(listen.response().statusCode()).isEqualTo(200);
 			publishInOrder(publisher, "c://items/0");
@@ -84,33 +83,36 @@ class ClusterReaderFaultTests {
 			assertThat(this.forked.output()).containsOnlyOnce("trimmed");
 			publishInOrder(publisher, "c://items/63");
 			assertThat(uri(stream.next(WAIT, (event) -> event.data() != null && event.data().contains("items/63"))))
-				.as("live again").isEqualTo("c://items/63");
+				.as("live again")
+				.isEqualTo("c://items/63");
 		}
 	}
 
 	@Test
 	void aPausedNodeWithALargerLogSizeThanTheWriterNoticesTheTrimPastItsPosition() throws Exception {
-		// A rolling change of mcp.cluster.log-size: the writer trims at 50, the reader keeps
+		// A rolling change of mcp.cluster.log-size: the writer trims at 50, the reader
+		// keeps
 		// the default, so the reader cannot guess the trim from its own setting.
 		this.server = new RedisServerProcess();
 		ConfigurableApplicationContext publisher = this.nodes.run(this.nodes.redis()
 			.nodeArguments("127.0.0.1", this.server.port(), "mcp.cluster.node-name=b", "mcp.cluster.log-size=50"));
-		this.forked = ClusterNodeProcess.start(
-				this.nodes.redis().nodeArguments("127.0.0.1", this.server.port(), "mcp.cluster.node-name=a"));
+		this.forked = ClusterNodeProcess
+			.start(this.nodes.redis().nodeArguments("127.0.0.1", this.server.port(), "mcp.cluster.node-name=a"));
 		McpTestClient client = this.forked.client();
 		String session = client.initialize();
-		assertThat(client.call(session, "resources/subscribe", "{\"uri\":\"c://items\"}").statusCode())
-			.isEqualTo(200);
+		assertThat(client.call(session, "resources/subscribe", "{\"uri\":\"c://items\"}").statusCode()).isEqualTo(200);
 		try (SseStream stream = client.openStream(session)) {
 			publishInOrder(publisher, "c://items/0");
 			assertThat(uri(stream.nextMessage(WAIT))).isEqualTo("c://items/0");
 
 			this.forked.pause();
 			try {
-				// Answers the read the paused reader had waiting, so that product 3 is not in it.
+				// Answers the read the paused reader had waiting, so that product 3 is
+				// not in it.
 				publishInOrder(publisher, "c://items/pending");
 				publishInOrder(publisher, "c://items/product-3");
-				// One node's changes keep their order: they are waited for together, so that the
+				// One node's changes keep their order: they are waited for together, so
+				// that the
 				// pause stays short of any timeout (a failed read would resync anyway).
 				ClusterStats published = publisher.getBean(ClusterStats.class);
 				long before = published.getPublished();
@@ -120,16 +122,17 @@ class ClusterReaderFaultTests {
 				await().atMost(WAIT).until(() -> published.getPublished() >= before + 150);
 			}
 			finally {
-this.forked.resume();
+				this.forked.resume();
 			}
 
-			// Never silence: the product-3 change itself, or a resync before the later ones.
+			// Never silence: the product-3 change itself, or a resync before the later
+			// ones.
 			boolean told = false;
 			List<String> heard = new ArrayList<>();
 			while (!told) {
 				SseEvent event = stream.nextMessage(WAIT);
-				assertThat(event).as("neither the change of product 3 nor a resync reached the subscriber; "
-						+ this.forked.output())
+				assertThat(event)
+					.as("neither the change of product 3 nor a resync reached the subscriber; " + this.forked.output())
 					.isNotNull();
 				JsonNode params = json(event.data()).get("params");
 				if (params == null || !params.has("uri")) {
@@ -155,8 +158,7 @@ this.forked.resume();
 			.nodeArguments("127.0.0.1", this.server.port(), with(settings, "mcp.cluster.node-name=b")));
 		McpTestClient client = ClusterNodes.client(a);
 		String lost = client.initialize();
-		assertThat(client.call(lost, "resources/subscribe", "{\"uri\":\"c://items\"}").statusCode())
-			.isEqualTo(200);
+		assertThat(client.call(lost, "resources/subscribe", "{\"uri\":\"c://items\"}").statusCode()).isEqualTo(200);
 		ClusterHealthIndicator health = a.getBean(ClusterHealthIndicator.class);
 		try (SseStream stream = client.openStream(lost); SseStream listen = client.listen(ITEMS)) {
 			publishInOrder(b, "c://items/1");
@@ -183,7 +185,8 @@ this.forked.resume();
 				publishInOrder(b, "c://items/2");
 				assertThat(uri(fresh.nextMessage(WAIT))).as("a new session works").isEqualTo("c://items/2");
 				assertThat(uri(listen.next(WAIT, (event) -> event.data() != null && event.data().contains("items/2"))))
-					.as("the listen stream is live").isEqualTo("c://items/2");
+					.as("the listen stream is live")
+					.isEqualTo("c://items/2");
 			}
 		}
 	}
@@ -191,17 +194,17 @@ this.forked.resume();
 	@Test
 	void redisRestartedEmptyBetweenTwoReadsIsFoundByItsRunId() throws Exception {
 		this.server = new RedisServerProcess();
-		ConfigurableApplicationContext a = this.nodes.run(this.nodes.redis()
-			.nodeArguments("127.0.0.1", this.server.port(), "mcp.cluster.node-name=a"));
+		ConfigurableApplicationContext a = this.nodes
+			.run(this.nodes.redis().nodeArguments("127.0.0.1", this.server.port(), "mcp.cluster.node-name=a"));
 		McpTestClient client = ClusterNodes.client(a);
 		String lost = client.initialize();
-		assertThat(client.call(lost, "resources/subscribe", "{\"uri\":\"c://items\"}").statusCode())
-			.isEqualTo(200);
+		assertThat(client.call(lost, "resources/subscribe", "{\"uri\":\"c://items\"}").statusCode()).isEqualTo(200);
 		try (SseStream stream = client.openStream(lost); SseStream listen = client.listen(ITEMS)) {
 			publishInOrder(a, "c://items/1");
 			assertThat(uri(stream.nextMessage(WAIT))).isEqualTo("c://items/1");
 
-			// Back before the client's command timeout (a minute here): the reader sees no error.
+			// Back before the client's command timeout (a minute here): the reader sees
+			// no error.
 			this.server.kill();
 			this.server.startEmpty();
 

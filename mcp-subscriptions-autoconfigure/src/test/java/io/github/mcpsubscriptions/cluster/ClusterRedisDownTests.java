@@ -63,8 +63,8 @@ class ClusterRedisDownTests {
 		this.server = new RedisServerProcess();
 		// Few request threads, so that requests held for Redis would show as a node that
 		// stops answering.
-		List<String> arguments = new ArrayList<>(List.of("mcp.cluster.node-name=a", "server.tomcat.threads.max=10",
-				"mcp.cluster.poll-timeout=200ms"));
+		List<String> arguments = new ArrayList<>(
+				List.of("mcp.cluster.node-name=a", "server.tomcat.threads.max=10", "mcp.cluster.poll-timeout=200ms"));
 		arguments.addAll(List.of(properties));
 		return this.nodes
 			.run(this.nodes.redis().nodeArguments("127.0.0.1", this.server.port(), arguments.toArray(String[]::new)));
@@ -76,8 +76,7 @@ class ClusterRedisDownTests {
 		ConfigurableApplicationContext node = startNode();
 		McpTestClient client = client(node);
 		String session = client.initialize();
-		assertThat(client.call(session, "resources/subscribe", "{\"uri\":\"c://items\"}").statusCode())
-			.isEqualTo(200);
+		assertThat(client.call(session, "resources/subscribe", "{\"uri\":\"c://items\"}").statusCode()).isEqualTo(200);
 		ClusterHealthIndicator health = node.getBean(ClusterHealthIndicator.class);
 
 		this.server.kill();
@@ -86,16 +85,18 @@ class ClusterRedisDownTests {
 		assertUnavailable(timed(() -> client.post(client.initializeBody("2025-11-25"))));
 		List<Future<HttpResponse<String>>> concurrent = new ArrayList<>();
 		for (int i = 0; i < CONCURRENT; i++) {
-			concurrent.add(this.pool.submit(() -> client.call(session, "resources/subscribe",
-					"{\"uri\":\"c://items/1\"}")));
+			concurrent
+				.add(this.pool.submit(() -> client.call(session, "resources/subscribe", "{\"uri\":\"c://items/1\"}")));
 		}
 		for (Future<HttpResponse<String>> request : concurrent) {
 			assertUnavailable(request.get(BOUND.toMillis() * 2, TimeUnit.MILLISECONDS));
 		}
 		assertStatelessRequestsAnswer(client);
 		assertUnavailable(timed(() -> client.call(session, "ping", null)));
-		assertThat(output.getOut().lines()
-			.filter((line) -> line.contains("WARN") && line.contains("McpEndpoint") && line.contains("cannot be reached")))
+		assertThat(output.getOut()
+			.lines()
+			.filter((line) -> line.contains("WARN") && line.contains("McpEndpoint")
+					&& line.contains("cannot be reached")))
 			.hasSize(1);
 
 		this.server.start();
@@ -114,7 +115,9 @@ class ClusterRedisDownTests {
 
 		this.server.kill();
 		// Long enough for Lettuce's own back-off to reach 8 to 16 s between attempts.
-		await().pollDelay(Duration.ofSeconds(20)).atMost(WAIT).until(() -> health.health().getStatus().equals(Status.DOWN));
+		await().pollDelay(Duration.ofSeconds(20))
+			.atMost(WAIT)
+			.until(() -> health.health().getStatus().equals(Status.DOWN));
 		this.server.start();
 
 		await().atMost(Duration.ofSeconds(8)).until(() -> health.health().getStatus().equals(Status.UP));

@@ -30,8 +30,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * What one reconnecting client may cost a node, and what it may claim: a replay of the
  * shared log is read a page at a time and written as the client takes it, bounded by
- * {@code mcp.sessions.max-replay}; a {@code Last-Event-ID} that names no real past position
- * of the session gets resyncs, never a 5xx.
+ * {@code mcp.sessions.max-replay}; a {@code Last-Event-ID} that names no real past
+ * position of the session gets resyncs, never a 5xx.
  */
 class ClusterReplayTests {
 
@@ -76,9 +76,9 @@ class ClusterReplayTests {
 		for (int i = 0; i < changes; i++) {
 			publish(p, "c://items/" + i);
 		}
-		await().atMost(Duration.ofSeconds(60))
-			.until(() -> p.getBean(ClusterStats.class).getPublished() >= changes);
-		// 100,000 notifications of about 400 bytes each, replayed by a node with a 64 MB heap:
+		await().atMost(Duration.ofSeconds(60)).until(() -> p.getBean(ClusterStats.class).getPublished() >= changes);
+		// 100,000 notifications of about 400 bytes each, replayed by a node with a 64 MB
+		// heap:
 		// held at once they do not fit.
 		try (ClusterNodeProcess f = ClusterNodeProcess.startWithHeap("64m",
 				this.nodes.redis().nodeArguments("mcp.cluster.node-name=f", "mcp.sessions.max-replay=1000000"))) {
@@ -104,7 +104,8 @@ class ClusterReplayTests {
 					});
 				}
 				catch (java.io.UncheckedIOException ex) {
-					// The node ended the stream (or died): the assertions below say which.
+					// The node ended the stream (or died): the assertions below say
+					// which.
 				}
 			}, "replay-counter");
 			reader.setDaemon(true);
@@ -158,7 +159,8 @@ class ClusterReplayTests {
 		}
 		try (SseStream again = onA.openStream(session, "Last-Event-ID", lastId)) {
 			assertThat(params(again.nextMessage(WAIT)).get("uri").stringValue())
-				.as("a resync's id resumes after what it covered").isEqualTo("c://items/9");
+				.as("a resync's id resumes after what it covered")
+				.isEqualTo("c://items/9");
 		}
 	}
 

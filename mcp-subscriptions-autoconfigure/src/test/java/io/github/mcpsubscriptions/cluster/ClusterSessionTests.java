@@ -50,14 +50,12 @@ class ClusterSessionTests {
 	}
 
 	private static void subscribe(ConfigurableApplicationContext node, String session, String uri) throws Exception {
-		HttpResponse<String> response = client(node).call(session, "resources/subscribe",
-				"{\"uri\":\"" + uri + "\"}");
+		HttpResponse<String> response = client(node).call(session, "resources/subscribe", "{\"uri\":\"" + uri + "\"}");
 		assertThat(response.statusCode()).isEqualTo(200);
 		assertThat(json(response.body()).has("result")).as(response.body()).isTrue();
 	}
 
-	private static void unsubscribe(ConfigurableApplicationContext node, String session, String uri)
-			throws Exception {
+	private static void unsubscribe(ConfigurableApplicationContext node, String session, String uri) throws Exception {
 		HttpResponse<String> response = client(node).call(session, "resources/unsubscribe",
 				"{\"uri\":\"" + uri + "\"}");
 		assertThat(json(response.body()).has("result")).as(response.body()).isTrue();
@@ -222,7 +220,8 @@ class ClusterSessionTests {
 				.atMost(WAIT)
 				.until(() -> small.getBean(ClusterStats.class).getReceived() >= received);
 		}
-		// Resumed on another node: this one may still hold notifications for the old stream.
+		// Resumed on another node: this one may still hold notifications for the old
+		// stream.
 		try (SseStream resumed = client(this.a).openStream(session, "Last-Event-ID", firstId)) {
 			JsonNode resync = params(resumed.nextMessage(WAIT));
 			assertThat(resync.get("uri").stringValue()).isEqualTo("c://items");

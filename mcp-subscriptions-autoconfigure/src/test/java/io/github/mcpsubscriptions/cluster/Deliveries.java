@@ -15,9 +15,9 @@ import static io.github.mcpsubscriptions.test.McpTestClient.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * What one client's stream received under a fault, checked against the cluster's contract:
- * every change published inside the window arrives, or a resync says the client must
- * re-read; nothing arrives twice.
+ * What one client's stream received under a fault, checked against the cluster's
+ * contract: every change published inside the window arrives, or a resync says the client
+ * must re-read; nothing arrives twice.
  */
 final class Deliveries {
 
@@ -25,7 +25,10 @@ final class Deliveries {
 
 	private final List<String> uris = new ArrayList<>();
 
-	/** A change as one subscription saw it: a correlating client gets one per subscription. */
+	/**
+	 * A change as one subscription saw it: a correlating client gets one per
+	 * subscription.
+	 */
 	private final List<String> notified = new ArrayList<>();
 
 	private final List<String> ids = new ArrayList<>();
@@ -66,8 +69,9 @@ final class Deliveries {
 	}
 
 	/**
-	 * Read a stream until a message for a URI arrived, or a resync (which stands for every
-	 * later change of its subscription until the client re-reads), then until it is quiet.
+	 * Read a stream until a message for a URI arrived, or a resync (which stands for
+	 * every later change of its subscription until the client re-reads), then until it is
+	 * quiet.
 	 * @param stream the stream
 	 * @param uri the changed URI
 	 * @param timeout how long to wait for either
@@ -130,8 +134,7 @@ final class Deliveries {
 	void assertNothingLostOrResynced(Collection<String> published) {
 		assertNothingTwice();
 		if (this.resyncs == 0) {
-			assertThat(this.uris).as("without a resync, every change inside the window arrives")
-				.containsAll(published);
+			assertThat(this.uris).as("without a resync, every change inside the window arrives").containsAll(published);
 		}
 	}
 

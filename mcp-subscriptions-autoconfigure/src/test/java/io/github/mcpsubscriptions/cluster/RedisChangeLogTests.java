@@ -84,8 +84,8 @@ class RedisChangeLogTests {
 	}
 
 	private long stat(String section, String name) {
-		Properties info = this.redis.execute((RedisCallback<Properties>) (connection) -> connection.serverCommands()
-			.info(section));
+		Properties info = this.redis
+			.execute((RedisCallback<Properties>) (connection) -> connection.serverCommands().info(section));
 		String value = info.getProperty(name);
 		if (value == null) {
 			return 0;

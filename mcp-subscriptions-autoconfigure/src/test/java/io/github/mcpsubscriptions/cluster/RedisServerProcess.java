@@ -19,9 +19,10 @@ import static org.awaitility.Awaitility.await;
 /**
  * A redis-server of a test's own on a free loopback port, which the test can kill, pause
  * and start again (keeping its data in an append-only file, as a restarted Redis with
- * persistence does, unless wiped). The binary is the run's ({@link TestRedis#executable()}),
- * not one on the PATH. Never the machine's Redis: every signal goes to the PID of the
- * process this object started, and its temporary directory goes on close.
+ * persistence does, unless wiped). The binary is the run's
+ * ({@link TestRedis#executable()}), not one on the PATH. Never the machine's Redis: every
+ * signal goes to the PID of the process this object started, and its temporary directory
+ * goes on close.
  */
 final class RedisServerProcess implements AutoCloseable {
 
@@ -58,8 +59,8 @@ final class RedisServerProcess implements AutoCloseable {
 			Files.writeString(file, configuration.replace("${dir}", this.directory.toString()));
 			command.add(file.toString());
 		}
-		command.addAll(List.of("--port", Integer.toString(port), "--bind", "127.0.0.1", "--dir",
-				this.directory.toString()));
+		command.addAll(
+				List.of("--port", Integer.toString(port), "--bind", "127.0.0.1", "--dir", this.directory.toString()));
 		if (configuration == null) {
 			command.addAll(List.of("--save", "", "--appendonly", "yes"));
 		}
@@ -69,12 +70,13 @@ final class RedisServerProcess implements AutoCloseable {
 	}
 
 	/**
-	 * A Redis with cluster mode on, on a port whose cluster bus port (+10000) is free too.
+	 * A Redis with cluster mode on, on a port whose cluster bus port (+10000) is free
+	 * too.
 	 * @return the server, not yet part of a cluster
 	 */
 	static RedisServerProcess clusterNode() throws IOException {
-		return new RedisServerProcess(freePort(true), null, List.of("--cluster-enabled", "yes",
-				"--cluster-config-file", "nodes.conf", "--cluster-node-timeout", "2000", "--appendonly", "no"));
+		return new RedisServerProcess(freePort(true), null, List.of("--cluster-enabled", "yes", "--cluster-config-file",
+				"nodes.conf", "--cluster-node-timeout", "2000", "--appendonly", "no"));
 	}
 
 	/**
@@ -128,15 +130,17 @@ final class RedisServerProcess implements AutoCloseable {
 	 */
 	void startEmpty() throws IOException {
 		try (var files = Files.list(this.directory)) {
-			for (Path file : files.filter((file) -> !file.getFileName().toString().startsWith("redis."))
-				.toList()) {
+			for (Path file : files.filter((file) -> !file.getFileName().toString().startsWith("redis.")).toList()) {
 				deleteTree(file);
 			}
 		}
 		start();
 	}
 
-	/** Stop the process (SIGSTOP), as a stalled machine would: connections stay open, nothing answers. */
+	/**
+	 * Stop the process (SIGSTOP), as a stalled machine would: connections stay open,
+	 * nothing answers.
+	 */
 	void pause() throws IOException, InterruptedException {
 		signal("STOP");
 	}

@@ -38,7 +38,8 @@ class RedisSessionStoreTests {
 
 	@Test
 	void replaceIsOneStepNotALookupFollowedByASave() {
-		// A lookup then a save leaves a window in which DELETE can end the session and the
+		// A lookup then a save leaves a window in which DELETE can end the session and
+		// the
 		// save bring it back (the default of SessionStore.replace).
 		RedisSessionStore store = new RedisSessionStore(this.redis.redis(), this.keys, this.log, Duration.ofMinutes(5),
 				Clock.systemUTC(), this.stats) {

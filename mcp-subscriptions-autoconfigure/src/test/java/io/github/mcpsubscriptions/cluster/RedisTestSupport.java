@@ -14,11 +14,11 @@ import org.springframework.data.redis.core.ScanOptions;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
- * A real Redis for cluster tests, the run's {@link TestRedis}: the one the system property
- * {@code mcp.test.redis} ({@code host:port}) names, else a Testcontainers container where
- * Docker works, else a redis-server of the run's own on a free port. The tests never skip.
- * Each test gets its own key prefix in one of the databases 1 to 7 and removes its keys
- * afterwards.
+ * A real Redis for cluster tests, the run's {@link TestRedis}: the one the system
+ * property {@code mcp.test.redis} ({@code host:port}) names, else a Testcontainers
+ * container where Docker works, else a redis-server of the run's own on a free port. The
+ * tests never skip. Each test gets its own key prefix in one of the databases 1 to 7 and
+ * removes its keys afterwards.
  */
 public final class RedisTestSupport implements AutoCloseable {
 

@@ -10,8 +10,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * A Redis topology of a test's own, from the run's redis-server binary on free loopback
- * ports and set up with Redis commands (no redis-cli), and the Spring Boot properties that
- * point a node at it. Closing it kills every process it started and removes their
+ * ports and set up with Redis commands (no redis-cli), and the Spring Boot properties
+ * that point a node at it. Closing it kills every process it started and removes their
  * directories.
  */
 abstract sealed class RedisTopology implements AutoCloseable {
@@ -57,8 +57,8 @@ abstract sealed class RedisTopology implements AutoCloseable {
 	}
 
 	/**
-	 * A master, a replica of it and one Sentinel that fails over a second after the master
-	 * stops answering.
+	 * A master, a replica of it and one Sentinel that fails over a second after the
+	 * master stops answering.
 	 */
 	static final class Sentinel extends RedisTopology {
 
@@ -72,8 +72,8 @@ abstract sealed class RedisTopology implements AutoCloseable {
 
 		Sentinel() throws Exception {
 			this.master = add(new RedisServerProcess());
-			this.replica = add(new RedisServerProcess(List.of("--replicaof", "127.0.0.1",
-					Integer.toString(this.master.port()))));
+			this.replica = add(
+					new RedisServerProcess(List.of("--replicaof", "127.0.0.1", Integer.toString(this.master.port()))));
 			await().atMost(READY).until(() -> info(this.replica, "replication").contains("master_link_status:up"));
 			this.sentinel = add(RedisServerProcess.sentinel(MASTER_NAME, this.master.port()));
 			await().atMost(READY).until(() -> info(this.sentinel, "sentinel").contains("slaves=1"));
@@ -90,17 +90,21 @@ abstract sealed class RedisTopology implements AutoCloseable {
 		 * @return the port
 		 */
 		int masterPort() throws IOException {
-			String[] address = this.sentinel.cli("SENTINEL", "get-master-addr-by-name", MASTER_NAME).trim().split("\\s+");
+			String[] address = this.sentinel.cli("SENTINEL", "get-master-addr-by-name", MASTER_NAME)
+				.trim()
+				.split("\\s+");
 			return Integer.parseInt(address[address.length - 1]);
 		}
 
 		/**
-		 * Kill the master ({@code kill -9}) and wait until Sentinel has promoted the replica.
+		 * Kill the master ({@code kill -9}) and wait until Sentinel has promoted the
+		 * replica.
 		 */
 		void failOver() throws Exception {
 			this.master.kill();
-			await().atMost(READY).until(() -> masterPort() == this.replica.port()
-					&& info(this.replica, "replication").contains("role:master"));
+			await().atMost(READY)
+				.until(() -> masterPort() == this.replica.port()
+						&& info(this.replica, "replication").contains("role:master"));
 		}
 
 	}
@@ -122,7 +126,8 @@ abstract sealed class RedisTopology implements AutoCloseable {
 			}
 			for (int i = 0; i < NODES; i++) {
 				RedisServerProcess node = this.processes.get(i);
-				// CLUSTER ADDSLOTSRANGE needs Redis 7: ADDSLOTS takes every slot of the range.
+				// CLUSTER ADDSLOTSRANGE needs Redis 7: ADDSLOTS takes every slot of the
+				// range.
 				List<String> addSlots = new ArrayList<>(List.of("CLUSTER", "ADDSLOTS"));
 				for (int slot = i * SLOTS / NODES; slot < (i + 1) * SLOTS / NODES; slot++) {
 					addSlots.add(Integer.toString(slot));
@@ -152,9 +157,8 @@ abstract sealed class RedisTopology implements AutoCloseable {
 
 		@Override
 		List<String> properties() {
-			return List.of("spring.data.redis.cluster.nodes=" + this.processes.stream()
-				.map(RedisServerProcess::address)
-				.collect(Collectors.joining(",")));
+			return List.of("spring.data.redis.cluster.nodes="
+					+ this.processes.stream().map(RedisServerProcess::address).collect(Collectors.joining(",")));
 		}
 
 		/**

@@ -21,8 +21,9 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The cluster on the Redis topologies production runs, each started by the test from the
- * machine's redis-server on free ports and configured through Spring Boot's own properties:
- * Redis Sentinel (a master, a replica, a sentinel) and Redis Cluster (three masters).
+ * machine's redis-server on free ports and configured through Spring Boot's own
+ * properties: Redis Sentinel (a master, a replica, a sentinel) and Redis Cluster (three
+ * masters).
  */
 class RedisTopologyTests {
 
@@ -112,7 +113,8 @@ class RedisTopologyTests {
 			publishInOrder(a, "c://items/0");
 			deliveries.readUntil(stream, "c://items/0", WAIT);
 
-			// Changes just before the master dies, and while Sentinel promotes the replica.
+			// Changes just before the master dies, and while Sentinel promotes the
+			// replica.
 			for (int i = 1; i <= 3; i++) {
 				ClusterNodes.publish(a, "c://items/" + i);
 				window.add("c://items/" + i);
@@ -123,7 +125,8 @@ class RedisTopologyTests {
 				window.add("c://items/" + i);
 			}
 
-			// Both nodes recover by themselves: healthy, answering, sharing changes again.
+			// Both nodes recover by themselves: healthy, answering, sharing changes
+			// again.
 			for (ConfigurableApplicationContext node : List.of(a, b)) {
 				ClusterHealthIndicator health = node.getBean(ClusterHealthIndicator.class);
 				await().atMost(WAIT).until(() -> health.health().getStatus().equals(Status.UP));
@@ -135,8 +138,10 @@ class RedisTopologyTests {
 			deliveries.readUntil(stream, "c://items/7", WAIT).read(stream, QUIET);
 		}
 		deliveries.assertNothingLostOrResynced(window);
-		assertThat(json(client(a).call(session, "resources/subscribe", "{\"uri\":\"c://other/1\"}").body()).has("result"))
-			.as("the session survived the failover").isTrue();
+		assertThat(
+				json(client(a).call(session, "resources/subscribe", "{\"uri\":\"c://other/1\"}").body()).has("result"))
+			.as("the session survived the failover")
+			.isTrue();
 		assertThat(client(a).delete(session).statusCode()).isEqualTo(204);
 		assertCountsBackToZero(a);
 	}

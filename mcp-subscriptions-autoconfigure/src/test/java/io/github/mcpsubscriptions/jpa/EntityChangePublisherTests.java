@@ -93,8 +93,7 @@ class EntityChangePublisherTests {
 				.containsExactly(tuple("shop://customers/ada%20lovelace?region=eu", "created"),
 						tuple("shop://customers/ada%20lovelace?region=eu", "deleted"),
 						tuple("shop://customers/ada%20lovelace", "created"),
-						tuple("shop://customers/ada%20lovelace", "deleted"),
-						tuple("shop://customers/ada", "created"));
+						tuple("shop://customers/ada%20lovelace", "deleted"), tuple("shop://customers/ada", "created"));
 		});
 	}
 
@@ -106,7 +105,8 @@ class EntityChangePublisherTests {
 			Long id = shop.inTransaction((em) -> em.persist(new Customer(null, "eu")), Customer.class);
 			assertThat(changes).isEmpty();
 			assertThat(shop.em.find(Customer.class, id)).as("committed all the same").isNotNull();
-			assertThat(output).as("the lost change is not silent").contains("WARN")
+			assertThat(output).as("the lost change is not silent")
+				.contains("WARN")
 				.contains("A committed change of " + Customer.class.getName() + " " + id + " is not published");
 		});
 	}
@@ -155,28 +155,30 @@ class EntityChangePublisherTests {
 		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(McpJpaAutoConfiguration.class))
 			.withUserConfiguration(BadJpa.class, Feed.class)
 			.run((context) -> {
-			assertThat(context).hasFailed();
-			assertThat(context.getStartupFailure()).rootCause()
-				.isInstanceOf(InvalidResourceEntityException.class)
-				.satisfies((ex) -> assertThat(((InvalidResourceEntityException) ex).getProblems()).satisfiesExactly(
-						(problem) -> assertThat(problem).contains(AssociationVariable.class.getName(),
-								"{order}", "names an association"),
-						(problem) -> assertThat(problem).contains(MisnamedVariable.class.getName(), "{sku}",
-								"names no identifier or persistent property", "identifier id and properties code")));
-		});
+				assertThat(context).hasFailed();
+				assertThat(context.getStartupFailure()).rootCause()
+					.isInstanceOf(InvalidResourceEntityException.class)
+					.satisfies((ex) -> assertThat(((InvalidResourceEntityException) ex).getProblems()).satisfiesExactly(
+							(problem) -> assertThat(problem).contains(AssociationVariable.class.getName(), "{order}",
+									"names an association"),
+							(problem) -> assertThat(problem).contains(MisnamedVariable.class.getName(), "{sku}",
+									"names no identifier or persistent property",
+									"identifier id and properties code")));
+			});
 	}
 
 	@Test
 	void aChangeThatAnotherSourcePublishesIsNotPublishedAgain() {
 		// The database capture's filter declines the rows of the tables it captures.
-		this.runner.withBean(PublishedChangeFilter.class,
-				() -> (change) -> !change.uri().startsWith("shop://orders/"))
+		this.runner.withBean(PublishedChangeFilter.class, () -> (change) -> !change.uri().startsWith("shop://orders/"))
 			.run((context) -> {
 				List<ResourceChange> changes = recorded(context);
 				Shop shop = new Shop(context);
 				shop.inTransaction((em) -> em.persist(new ShopOrder("new")), ShopOrder.class);
 				shop.inTransaction((em) -> em.persist(new Customer("ada", "eu")), Customer.class);
-				assertThat(changes).extracting(ResourceChange::uri).singleElement(as(STRING)).startsWith("shop://customers/");
+				assertThat(changes).extracting(ResourceChange::uri)
+					.singleElement(as(STRING))
+					.startsWith("shop://customers/");
 			});
 	}
 

@@ -61,7 +61,8 @@ class EntityChangesEndToEndTests {
 			});
 			String uri = "shop://orders/" + order.getId();
 			assertNotified(stream, uri, "created");
-			this.transactions.executeWithoutResult((status) -> em.find(ShopOrder.class, order.getId()).setStatus("paid"));
+			this.transactions
+				.executeWithoutResult((status) -> em.find(ShopOrder.class, order.getId()).setStatus("paid"));
 			assertNotified(stream, uri, "updated");
 			this.transactions.executeWithoutResult((status) -> {
 				em.find(ShopOrder.class, order.getId()).setStatus("refunded");

@@ -24,9 +24,10 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * A schema of its own in a real PostgreSQL for each test application, in the run's
- * {@link TestPostgres}: the one {@code -Dmcp.test.postgres=jdbc:postgresql://host:port/database}
- * names (user {@code mcp.test.postgres.user}, {@code postgres} by default, no password), else
- * a Testcontainers container where Docker works, else a PostgreSQL of the run's own. The
+ * {@link TestPostgres}: the one
+ * {@code -Dmcp.test.postgres=jdbc:postgresql://host:port/database} names (user
+ * {@code mcp.test.postgres.user}, {@code postgres} by default, no password), else a
+ * Testcontainers container where Docker works, else a PostgreSQL of the run's own. The
  * schema is dropped when the application closes. There is no skip: without a database the
  * tests fail and say what they need.
  */
@@ -62,8 +63,8 @@ public final class PostgresTestDatabase implements AutoCloseable {
 			statement.execute(sql);
 		}
 		catch (SQLException ex) {
-			throw new IllegalStateException("JPA tests need a real PostgreSQL; none answers at " + at + " (user "
-					+ USER + ", no password). " + TestPostgres.help() + " " + ex.getMessage(), ex);
+			throw new IllegalStateException("JPA tests need a real PostgreSQL; none answers at " + at + " (user " + USER
+					+ ", no password). " + TestPostgres.help() + " " + ex.getMessage(), ex);
 		}
 	}
 

@@ -41,7 +41,8 @@ class JsonRpcCodecTests {
 
 	@Test
 	void readsNullParamsAsNone() {
-		assertThat(read("{\"jsonrpc\":\"2.0\",\"method\":\"x\",\"params\":null}")).isEqualTo(new JsonRpcNotification("x", null));
+		assertThat(read("{\"jsonrpc\":\"2.0\",\"method\":\"x\",\"params\":null}"))
+			.isEqualTo(new JsonRpcNotification("x", null));
 	}
 
 	@Test
@@ -106,7 +107,8 @@ class JsonRpcCodecTests {
 	@Test
 	void writesErrorWithNullIdWhenUnknown() {
 		String json = write(JsonRpcResponse.failure(null, new JsonRpcError(-32700, "Parse error")));
-		assertThat(json).isEqualTo("{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32700,\"message\":\"Parse error\"}}");
+		assertThat(json)
+			.isEqualTo("{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32700,\"message\":\"Parse error\"}}");
 	}
 
 	@Test
@@ -117,10 +119,10 @@ class JsonRpcCodecTests {
 
 	@Test
 	void writesNotificationOnOneLine() {
-		String json = write(new JsonRpcNotification("notifications/resources/updated",
-				Map.of("uri", "a://b\nc")));
+		String json = write(new JsonRpcNotification("notifications/resources/updated", Map.of("uri", "a://b\nc")));
 		assertThat(json).doesNotContain("\n")
-			.isEqualTo("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/resources/updated\",\"params\":{\"uri\":\"a://b\\nc\"}}");
+			.isEqualTo(
+					"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/resources/updated\",\"params\":{\"uri\":\"a://b\\nc\"}}");
 	}
 
 	@Test

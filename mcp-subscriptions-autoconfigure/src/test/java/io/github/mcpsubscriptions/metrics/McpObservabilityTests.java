@@ -79,8 +79,7 @@ class McpObservabilityTests {
 		assertThat(result(client.call(session, "resources/subscribe", "{\"uri\":\"shop://items/1\"}"))).isNotNull();
 		assertThat(result(client.call(session, "resources/subscribe", "{\"uri\":\"shop://items/{id}\"}"))).isNotNull();
 		assertThat(result(client.call(session, "resources/subscribe", "{\"uri\":\"shop://items/\"}"))).isNotNull();
-		assertThat(json(client.call(session, "resources/subscribe", "{\"uri\":\"nothing://here\"}").body())
-			.get("error")
+		assertThat(json(client.call(session, "resources/subscribe", "{\"uri\":\"nothing://here\"}").body()).get("error")
 			.get("code")
 			.intValue()).isEqualTo(-32002);
 		assertThat(result(client.call(session, "resources/unsubscribe", "{\"uri\":\"shop://items/\"}"))).isNotNull();
@@ -97,8 +96,7 @@ class McpObservabilityTests {
 			assertThat(gauge("mcp.subscriptions.active", "kind", "template")).isEqualTo(1);
 			assertThat(gauge("mcp.subscriptions.active", "kind", "prefix")).isZero();
 			assertThat(this.meters.get("mcp.events.received").functionCounter().count()).isGreaterThanOrEqualTo(1);
-			await().atMost(WAIT)
-				.until(() -> this.meters.get("mcp.notifications.sent").functionCounter().count() >= 2);
+			await().atMost(WAIT).until(() -> this.meters.get("mcp.notifications.sent").functionCounter().count() >= 2);
 			assertThat(this.meters.get("mcp.notifications.latency").timer().count()).isGreaterThanOrEqualTo(2);
 			assertThat(this.meters.get("mcp.subscriptions.rejected").tag("reason", "not-found").counter().count())
 				.isEqualTo(1);
@@ -172,8 +170,8 @@ class McpObservabilityTests {
 				assertThat(node.isValueNode()).as("%s is a plain value, not %s", name, node).isTrue();
 				JsonNode defaultValue = property.get("defaultValue");
 				if (defaultValue != null && !defaultValue.isNull()) {
-					Class<?> valueType = ClassUtils.resolvePrimitiveIfNecessary(
-							ClassUtils.forName(type, getClass().getClassLoader()));
+					Class<?> valueType = ClassUtils
+						.resolvePrimitiveIfNecessary(ClassUtils.forName(type, getClass().getClassLoader()));
 					assertThat(conversion.convert(node.asString(), valueType)).as("%s is its default", name)
 						.isEqualTo(conversion.convert(defaultValue.asString(), valueType));
 					checked++;

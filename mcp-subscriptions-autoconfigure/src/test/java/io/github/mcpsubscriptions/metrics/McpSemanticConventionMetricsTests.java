@@ -63,9 +63,10 @@ class McpSemanticConventionMetricsTests {
 			.asBoolean()).isTrue();
 		assertThat(json(client.stateless("resources/read", "\"uri\":\"otel://items/2\"").body()).has("result"))
 			.isTrue();
-		assertThat(json(client.stateless("tools/call", "\"name\":\"works\",\"arguments\":{}").body())
-			.at("/result/isError")
-			.asBoolean(false)).isFalse();
+		assertThat(
+				json(client.stateless("tools/call", "\"name\":\"works\",\"arguments\":{}").body()).at("/result/isError")
+					.asBoolean(false))
+			.isFalse();
 		assertThat(json(client.stateless("no/such-method-4712", "").body()).at("/error/code").asInt())
 			.isEqualTo(-32601);
 
@@ -77,8 +78,8 @@ class McpSemanticConventionMetricsTests {
 		assertThat(count("mcp.method.name", "resources/read", "mcp.protocol.version", "2025-11-25", "error.type",
 				"-32602", "rpc.response.status_code", "-32602"))
 			.isOne();
-		assertThat(count("mcp.method.name", "resources/read", "mcp.protocol.version", "2026-07-28", "error.type",
-				"none"))
+		assertThat(
+				count("mcp.method.name", "resources/read", "mcp.protocol.version", "2026-07-28", "error.type", "none"))
 			.isOne();
 		assertThat(count("mcp.method.name", "tools/call", "mcp.protocol.version", "2025-11-25", "gen_ai.tool.name",
 				"fails", "gen_ai.operation.name", "execute_tool", "error.type", "tool_error"))

@@ -62,7 +62,8 @@ class DeliveryGateTests {
 			int queued = i;
 			await().atMost(WAIT).until(() -> gate.getWaiting() == queued);
 		}
-		// The first holder does the same: gives its place back and wants one again at once.
+		// The first holder does the same: gives its place back and wants one again at
+		// once.
 		start(() -> {
 			gate.exit(first);
 			long again = gate.enter();
@@ -116,7 +117,8 @@ class DeliveryGateTests {
 		List<String> expected = new ArrayList<>();
 		for (int i = 1; i <= WAITERS; i++) {
 			expected.add("w" + i);
-			// Each holder in turn blocks past its lease: the next waiter takes the place over.
+			// Each holder in turn blocks past its lease: the next waiter takes the place
+			// over.
 			this.nanos.addAndGet(2 * lease);
 			int taken = i;
 			await().atMost(WAIT).until(() -> order.size() == taken);

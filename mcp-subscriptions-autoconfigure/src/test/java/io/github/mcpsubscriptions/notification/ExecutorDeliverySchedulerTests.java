@@ -25,8 +25,7 @@ class ExecutorDeliverySchedulerTests {
 		AtomicInteger started = new AtomicInteger();
 		CountDownLatch release = new CountDownLatch(1);
 		CountDownLatch finished = new CountDownLatch(6);
-		try (ExecutorDeliveryScheduler scheduler = new ExecutorDeliveryScheduler(8, 2, Duration.ofMinutes(10),
-				false)) {
+		try (ExecutorDeliveryScheduler scheduler = new ExecutorDeliveryScheduler(8, 2, Duration.ofMinutes(10), false)) {
 			for (int i = 0; i < 6; i++) {
 				scheduler.execute(() -> {
 					mostAtOnce.accumulateAndGet(running.incrementAndGet(), Math::max);
@@ -41,7 +40,8 @@ class ExecutorDeliverySchedulerTests {
 					finished.countDown();
 				});
 			}
-			// Eight pool threads, six drains: only two may run while they hold their places.
+			// Eight pool threads, six drains: only two may run while they hold their
+			// places.
 			await().atMost(10, TimeUnit.SECONDS).until(() -> started.get() == 2);
 			await().during(300, TimeUnit.MILLISECONDS).atMost(5, TimeUnit.SECONDS).until(() -> started.get() == 2);
 			release.countDown();
@@ -88,7 +88,8 @@ class ExecutorDeliverySchedulerTests {
 			scheduler.execute(waiterRan::incrementAndGet);
 			await().atMost(10, TimeUnit.SECONDS).until(scheduler::isSaturated);
 			assertThat(scheduler.gather(gatheredRan::countDown, window.toMillis()))
-				.as("a drain that waited a window already is late: it is not held back").isFalse();
+				.as("a drain that waited a window already is late: it is not held back")
+				.isFalse();
 			long start = System.nanoTime();
 			for (int i = 0; i < 3; i++) {
 				assertThat(scheduler.gather(gatheredRan::countDown, window.toMillis() - 1)).isTrue();
@@ -132,7 +133,8 @@ class ExecutorDeliverySchedulerTests {
 			assertThat(scheduler.holdBack(heldRan::countDown, 0)).as("nothing waits: the turn runs now").isFalse();
 			saturate(scheduler, unblock);
 			assertThat(scheduler.holdBack(heldRan::countDown, interval.toNanos()))
-				.as("its previous turn began an interval ago: it runs now").isFalse();
+				.as("its previous turn began an interval ago: it runs now")
+				.isFalse();
 			assertThat(scheduler.holdBack(heldRan::countDown, Long.MAX_VALUE)).as("it never had a turn").isFalse();
 			long start = System.nanoTime();
 			long since = Duration.ofMillis(100).toNanos();
@@ -179,9 +181,9 @@ class ExecutorDeliverySchedulerTests {
 	}
 
 	/**
-	 * Run a drain that holds the only place at the gate until released, and return once it
-	 * does: a drain executed next then waits for its turn, rather than overtaking it to the
-	 * gate on another pool thread.
+	 * Run a drain that holds the only place at the gate until released, and return once
+	 * it does: a drain executed next then waits for its turn, rather than overtaking it
+	 * to the gate on another pool thread.
 	 */
 	private static void holdTheGate(ExecutorDeliveryScheduler scheduler, CountDownLatch release)
 			throws InterruptedException {

@@ -29,7 +29,8 @@ class ExecutorShutdownTests {
 		NamedThreads threads = NamedThreads.numbered("test-worker-");
 		AtomicReference<Thread> worker = new AtomicReference<>();
 		CountDownLatch release = new CountDownLatch(1);
-		// The worker's exit held until the test releases it: the window after termination.
+		// The worker's exit held until the test releases it: the window after
+		// termination.
 		ExecutorService executor = new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
 				(task) -> {
 					Thread thread = threads.newThread(() -> {

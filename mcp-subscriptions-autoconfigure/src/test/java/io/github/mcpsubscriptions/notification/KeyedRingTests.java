@@ -48,7 +48,8 @@ class KeyedRingTests {
 		}
 		assertThat(this.ring.get(change(1, 1).key())).isNull();
 		assertThat(this.ring.get(change(2, 1).key())).isNotNull();
-		// The ring is full of live ones and holes: the next one compacts rather than grows.
+		// The ring is full of live ones and holes: the next one compacts rather than
+		// grows.
 		for (int i = 32; i < 48; i++) {
 			this.ring.put(change(i, 1));
 		}
@@ -108,8 +109,8 @@ class KeyedRingTests {
 
 	/**
 	 * A seeded walk through every operation, checked after each step against a
-	 * {@link LinkedHashMap}, which keeps the same order and the same one-per-key rule: the
-	 * keys are few enough to collide, replace and come back, and the queue stays long
+	 * {@link LinkedHashMap}, which keeps the same order and the same one-per-key rule:
+	 * the keys are few enough to collide, replace and come back, and the queue stays long
 	 * enough to wrap, grow and compact.
 	 */
 	@Test
@@ -163,8 +164,8 @@ class KeyedRingTests {
 	}
 
 	private static OutboundNotification change(int item, int version) {
-		return OutboundNotification.updated(
-				new ResourceChange("a://items/" + item, Map.of("v", version), Instant.EPOCH), "a://items/{id}");
+		return OutboundNotification
+			.updated(new ResourceChange("a://items/" + item, Map.of("v", version), Instant.EPOCH), "a://items/{id}");
 	}
 
 }

@@ -55,7 +55,8 @@ class MinIntervalsTests {
 
 	@Test
 	void aLongClientUriCannotMakeMatchingSlow() {
-		// Before: a regex with three .* took 0.5-1.5 s per call on ~2,000 characters (cubic).
+		// Before: a regex with three .* took 0.5-1.5 s per call on ~2,000 characters
+		// (cubic).
 		// The generous bound only catches a return of that; it is no benchmark.
 		MinIntervals intervals = new MinIntervals(Duration.ZERO,
 				Map.of("file:///*/*/*.log", ONE, "catalog://*/*/*/x", TWO));

@@ -29,9 +29,9 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
- * What a change fanned out to many subscribers costs the delivery executor (#29), and that
- * the cheaper fan-out still gives a subscriber without correlation one notification, for
- * its most specific subscription.
+ * What a change fanned out to many subscribers costs the delivery executor (#29), and
+ * that the cheaper fan-out still gives a subscriber without correlation one notification,
+ * for its most specific subscription.
  */
 class NotificationDispatcherFanoutTests {
 
@@ -229,7 +229,8 @@ class NotificationDispatcherFanoutTests {
 			await().atMost(30, TimeUnit.SECONDS)
 				.until(() -> streams.stream().allMatch((stream) -> stream.written().size() == changes));
 			List<String> expected = IntStream.range(0, changes).mapToObj(Integer::toString).toList();
-			assertThat(streams).allSatisfy((stream) -> assertThat(products(stream)).containsExactlyElementsOf(expected));
+			assertThat(streams)
+				.allSatisfy((stream) -> assertThat(products(stream)).containsExactlyElementsOf(expected));
 		}
 	}
 
@@ -298,7 +299,8 @@ class NotificationDispatcherFanoutTests {
 			this.feed.publish(new ResourceChange("catalog://products/7", Map.of(), AT));
 			this.feed.publish(new ResourceChange("catalog://orders/3", Map.of(), AT));
 
-			// The scheduler runs every lane at once: all is delivered when the backlog is 0.
+			// The scheduler runs every lane at once: all is delivered when the backlog is
+			// 0.
 			await().atMost(10, TimeUnit.SECONDS).until(() -> dispatcher.getBacklog() == 0);
 			for (int i = 0; i < 30; i++) {
 				List<String> orders = ordersSubscribed.get(i);
@@ -318,7 +320,8 @@ class NotificationDispatcherFanoutTests {
 			Subscriber subscriber = dispatcher.register("s", null, false, Map.of(),
 					(created) -> (stream, n) -> received.add(n.uri() + " " + n.subscribedUri()));
 			dispatcher.subscribe(subscriber, "catalog://products/{id}");
-			// In the index, not counted yet: how a fan-out sees a subscription that another
+			// In the index, not counted yet: how a fan-out sees a subscription that
+			// another
 			// thread is adding.
 			dispatcher.getIndex().add(subscriber, "catalog://products/7");
 			subscriber.getOutbox().attach(new RecordingStream());
@@ -340,7 +343,8 @@ class NotificationDispatcherFanoutTests {
 				NotificationDispatcher dispatcher = dispatcher(delivery, CorrelationMode.ALWAYS)) {
 			List<RecordingStream> streams = new ArrayList<>();
 			for (int i = 0; i < 6; i++) {
-				// Half in each era: without entries of their own, and with a subscription id.
+				// Half in each era: without entries of their own, and with a subscription
+				// id.
 				Map<String, Object> meta = (i % 2 == 0) ? Map.of() : Map.of("subscriptionId", subscriptionId);
 				Subscriber subscriber = dispatcher.register("s" + i, null, false, meta);
 				dispatcher.subscribe(subscriber, "catalog://products/{id}");
@@ -388,8 +392,8 @@ class NotificationDispatcherFanoutTests {
 	}
 
 	/**
-	 * A value whose JSON is its text, which tells on which threads it was written; without
-	 * a text, writing it fails.
+	 * A value whose JSON is its text, which tells on which threads it was written;
+	 * without a text, writing it fails.
 	 */
 	public static final class Witness {
 

@@ -18,9 +18,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A resource that {@code resources/list} names came or went: whoever wrote the change (the
- * application, a mapped entity, the database capture), list listeners hear that the list
- * changed, after the change itself.
+ * A resource that {@code resources/list} names came or went: whoever wrote the change
+ * (the application, a mapped entity, the database capture), list listeners hear that the
+ * list changed, after the change itself.
  */
 class NotificationDispatcherListChangedTests {
 
@@ -64,15 +64,15 @@ class NotificationDispatcherListChangedTests {
 	}
 
 	private void publish(String uri, String change) {
-		this.feed.publish(new ResourceChange(uri, (change != null) ? Map.of(ResourceChange.CHANGE, change) : Map.of(),
-				AT));
+		this.feed
+			.publish(new ResourceChange(uri, (change != null) ? Map.of(ResourceChange.CHANGE, change) : Map.of(), AT));
 	}
 
 	private static List<String> subscriber(NotificationDispatcher dispatcher, boolean listChanges) {
 		List<String> received = new CopyOnWriteArrayList<>();
 		Subscriber subscriber = dispatcher.register("s" + listChanges, null, listChanges, Map.of(),
-				(created) -> (stream, n) -> received.add(n.method().equals(OutboundNotification.LIST_CHANGED)
-						? n.method() : "updated " + n.uri()));
+				(created) -> (stream, n) -> received
+					.add(n.method().equals(OutboundNotification.LIST_CHANGED) ? n.method() : "updated " + n.uri()));
 		dispatcher.subscribe(subscriber, "catalog://products/{id}");
 		dispatcher.subscribe(subscriber, "files://notes/{name}");
 		subscriber.getOutbox().attach(new RecordingStream());

@@ -25,7 +25,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * A notification is encoded once and shared; what each subscriber gets must be, byte for
- * byte, what encoding it for that subscriber alone writes, in both eras and every variant.
+ * byte, what encoding it for that subscriber alone writes, in both eras and every
+ * variant.
  */
 class NotificationEncoderTests {
 
@@ -42,8 +43,10 @@ class NotificationEncoderTests {
 			NotificationEncoder encoder = new NotificationEncoder(this.codec, mode);
 			for (int order = 0; order < 2; order++) {
 				for (NotificationFactory factory : notifications()) {
-					// One instance shared by every subscriber (as the dispatcher queues it), in
-					// both orders: the first subscriber of either era builds the shared text.
+					// One instance shared by every subscriber (as the dispatcher queues
+					// it), in
+					// both orders: the first subscriber of either era builds the shared
+					// text.
 					OutboundNotification shared = factory.create();
 					List<Subscriber> subscribers = subscribers();
 					if (order == 1) {
@@ -140,8 +143,8 @@ class NotificationEncoderTests {
 					EncodedMessage message = encoder.encodeMessage(shared, subscriber);
 					byte[] bytes = new byte[message.length()];
 					assertThat(message.copyTo(bytes, 0)).isEqualTo(bytes.length);
-					assertThat(new String(bytes, StandardCharsets.UTF_8)).as("%s, %s, %s", mode, shared,
-							subscriber.getMeta())
+					assertThat(new String(bytes, StandardCharsets.UTF_8))
+						.as("%s, %s, %s", mode, shared, subscriber.getMeta())
 						.isEqualTo(expected);
 					assertThat(message.text()).isEqualTo(expected);
 					assertThat(message.isSingleLine()).isEqualTo(expected.indexOf('\n') < 0);
@@ -152,15 +155,16 @@ class NotificationEncoderTests {
 
 	@Test
 	void threeHundredSubscribersOfOneUriShareTheBytesOfOneEncodingInBothEras() {
-		// The bytes of a change are built once, not once per subscriber: converting the same
+		// The bytes of a change are built once, not once per subscriber: converting the
+		// same
 		// text again for each of 8,000 streams cost more than writing it (#29).
 		for (boolean ownEntries : new boolean[] { false, true }) {
 			MutableClock clock = new MutableClock(AT);
 			InMemoryResourceChangeFeed feed = new InMemoryResourceChangeFeed();
 			NotificationEncoder encoder = new NotificationEncoder(this.codec, CorrelationMode.ALWAYS);
 			try (NotificationDispatcher dispatcher = new NotificationDispatcher(feed, new SubscriptionIndex<>(),
-					ResourceAccessPolicy.PERMIT_ALL, List.of(), encoder, new ManualDeliveryScheduler(clock), clock,
-					10, (uri) -> Duration.ZERO)) {
+					ResourceAccessPolicy.PERMIT_ALL, List.of(), encoder, new ManualDeliveryScheduler(clock), clock, 10,
+					(uri) -> Duration.ZERO)) {
 				List<EncodedMessage> sent = new CopyOnWriteArrayList<>();
 				for (int i = 0; i < 300; i++) {
 					Subscriber subscriber = dispatcher.register("s" + i, null, false,
@@ -178,7 +182,8 @@ class NotificationEncoderTests {
 				}
 				else {
 					assertThat(sent).extracting(EncodedMessage::text)
-						.contains("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/resources/updated\",\"params\":{\"uri\":\"catalog://products/7\",\"subscribedUri\":\"catalog://products/{id}\",\"_meta\":{\"change\":\"updated\",\"io.modelcontextprotocol/subscriptionId\":\"listen-299\"}}}");
+						.contains(
+								"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/resources/updated\",\"params\":{\"uri\":\"catalog://products/7\",\"subscribedUri\":\"catalog://products/{id}\",\"_meta\":{\"change\":\"updated\",\"io.modelcontextprotocol/subscriptionId\":\"listen-299\"}}}");
 				}
 			}
 		}

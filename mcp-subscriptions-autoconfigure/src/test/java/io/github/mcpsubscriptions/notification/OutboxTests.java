@@ -47,12 +47,13 @@ class OutboxTests {
 	private Outbox outbox(int capacity, Duration minInterval, DeliveryScheduler scheduler, WriteBatch batch,
 			String name) {
 		// The configuration's intervals: without a limit, an outbox takes its fast path.
-		return new Outbox(capacity, new MinIntervals(minInterval, Map.of()), this.clock, scheduler, (stream, notification) -> {
-			stream.send(null, notification.uri() + (notification.resync() ? " resync" : "") + " "
-					+ notification.attributes());
-			this.written.add(name + notification.uri() + (notification.resync() ? " resync" : "") + " "
-					+ notification.attributes().getOrDefault("v", ""));
-		}, this.stats, () -> this.subscriptions, batch);
+		return new Outbox(capacity, new MinIntervals(minInterval, Map.of()), this.clock, scheduler,
+				(stream, notification) -> {
+					stream.send(null, notification.uri() + (notification.resync() ? " resync" : "") + " "
+							+ notification.attributes());
+					this.written.add(name + notification.uri() + (notification.resync() ? " resync" : "") + " "
+							+ notification.attributes().getOrDefault("v", ""));
+				}, this.stats, () -> this.subscriptions, batch);
 	}
 
 	@Test
@@ -254,7 +255,8 @@ class OutboxTests {
 		assertThat(this.written).isEmpty();
 		assertThat(outbox.size()).isEqualTo(2);
 		outbox.attach(new RecordingStream());
-		// The second change of item 1 took the first one's place, with the newer attributes.
+		// The second change of item 1 took the first one's place, with the newer
+		// attributes.
 		assertThat(this.written).containsExactly("a://items/1 2", "a://items/2 1");
 		assertThat(this.stats.getCoalesced()).isOne();
 	}
@@ -280,8 +282,8 @@ class OutboxTests {
 	@Test
 	void rateLimitIsPerSubscription() {
 		Outbox outbox = new Outbox(10, (uri) -> uri.equals("a://slow") ? Duration.ofSeconds(5) : Duration.ZERO,
-				this.clock, this.scheduler, (stream, n) -> this.written.add(n.subscribedUri() + " " + n.uri()), this.stats,
-				() -> this.subscriptions);
+				this.clock, this.scheduler, (stream, n) -> this.written.add(n.subscribedUri() + " " + n.uri()),
+				this.stats, () -> this.subscriptions);
 		outbox.attach(new RecordingStream());
 		outbox.offer(change("a://slow/1", "a://slow", 1));
 		outbox.offer(change("a://slow/2", "a://slow", 1));
@@ -537,7 +539,8 @@ class OutboxTests {
 	void withoutAStreamAtMostTheDetachedCapacityWaitsThenOneResyncPerSubscriptionStandsForTheRest() {
 		this.subscriptions.add("b://other");
 		Outbox outbox = new Outbox(10, 3, (uri) -> Duration.ZERO, this.clock, this.scheduler,
-				(stream, notification) -> this.written.add(notification.uri() + (notification.resync() ? " resync" : "")),
+				(stream, notification) -> this.written
+					.add(notification.uri() + (notification.resync() ? " resync" : "")),
 				this.stats, () -> this.subscriptions, WriteBatch.DEFAULT);
 		for (int i = 1; i <= 3; i++) {
 			outbox.offer(change("a://items/" + i, 1));

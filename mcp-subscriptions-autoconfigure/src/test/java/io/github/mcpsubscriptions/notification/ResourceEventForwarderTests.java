@@ -42,10 +42,11 @@ class ResourceEventForwarderTests {
 	void publishedInTransactionIsForwardedAfterCommit() {
 		this.runner.run((context) -> {
 			RecordingFeed feed = context.getBean(RecordingFeed.class);
-			new TransactionTemplate(context.getBean(PlatformTransactionManager.class)).executeWithoutResult((status) -> {
-				context.publishEvent(new ResourceChangedEvent("a://x", java.util.Map.of("version", 2)));
-				assertThat(feed.uris()).as("nothing before commit").isEmpty();
-			});
+			new TransactionTemplate(context.getBean(PlatformTransactionManager.class))
+				.executeWithoutResult((status) -> {
+					context.publishEvent(new ResourceChangedEvent("a://x", java.util.Map.of("version", 2)));
+					assertThat(feed.uris()).as("nothing before commit").isEmpty();
+				});
 			assertThat(feed.uris()).containsExactly("a://x");
 			assertThat(feed.changes.get(0).attributes()).containsEntry("version", 2);
 		});
@@ -55,10 +56,11 @@ class ResourceEventForwarderTests {
 	void rolledBackChangeIsNeverForwarded() {
 		this.runner.run((context) -> {
 			RecordingFeed feed = context.getBean(RecordingFeed.class);
-			new TransactionTemplate(context.getBean(PlatformTransactionManager.class)).executeWithoutResult((status) -> {
-				context.publishEvent(new ResourceChangedEvent("a://x"));
-				status.setRollbackOnly();
-			});
+			new TransactionTemplate(context.getBean(PlatformTransactionManager.class))
+				.executeWithoutResult((status) -> {
+					context.publishEvent(new ResourceChangedEvent("a://x"));
+					status.setRollbackOnly();
+				});
 			assertThat(feed.uris()).isEmpty();
 		});
 	}

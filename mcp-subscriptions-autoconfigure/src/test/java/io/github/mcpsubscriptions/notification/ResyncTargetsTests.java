@@ -91,7 +91,8 @@ class ResyncTargetsTests {
 
 	@Test
 	void anExactSubscriptionTheSubscriberMayNotReadNamesItselfAsOneThatDoesNotExist() {
-		// Its template is listed to the subscriber: whether product 4 is hidden from it or
+		// Its template is listed to the subscriber: whether product 4 is hidden from it
+		// or
 		// does not exist, the resync must not tell.
 		assertThat(this.targets.of("catalog://products/4", null)).containsExactly("catalog://products/4");
 		assertThat(this.targets.of("catalog://products/4", LIMITED)).containsExactly("catalog://products/4");
@@ -113,8 +114,7 @@ class ResyncTargetsTests {
 	@Test
 	void everyNamedResourceKeepsTheSubscriptionAndTheMarker() {
 		OutboundNotification marker = OutboundNotification.resync("catalog://products/{id}", Instant.EPOCH);
-		assertThat(OutboundNotification.resyncs(marker, this.targets.of("catalog://products/{id}", LIMITED)))
-			.hasSize(4)
+		assertThat(OutboundNotification.resyncs(marker, this.targets.of("catalog://products/{id}", LIMITED))).hasSize(4)
 			.allSatisfy((resync) -> {
 				assertThat(resync.method()).isEqualTo(OutboundNotification.RESOURCE_UPDATED);
 				assertThat(resync.uri()).doesNotContain("{");

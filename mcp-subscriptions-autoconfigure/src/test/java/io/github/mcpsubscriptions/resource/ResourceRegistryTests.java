@@ -31,9 +31,8 @@ class ResourceRegistryTests {
 
 	@Test
 	void anInstanceIsListedWhenTheTemplateThatServesItListsItsInstances() {
-		this.registry.register(ResourceDefinition.builder("a://items/{id}", (r) -> "item")
-			.instanceLister(java.util.List::of)
-			.build());
+		this.registry.register(
+				ResourceDefinition.builder("a://items/{id}", (r) -> "item").instanceLister(java.util.List::of).build());
 		this.registry.register(ResourceDefinition.builder("a://items/special", (r) -> "static").build());
 		this.registry.register(ResourceDefinition.builder("file:///{+path}", (r) -> "any").build());
 		assertThat(this.registry.isListedInstance("a://items/7")).isTrue();
@@ -70,7 +69,8 @@ class ResourceRegistryTests {
 	@Test
 	void onlyTemplatesListInstances() {
 		org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
-			.isThrownBy(() -> ResourceDefinition.builder("a://x", (r) -> "x").instanceLister(java.util.List::of).build());
+			.isThrownBy(
+					() -> ResourceDefinition.builder("a://x", (r) -> "x").instanceLister(java.util.List::of).build());
 	}
 
 }

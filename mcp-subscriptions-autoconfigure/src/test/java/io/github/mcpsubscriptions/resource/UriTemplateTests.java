@@ -136,8 +136,8 @@ class UriTemplateTests {
 	@Test
 	void matchQueryContinuationAfterSimpleExpressionInQuery() {
 		UriTemplate template = UriTemplate.parse("search://items?format={format}{&page}");
-		assertThat(template.match("search://items?format=json&page=2"))
-			.containsExactly(Map.entry("format", "json"), Map.entry("page", "2"));
+		assertThat(template.match("search://items?format=json&page=2")).containsExactly(Map.entry("format", "json"),
+				Map.entry("page", "2"));
 		assertThat(template.match("search://items?format=json")).containsExactly(Map.entry("format", "json"));
 		assertThat(template.match("search://items?format=json&other=2")).isNull();
 	}

@@ -43,8 +43,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The {@code 403} of {@link McpResourceServerConfigurer} over a real port: its
  * {@code scope} names what the refused request needed, whether the refusal comes from a
- * rule of the filter chain or from an {@code @PreAuthorize} on a controller, together with
- * the resource's scopes the token already has; a refusal that names no scope leaves
+ * rule of the filter chain or from an {@code @PreAuthorize} on a controller, together
+ * with the resource's scopes the token already has; a refusal that names no scope leaves
  * {@code scope} out. Tokens are decoded by a stand-in decoder (the token text lists its
  * audience and scopes); the audience check is the configurer's own.
  */
@@ -102,7 +102,8 @@ class McpResourceServerConfigurerTests {
 		assertThat(parameter(challenge, "scope")).isEqualTo("mcp");
 		assertThat(parameter(challenge, "resource_metadata"))
 			.isEqualTo("http://localhost/.well-known/oauth-protected-resource/mcp");
-		// Either scope opens the reports: the smallest set that does is one of them, not both.
+		// Either scope opens the reports: the smallest set that does is one of them, not
+		// both.
 		HttpResponse<String> reports = get("/reports", null);
 		assertThat(reports.statusCode()).isEqualTo(401);
 		assertThat(parameter(challenge(reports), "scope")).isEqualTo("reports:read");
@@ -129,8 +130,8 @@ class McpResourceServerConfigurerTests {
 		assertThat(document.get("resource").stringValue()).isEqualTo(RESOURCE);
 		assertThat(document.get("bearer_methods_supported").valueStream().map(JsonNode::stringValue))
 			.containsExactly("header");
-		assertThat(document.get("scopes_supported").valueStream().map(JsonNode::stringValue))
-			.containsExactly("mcp", "reports:read", "reports:write", "unused");
+		assertThat(document.get("scopes_supported").valueStream().map(JsonNode::stringValue)).containsExactly("mcp",
+				"reports:read", "reports:write", "unused");
 	}
 
 	@Test

@@ -48,8 +48,8 @@ class PromptRuleAccessPolicyTests {
 	@Test
 	void theRuleDecidesWhoSeesThePrompt() throws Exception {
 		McpTestClient admin = client("admin");
-		assertThat(names(json(admin.call(admin.initialize(), "prompts/list", null).body())))
-			.containsExactly("pricing", "welcome");
+		assertThat(names(json(admin.call(admin.initialize(), "prompts/list", null).body()))).containsExactly("pricing",
+				"welcome");
 		McpTestClient reader = client("reader");
 		assertThat(names(json(reader.call(reader.initialize(), "prompts/list", null).body())))
 			.containsExactly("welcome");
@@ -67,7 +67,8 @@ class PromptRuleAccessPolicyTests {
 		assertThat(refused.get("error").get("message").stringValue())
 			.isEqualTo("Invalid params: unknown prompt: pricing");
 		JsonNode refusedStateless = json(reader
-			.stateless("prompts/get", "\"name\":\"pricing\",\"arguments\":{\"product\":\"lamp\"}", "Mcp-Name", "pricing")
+			.stateless("prompts/get", "\"name\":\"pricing\",\"arguments\":{\"product\":\"lamp\"}", "Mcp-Name",
+					"pricing")
 			.body());
 		assertThat(refusedStateless.get("error").get("code").intValue()).isEqualTo(-32602);
 		String completion = "{\"ref\":{\"type\":\"ref/prompt\",\"name\":\"pricing\"},"

@@ -38,7 +38,8 @@ class RequiredScopesTests {
 				+ "or hasAllAuthorities('SCOPE_c', 'SCOPE_d', 'SCOPE_e') or hasRole('ADMIN')");
 		assertThat(RequiredScopes.of(refusal, Set.of(), List.of())).containsExactly("a", "b");
 		assertThat(RequiredScopes.of(refusal, Set.of("c", "d"), List.of())).containsExactly("c", "d", "e");
-		assertThat(RequiredScopes.of(refusedBy("hasAnyAuthority('ROLE_X', 'SCOPE_a', 'SCOPE_b')"), Set.of("b"), List.of()))
+		assertThat(
+				RequiredScopes.of(refusedBy("hasAnyAuthority('ROLE_X', 'SCOPE_a', 'SCOPE_b')"), Set.of("b"), List.of()))
 			.containsExactly("b");
 	}
 
@@ -47,14 +48,16 @@ class RequiredScopesTests {
 		AccessDeniedException refusal = refusedBy("hasAuthority('SCOPE_catalog:read') and "
 				+ "(!hasAuthority('SCOPE_banned') or hasAnyAuthority('SCOPE_catalog:restricted', 'ROLE_X')) "
 				+ "and @tenants.member(authentication, #tenant)");
-		assertThat(RequiredScopes.of(refusal, Set.of(), List.of())).containsExactly("catalog:read", "catalog:restricted");
+		assertThat(RequiredScopes.of(refusal, Set.of(), List.of())).containsExactly("catalog:read",
+				"catalog:restricted");
 	}
 
 	@Test
 	void nothingIsNamedWhenTheRefusalDoesNotSay() {
 		assertThat(RequiredScopes.of(new AccessDeniedException("Access Denied"), Set.of(), List.of())).isEmpty();
-		assertThat(RequiredScopes.of(new AuthorizationDeniedException("Access Denied", new AuthorizationDecision(false)),
-				Set.of(), List.of()))
+		assertThat(
+				RequiredScopes.of(new AuthorizationDeniedException("Access Denied", new AuthorizationDecision(false)),
+						Set.of(), List.of()))
 			.isEmpty();
 		assertThat(RequiredScopes.of(refusedBy("hasRole('ADMIN') or #id == authentication.name"), Set.of(), List.of()))
 			.isEmpty();

@@ -48,13 +48,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * One rule per resource, over a real port with Spring Security (HTTP Basic users with
- * scope-like authorities): it decides reads, listings (pagination included), subscriptions
- * and every delivery, in both protocol eras, for annotated methods and for definitions
- * registered at run time.
+ * scope-like authorities): it decides reads, listings (pagination included),
+ * subscriptions and every delivery, in both protocol eras, for annotated methods and for
+ * definitions registered at run time.
  */
-@SpringBootTest(classes = { McpTestApplication.class, ResourceRuleAccessPolicyTests.Catalog.class,
-		ResourceRuleAccessPolicyTests.Security.class }, webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = "mcp.resources.page-size=2")
+@SpringBootTest(
+		classes = { McpTestApplication.class, ResourceRuleAccessPolicyTests.Catalog.class,
+				ResourceRuleAccessPolicyTests.Security.class },
+		webEnvironment = WebEnvironment.RANDOM_PORT, properties = "mcp.resources.page-size=2")
 class ResourceRuleAccessPolicyTests {
 
 	private static final Duration WAIT = Duration.ofSeconds(10);
@@ -94,8 +95,10 @@ class ResourceRuleAccessPolicyTests {
 
 	@Test
 	void templatesAreHiddenOnlyFromCallersTheRuleDeniesWhateverTheVariables() throws Exception {
-		// vault needs catalog:restricted whatever {name}; products need catalog:read whatever {id}
-		// (then depend on it); reports depend on {team} only, so nobody can be refused them unseen.
+		// vault needs catalog:restricted whatever {name}; products need catalog:read
+		// whatever {id}
+		// (then depend on it); reports depend on {team} only, so nobody can be refused
+		// them unseen.
 		assertThat(listTemplates(client("full"))).containsExactlyInAnyOrder("catalog://products/{id}",
 				"vault://secrets/{name}", "reports://{team}");
 		assertThat(listTemplates(client("limited"))).containsExactlyInAnyOrder("catalog://products/{id}",
@@ -106,16 +109,17 @@ class ResourceRuleAccessPolicyTests {
 	@Test
 	void completionsOfferOnlyReadableInstances() throws Exception {
 		McpTestClient limited = client("limited");
-		JsonNode values = json(limited.call(limited.initialize(), "completion/complete",
-				"{\"ref\":{\"type\":\"ref/resource\",\"uri\":\"catalog://products/{id}\"},"
-						+ "\"argument\":{\"name\":\"id\",\"value\":\"\"}}")
+		JsonNode values = json(limited
+			.call(limited.initialize(), "completion/complete",
+					"{\"ref\":{\"type\":\"ref/resource\",\"uri\":\"catalog://products/{id}\"},"
+							+ "\"argument\":{\"name\":\"id\",\"value\":\"\"}}")
 			.body()).get("result").get("completion").get("values");
 		assertThat(values.valueStream().map(JsonNode::stringValue).toList()).containsExactly("1", "2", "3");
 	}
 
 	/**
-	 * A completer's values are filtered as listed instances are: a value that would make a
-	 * URI the caller may not read is not offered.
+	 * A completer's values are filtered as listed instances are: a value that would make
+	 * a URI the caller may not read is not offered.
 	 */
 	@Test
 	void completersOfferOnlyValuesThatMakeReadableUris() throws Exception {
@@ -145,15 +149,17 @@ class ResourceRuleAccessPolicyTests {
 			}
 			McpTestClient full = client("full");
 			String owner = full.initialize();
-			assertThat(json(full.call(owner, "resources/subscribe", "{\"uri\":\"shared://files/secret.txt\"}")
-				.body()).get("result")).isNotNull();
+			assertThat(json(full.call(owner, "resources/subscribe", "{\"uri\":\"shared://files/secret.txt\"}").body())
+				.get("result")).isNotNull();
 			try (SseStream stream = limited.openStream(session); SseStream owned = full.openStream(owner)) {
 				this.registry.unregister("shared://files/secret.txt");
 				this.events.publishEvent(new ResourceChangedEvent("shared://files/secret.txt"));
 				this.events.publishEvent(new ResourceChangedEvent("shared://files/open.txt"));
-				// Order is kept: the open file's notifications come after any for the secret.
+				// Order is kept: the open file's notifications come after any for the
+				// secret.
 				assertThat(updatedUntil(stream, "shared://files/open.txt")).containsOnly("shared://files/open.txt");
-				assertThat(updatedUntil(owned, "shared://files/secret.txt")).containsExactly("shared://files/secret.txt");
+				assertThat(updatedUntil(owned, "shared://files/secret.txt"))
+					.containsExactly("shared://files/secret.txt");
 			}
 		}
 		finally {
@@ -178,9 +184,10 @@ class ResourceRuleAccessPolicyTests {
 
 	private static List<String> complete(McpTestClient client, String template, String variable, String value)
 			throws Exception {
-		JsonNode values = json(client.call(client.initialize(), "completion/complete",
-				"{\"ref\":{\"type\":\"ref/resource\",\"uri\":\"" + template + "\"},\"argument\":{\"name\":\""
-						+ variable + "\",\"value\":\"" + value + "\"}}")
+		JsonNode values = json(client
+			.call(client.initialize(), "completion/complete",
+					"{\"ref\":{\"type\":\"ref/resource\",\"uri\":\"" + template + "\"},\"argument\":{\"name\":\""
+							+ variable + "\",\"value\":\"" + value + "\"}}")
 			.body()).get("result").get("completion").get("values");
 		return values.valueStream().map(JsonNode::stringValue).toList();
 	}
@@ -188,7 +195,8 @@ class ResourceRuleAccessPolicyTests {
 	@Test
 	void aHiddenAndANonexistentUriAreAnsweredAlikeInBothEras() throws Exception {
 		// Product 4 exists and its rule hides it from the limited client; product 999999
-		// does not exist and its rule would let anyone read it. Nothing may tell them apart.
+		// does not exist and its rule would let anyone read it. Nothing may tell them
+		// apart.
 		McpTestClient limited = client("limited");
 		String hidden = "catalog://products/4";
 		String nonexistent = "catalog://products/999999";
@@ -214,7 +222,10 @@ class ResourceRuleAccessPolicyTests {
 			.contains("\"uri\":\"URI\"");
 	}
 
-	/** The resync a subscription's stream gets when it resumes from a position that is not its own. */
+	/**
+	 * The resync a subscription's stream gets when it resumes from a position that is not
+	 * its own.
+	 */
 	private String resync(McpTestClient client, String uri) throws Exception {
 		String session = client.initialize();
 		client.call(session, "resources/subscribe", "{\"uri\":\"" + uri + "\"}");
@@ -273,7 +284,8 @@ class ResourceRuleAccessPolicyTests {
 		}
 		try (SseStream stream = limited.openStream(session)) {
 			assertThat(stream.response().statusCode()).isEqualTo(200);
-			// One notification per matching subscription (correlation), never one for 4 or 5.
+			// One notification per matching subscription (correlation), never one for 4
+			// or 5.
 			assertThat(deliveredInOrder(stream)).containsOnly("catalog://products/1", "catalog://products/2",
 					"catalog://products/3");
 		}
@@ -300,7 +312,8 @@ class ResourceRuleAccessPolicyTests {
 			assertThat(stream.response().statusCode()).isEqualTo(200);
 			JsonNode ack = json(stream.nextMessage(WAIT).data());
 			assertThat(ack.get("method").stringValue()).isEqualTo("notifications/subscriptions/acknowledged");
-			// Product 4 is hidden: its subscription is honoured as one to a URI that does not
+			// Product 4 is hidden: its subscription is honoured as one to a URI that does
+			// not
 			// exist would be, and never delivers.
 			assertThat(ack.get("params").get("notifications").get("resourceSubscriptions"))
 				.extracting(JsonNode::stringValue)
@@ -342,8 +355,8 @@ class ResourceRuleAccessPolicyTests {
 
 	/**
 	 * Changes to allowed and forbidden children interleaved, then a last allowed one: the
-	 * dispatcher and the outbox keep order, so receiving the last proves the forbidden ones
-	 * before it were dropped.
+	 * dispatcher and the outbox keep order, so receiving the last proves the forbidden
+	 * ones before it were dropped.
 	 */
 	private List<String> deliveredInOrder(SseStream stream) throws Exception {
 		for (int id : new int[] { 4, 1, 5, 2, 4 }) {
@@ -371,9 +384,10 @@ class ResourceRuleAccessPolicyTests {
 		List<String> uris = new ArrayList<>();
 		String cursor = null;
 		do {
-			JsonNode result = json(client.call(session, "resources/list",
-					(cursor != null) ? "{\"cursor\":\"" + cursor + "\"}" : "{}")
-				.body()).get("result");
+			JsonNode result = json(
+					client.call(session, "resources/list", (cursor != null) ? "{\"cursor\":\"" + cursor + "\"}" : "{}")
+						.body())
+				.get("result");
 			JsonNode resources = result.get("resources");
 			assertThat(resources.size()).isLessThanOrEqualTo(2);
 			resources.forEach((resource) -> uris.add(resource.get("uri").stringValue()));
@@ -389,8 +403,8 @@ class ResourceRuleAccessPolicyTests {
 		List<String> templates = new ArrayList<>();
 		String cursor = null;
 		do {
-			JsonNode result = json(client.call(session, "resources/templates/list",
-					(cursor != null) ? "{\"cursor\":\"" + cursor + "\"}" : "{}")
+			JsonNode result = json(client
+				.call(session, "resources/templates/list", (cursor != null) ? "{\"cursor\":\"" + cursor + "\"}" : "{}")
 				.body()).get("result");
 			JsonNode page = result.get("resourceTemplates");
 			assertThat(page.size()).isLessThanOrEqualTo(2);
@@ -421,7 +435,8 @@ class ResourceRuleAccessPolicyTests {
 		}
 
 		@McpResource(uri = "catalog://products/{id}")
-		// Products 4 and 5 are restricted; ids past 5 do not exist (and are not restricted).
+		// Products 4 and 5 are restricted; ids past 5 do not exist (and are not
+		// restricted).
 		@PreAuthorize("hasAuthority('SCOPE_catalog:read') and "
 				+ "(#id < 4 or #id > 5 or hasAuthority('SCOPE_catalog:restricted'))")
 		Optional<String> product(@UriVariable("id") long productId) {
@@ -445,7 +460,9 @@ class ResourceRuleAccessPolicyTests {
 
 		@McpResourceInstances("catalog://products/{id}")
 		List<ResourceInstance> productIds() {
-			return IntStream.rangeClosed(1, 5).mapToObj((id) -> new ResourceInstance(java.util.Map.of("id", id))).toList();
+			return IntStream.rangeClosed(1, 5)
+				.mapToObj((id) -> new ResourceInstance(java.util.Map.of("id", id)))
+				.toList();
 		}
 
 		@Bean

@@ -63,7 +63,10 @@ class StreamTokenExpiryTests {
 
 	private static final KeyPair KEYS = generateKeys();
 
-	/** Ending is scheduled for the instant of expiry; what the scheduler and the network add. */
+	/**
+	 * Ending is scheduled for the instant of expiry; what the scheduler and the network
+	 * add.
+	 */
 	private static final Duration SLACK = Duration.ofMillis(1500);
 
 	private static final Duration WAIT = Duration.ofSeconds(10);
@@ -82,7 +85,8 @@ class StreamTokenExpiryTests {
 
 	@Test
 	void streamsOpenedWithATokenEndWhenItExpiresAndDeliverNothingAfter() throws Exception {
-		// Warmed up with a token that outlives the test: the first requests of a JVM are slow.
+		// Warmed up with a token that outlives the test: the first requests of a JVM are
+		// slow.
 		McpTestClient warm = client(Instant.now().plusSeconds(600));
 		String warmSession = warm.initialize();
 		warm.call(warmSession, "resources/subscribe", "{\"uri\":\"catalog://products/4\"}");
@@ -90,7 +94,8 @@ class StreamTokenExpiryTests {
 				SseStream listen = warm.listen("{\"resourceSubscriptions\":[\"catalog://products/4\"]}")) {
 			assertThat(listen.nextMessage(WAIT)).isNotNull();
 		}
-		// Seconds in a JWT: whole seconds ahead, enough for the streams to open before it on a
+		// Seconds in a JWT: whole seconds ahead, enough for the streams to open before it
+		// on a
 		// loaded build machine.
 		Instant expiresAt = Instant.now().plusSeconds(8).truncatedTo(ChronoUnit.SECONDS);
 		McpTestClient client = client(expiresAt);
@@ -132,8 +137,8 @@ class StreamTokenExpiryTests {
 	}
 
 	/**
-	 * Wait for a stream to end, keeping what came meanwhile (nothing but SSE frames with no
-	 * message is expected: a {@code retry}, keep-alive comments).
+	 * Wait for a stream to end, keeping what came meanwhile (nothing but SSE frames with
+	 * no message is expected: a {@code retry}, keep-alive comments).
 	 */
 	private static boolean awaitEnd(SseStream stream, Duration timeout, List<SseEvent> received)
 			throws InterruptedException {
@@ -211,7 +216,8 @@ class StreamTokenExpiryTests {
 		@Bean
 		JwtDecoder jwtDecoder() {
 			NimbusJwtDecoder decoder = NimbusJwtDecoder.withPublicKey((RSAPublicKey) KEYS.getPublic()).build();
-			// Expired is expired: no clock skew, so that the test needs not wait a minute.
+			// Expired is expired: no clock skew, so that the test needs not wait a
+			// minute.
 			decoder.setJwtValidator(new JwtTimestampValidator(Duration.ZERO));
 			return decoder;
 		}

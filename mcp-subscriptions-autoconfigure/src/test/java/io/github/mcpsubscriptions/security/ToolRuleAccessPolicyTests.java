@@ -68,9 +68,9 @@ class ToolRuleAccessPolicyTests {
 				reader.stateless("tools/call", "\"name\":\"change_price\",\"arguments\":{\"price\":3}").body());
 		assertThat(refusedStateless.get("error").get("code").intValue()).isEqualTo(-32602);
 		McpTestClient admin = client("admin");
-		JsonNode changed = json(admin
-			.call(admin.initialize(), "tools/call", "{\"name\":\"change_price\",\"arguments\":{\"price\":3}}")
-			.body());
+		JsonNode changed = json(
+				admin.call(admin.initialize(), "tools/call", "{\"name\":\"change_price\",\"arguments\":{\"price\":3}}")
+					.body());
 		assertThat(changed.get("result").get("content").get(0).get("text").stringValue()).isEqualTo("price is 3");
 		JsonNode open = json(reader.stateless("tools/call", "\"name\":\"find_products\",\"arguments\":{}").body());
 		assertThat(open.get("result").get("content").get(0).get("text").stringValue()).isEqualTo("lamp");

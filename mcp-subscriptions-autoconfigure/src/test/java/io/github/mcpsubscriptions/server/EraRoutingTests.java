@@ -157,11 +157,12 @@ class EraRoutingTests {
 		assertThat(response.headers().firstValue("Mcp-Session-Id")).isEmpty();
 	}
 
-	/** A resources/list request with exactly the given params, version header and session. */
-	private HttpResponse<String> list(int id, String params, @Nullable String versionHeader,
-			@Nullable String session) throws Exception {
-		String body = "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"resources/list\",\"params\":" + params
-				+ "}";
+	/**
+	 * A resources/list request with exactly the given params, version header and session.
+	 */
+	private HttpResponse<String> list(int id, String params, @Nullable String versionHeader, @Nullable String session)
+			throws Exception {
+		String body = "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"resources/list\",\"params\":" + params + "}";
 		HttpRequest.Builder builder = this.client.postRequest(body).header("Mcp-Method", "resources/list");
 		if (versionHeader != null) {
 			builder.header("MCP-Protocol-Version", versionHeader);

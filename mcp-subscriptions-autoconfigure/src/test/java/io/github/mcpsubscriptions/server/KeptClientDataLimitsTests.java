@@ -64,8 +64,8 @@ class KeptClientDataLimitsTests {
 	@Test
 	void clientInfoLargerThanTheLimitIsRefused() throws Exception {
 		McpTestClient client = new McpTestClient(this.port);
-		HttpResponse<String> response = client.post(initialize("{}",
-				"{\"name\":\"test\",\"description\":\"" + "d".repeat(McpRequestDispatcher.MAX_CLIENT_INFO_CHARS) + "\"}"));
+		HttpResponse<String> response = client.post(initialize("{}", "{\"name\":\"test\",\"description\":\""
+				+ "d".repeat(McpRequestDispatcher.MAX_CLIENT_INFO_CHARS) + "\"}"));
 		assertInvalidParams(response, "clientInfo", McpRequestDispatcher.MAX_CLIENT_INFO_CHARS);
 	}
 
@@ -90,10 +90,11 @@ class KeptClientDataLimitsTests {
 			.send(client.postRequest(body, "MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "subscriptions/listen")
 				.build(), HttpResponse.BodyHandlers.ofInputStream());
 		try (InputStream answer = response.body()) {
-			// Refused before any stream opens: a JSON answer, not an event stream that would
+			// Refused before any stream opens: a JSON answer, not an event stream that
+			// would
 			// never end (reading that whole would hang the test).
-			assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
-					(type) -> assertThat(type).startsWith("application/json"));
+			assertThat(response.headers().firstValue("Content-Type"))
+				.hasValueSatisfying((type) -> assertThat(type).startsWith("application/json"));
 			assertInvalidParams(new String(answer.readAllBytes(), StandardCharsets.UTF_8), "id",
 					ListenManager.MAX_REQUEST_ID_CHARS);
 		}

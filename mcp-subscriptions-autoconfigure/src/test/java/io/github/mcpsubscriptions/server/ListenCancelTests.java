@@ -87,20 +87,24 @@ class ListenCancelTests {
 
 	@Test
 	void aCancelOverTheStreamsOwnConnectionEndsThatStreamOnly() throws Exception {
-		// HTTP/2 (h2c), on which a client's cancellation can come over its stream's connection.
+		// HTTP/2 (h2c), on which a client's cancellation can come over its stream's
+		// connection.
 		// HTTP/2 requests carry no Host header, which DNS-rebinding protection requires.
 		ListenManager listens = start("--server.http2.enabled=true", "--mcp.endpoint.dns-rebinding-protection=false");
 		HttpClient clientA = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).build();
-		// The first request upgrades A's connection to HTTP/2; its listen and its cancel share it.
+		// The first request upgrades A's connection to HTTP/2; its listen and its cancel
+		// share it.
 		clientA.send(HttpRequest.newBuilder(new McpTestClient(this.port).endpoint()).GET().build(),
 				HttpResponse.BodyHandlers.discarding());
 		try (SseStream streamA = listen(clientA, "alice"); SseStream streamB = listen(http1(), "alice")) {
 			assertThat(streamA.response().version()).isEqualTo(HttpClient.Version.HTTP_2);
 			assertThat(streamB.response().version()).isEqualTo(HttpClient.Version.HTTP_1_1);
 
-			// B's cancel comes over a connection of its own: it cannot tell whose stream it is.
+			// B's cancel comes over a connection of its own: it cannot tell whose stream
+			// it is.
 			assertThat(cancel(http1(), ID, "alice").statusCode()).isEqualTo(202);
-			// Over A's connection, another id or another principal names no stream either.
+			// Over A's connection, another id or another principal names no stream
+			// either.
 			assertThat(cancel(clientA, "\"listen:1\"", "alice").statusCode()).isEqualTo(202);
 			assertThat(cancel(clientA, ID, "bob").statusCode()).isEqualTo(202);
 			assertThat(cancel(clientA, ID, null).statusCode()).isEqualTo(202);

@@ -25,8 +25,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * A listen filter of a huge number of URIs costs work in proportion to the limit, not to
  * the square of its length: the server stops examining URIs once the filter exceeds
- * {@code mcp.subscriptions.max-per-session}, and examines a repeated URI once. The work is
- * counted by the access policy, which is asked once per URI examined.
+ * {@code mcp.subscriptions.max-per-session}, and examines a repeated URI once. The work
+ * is counted by the access policy, which is asked once per URI examined.
  */
 class ListenFilterSizeTests {
 
@@ -44,8 +44,7 @@ class ListenFilterSizeTests {
 	private McpTestClient start() {
 		// Room for the body of 200,000 URIs.
 		this.context = new SpringApplication(McpTestApplication.class, ListenTests.Resources.class, Counting.class)
-			.run("--server.port=0",
-				"--mcp.endpoint.max-request-size=8MB");
+			.run("--server.port=0", "--mcp.endpoint.max-request-size=8MB");
 		return new McpTestClient(((WebServerApplicationContext) this.context).getWebServer().getPort());
 	}
 

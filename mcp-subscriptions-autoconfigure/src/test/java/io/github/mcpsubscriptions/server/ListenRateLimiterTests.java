@@ -41,7 +41,8 @@ class ListenRateLimiterTests {
 	void aClientThatReconnectsNowAndThenIsNeverLimited() {
 		ListenRateLimiter limiter = new ListenRateLimiter(60, Duration.ofMinutes(1), 100, this.clock);
 		for (int blip = 0; blip < 1000; blip++) {
-			// A network blip: the stream breaks and the client re-listens, twice in a row at worst.
+			// A network blip: the stream breaks and the client re-listens, twice in a row
+			// at worst.
 			assertThat(limiter.acquire("a")).isZero();
 			assertThat(limiter.acquire("a")).isZero();
 			this.clock.advance(Duration.ofSeconds(3));

@@ -31,9 +31,8 @@ import static org.awaitility.Awaitility.await;
  * only, bounded in count and time.
  */
 @SpringBootTest(classes = { McpTestApplication.class, ListenSlowConsumerTests.Resources.class },
-		webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = { "mcp.endpoint.keep-alive=0", "mcp.notifications.outbox-capacity=32",
-				"mcp.notifications.write-timeout=1s" })
+		webEnvironment = WebEnvironment.RANDOM_PORT, properties = { "mcp.endpoint.keep-alive=0",
+				"mcp.notifications.outbox-capacity=32", "mcp.notifications.write-timeout=1s" })
 class ListenSlowConsumerTests {
 
 	private static final String PAD = "x".repeat(16 * 1024);

@@ -28,9 +28,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Re-listen storms over a real port, on a controllable clock: a client that re-opens
- * listen streams in a loop gets 429 with {@code Retry-After} and a JSON-RPC error, counted
- * in {@code mcp.listen.refused{reason=rate-limit}}; a client that reconnects after network
- * blips, and every other client, is never affected.
+ * listen streams in a loop gets 429 with {@code Retry-After} and a JSON-RPC error,
+ * counted in {@code mcp.listen.refused{reason=rate-limit}}; a client that reconnects
+ * after network blips, and every other client, is never affected.
  */
 class ListenStormTests {
 
@@ -89,7 +89,8 @@ class ListenStormTests {
 		McpProperties.Listen.RateLimit defaults = new McpProperties().getListen().getRateLimit();
 		start(new ListenManager.RateLimit(defaults.getRequests(), defaults.getWindow(), defaults.getMaxClients()));
 		for (int blip = 0; blip < 80; blip++) {
-			// The connection breaks; the client re-listens at once, and once more when that fails too.
+			// The connection breaks; the client re-listens at once, and once more when
+			// that fails too.
 			assertListens(null);
 			assertListens(null);
 			clock.advance(Duration.ofSeconds(10));
@@ -128,8 +129,11 @@ class ListenStormTests {
 	}
 
 	private double refusedForRateLimit() {
-		return this.context.getBean(MeterRegistry.class).get("mcp.listen.refused").tag("reason", "rate-limit")
-			.functionCounter().count();
+		return this.context.getBean(MeterRegistry.class)
+			.get("mcp.listen.refused")
+			.tag("reason", "rate-limit")
+			.functionCounter()
+			.count();
 	}
 
 	@Configuration(proxyBeanMethods = false)

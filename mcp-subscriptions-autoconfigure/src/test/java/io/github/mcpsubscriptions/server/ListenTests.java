@@ -28,8 +28,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * {@code subscriptions/listen} over a real port: acknowledgement first, tagging,
- * list changes, cancellation, graceful completion, limits, and both eras at once.
+ * {@code subscriptions/listen} over a real port: acknowledgement first, tagging, list
+ * changes, cancellation, graceful completion, limits, and both eras at once.
  */
 class ListenTests {
 
@@ -60,8 +60,8 @@ class ListenTests {
 		try (SseStream stream = client.listen("{\"resourceSubscriptions\":[\"l://items/{id}\",\"l://items\","
 				+ "\"nothing://here\",\"not a uri\"],\"toolsListChanged\":true}")) {
 			assertThat(stream.response().statusCode()).isEqualTo(200);
-			assertThat(stream.response().headers().firstValue("Content-Type")).hasValueSatisfying(
-					(type) -> assertThat(type).startsWith("text/event-stream"));
+			assertThat(stream.response().headers().firstValue("Content-Type"))
+				.hasValueSatisfying((type) -> assertThat(type).startsWith("text/event-stream"));
 			JsonNode ack = json(stream.nextMessage(WAIT).data());
 			assertThat(ack.get("method").stringValue()).isEqualTo("notifications/subscriptions/acknowledged");
 			Object id = ack.get("params").get("_meta").get("io.modelcontextprotocol/subscriptionId").intValue();
@@ -77,7 +77,9 @@ class ListenTests {
 			for (JsonNode notification : new JsonNode[] { first, second }) {
 				assertThat(notification.get("method").stringValue()).isEqualTo("notifications/resources/updated");
 				assertThat(notification.get("params").get("uri").stringValue()).isEqualTo("l://items/3");
-				assertThat(notification.get("params").get("_meta").get("io.modelcontextprotocol/subscriptionId")
+				assertThat(notification.get("params")
+					.get("_meta")
+					.get("io.modelcontextprotocol/subscriptionId")
 					.intValue()).isEqualTo(id);
 			}
 			assertThat(java.util.Set.of(first.get("params").get("subscribedUri").stringValue(),
@@ -91,8 +93,10 @@ class ListenTests {
 		McpTestClient client = start();
 		try (SseStream asking = client.listen("{\"resourcesListChanged\":true}");
 				SseStream notAsking = client.listen("{\"resourceSubscriptions\":[\"l://items\"]}")) {
-			assertThat(json(asking.nextMessage(WAIT).data()).get("params").get("notifications")
-				.get("resourcesListChanged").booleanValue()).isTrue();
+			assertThat(json(asking.nextMessage(WAIT).data()).get("params")
+				.get("notifications")
+				.get("resourcesListChanged")
+				.booleanValue()).isTrue();
 			assertThat(notAsking.nextMessage(WAIT)).isNotNull();
 			this.context.getBean(ResourceRegistry.class)
 				.register(ResourceDefinition.builder("l://new", (request) -> "new").build());
@@ -182,7 +186,8 @@ class ListenTests {
 	@Test
 	void badFilterIsInvalidParams() throws Exception {
 		McpTestClient client = start();
-		for (String params : new String[] { "", "\"notifications\":[]", "\"notifications\":{\"resourceSubscriptions\":\"x\"}",
+		for (String params : new String[] { "", "\"notifications\":[]",
+				"\"notifications\":{\"resourceSubscriptions\":\"x\"}",
 				"\"notifications\":{\"resourceSubscriptions\":[1]}",
 				"\"notifications\":{\"resourcesListChanged\":\"yes\"}" }) {
 			var response = client.stateless("subscriptions/listen", params);
@@ -195,7 +200,8 @@ class ListenTests {
 		McpTestClient client = start();
 		JsonNode capabilities = json(client.stateless("server/discover", "").body()).get("result").get("capabilities");
 		assertThat(capabilities.get("extensions").get("io.github.mcpsubscriptions/correlation").isObject()).isTrue();
-		try (SseStream stream = client.listenUncorrelated("{\"resourceSubscriptions\":[\"l://items\",\"l://items/{id}\"]}")) {
+		try (SseStream stream = client
+			.listenUncorrelated("{\"resourceSubscriptions\":[\"l://items\",\"l://items/{id}\"]}")) {
 			assertThat(stream.nextMessage(WAIT)).as("acknowledged").isNotNull();
 			publish("l://items/3");
 			publish("l://items/4");
@@ -247,7 +253,8 @@ class ListenTests {
 	void completeImmediatelyAcknowledgesNothingAndCompletesAtOnce() throws Exception {
 		McpTestClient client = start("mcp.listen.mode=complete-immediately");
 		ListenManager listens = this.context.getBean(ListenManager.class);
-		try (SseStream stream = client.listen("{\"resourceSubscriptions\":[\"l://items\"],\"resourcesListChanged\":true}")) {
+		try (SseStream stream = client
+			.listen("{\"resourceSubscriptions\":[\"l://items\"],\"resourcesListChanged\":true}")) {
 			assertThat(stream.response().statusCode()).isEqualTo(200);
 			JsonNode ack = json(stream.nextMessage(WAIT).data());
 			assertThat(ack.get("method").stringValue()).isEqualTo("notifications/subscriptions/acknowledged");
@@ -260,20 +267,23 @@ class ListenTests {
 		}
 		assertThat(listens.getOpenStreamCount()).isZero();
 		assertThat(this.context.getBean(NotificationDispatcher.class).getIndex().size()).isZero();
-		JsonNode resources = json(client.stateless("server/discover", "").body()).get("result").get("capabilities")
+		JsonNode resources = json(client.stateless("server/discover", "").body()).get("result")
+			.get("capabilities")
 			.get("resources");
 		assertThat(resources.get("subscribe").booleanValue()).as("listening is not offered").isFalse();
 		assertThat(resources.get("listChanged").booleanValue()).isFalse();
 		// Still validated like any listen request.
 		assertThat(json(client.stateless("subscriptions/listen", "\"notifications\":[]").body()).get("error")
-			.get("code").intValue()).isEqualTo(-32602);
+			.get("code")
+			.intValue()).isEqualTo(-32602);
 	}
 
 	@Test
 	void everyAdvertisedCapabilityIsServedByAListenStream() throws Exception {
 		McpTestClient client = start();
 		JsonNode capabilities = json(client.stateless("server/discover", "").body()).get("result").get("capabilities");
-		// Notifications a listen filter can ask for, by the capability that advertises them.
+		// Notifications a listen filter can ask for, by the capability that advertises
+		// them.
 		Map<String, String> filters = Map.of("resources", "resourcesListChanged", "tools", "toolsListChanged",
 				"prompts", "promptsListChanged");
 		StringBuilder filter = new StringBuilder("{\"resourceSubscriptions\":[\"l://items\"]");
@@ -283,8 +293,8 @@ class ListenTests {
 			for (Map.Entry<String, String> entry : filters.entrySet()) {
 				JsonNode capability = capabilities.get(entry.getKey());
 				boolean advertised = capability != null && capability.path("listChanged").asBoolean(false);
-				assertThat(honoured.has(entry.getValue())).as("%s.listChanged advertised = %s honoured",
-						entry.getKey(), entry.getValue())
+				assertThat(honoured.has(entry.getValue()))
+					.as("%s.listChanged advertised = %s honoured", entry.getKey(), entry.getValue())
 					.isEqualTo(advertised);
 			}
 			assertThat(capabilities.get("resources").get("subscribe").booleanValue()).isTrue();

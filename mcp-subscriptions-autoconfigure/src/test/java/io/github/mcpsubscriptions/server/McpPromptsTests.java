@@ -58,8 +58,8 @@ class McpPromptsTests {
 
 	private static final byte[] WAV = { 'R', 'I', 'F', 'F', 0, 0, 0, 0, 'W', 'A', 'V', 'E' };
 
-	private static final List<String> VISIBLE = List.of("assistant_reply", "audio", "code_review", "embedded",
-			"image", "quantity", "simple");
+	private static final List<String> VISIBLE = List.of("assistant_reply", "audio", "code_review", "embedded", "image",
+			"quantity", "simple");
 
 	@LocalServerPort
 	private int port;
@@ -85,12 +85,12 @@ class McpPromptsTests {
 	@Test
 	void listsEveryVisiblePromptPagedWithItsArgumentsInBothEras() throws Exception {
 		String session = this.client.initialize("2025-11-25");
-		assertThat(all((cursor) -> json(this.client
-			.call(session, "prompts/list", (cursor != null) ? "{\"cursor\":\"" + cursor + "\"}" : null)
-			.body()).get("result"))).containsExactlyElementsOf(VISIBLE);
 		assertThat(all((cursor) -> json(
-				this.client.stateless("prompts/list", (cursor != null) ? "\"cursor\":\"" + cursor + "\"" : "")
+				this.client.call(session, "prompts/list", (cursor != null) ? "{\"cursor\":\"" + cursor + "\"}" : null)
 					.body())
+			.get("result"))).containsExactlyElementsOf(VISIBLE);
+		assertThat(all((cursor) -> json(
+				this.client.stateless("prompts/list", (cursor != null) ? "\"cursor\":\"" + cursor + "\"" : "").body())
 			.get("result"))).containsExactlyElementsOf(VISIBLE);
 		JsonNode first = json(this.client.call(session, "prompts/list", null).body()).get("result");
 		assertThat(first.get("prompts")).hasSize(2);
@@ -130,7 +130,8 @@ class McpPromptsTests {
 	void getsAPromptWithItsArgumentsInBothEras() throws Exception {
 		String session = this.client.initialize("2025-11-25");
 		JsonNode result = json(this.client
-			.call(session, "prompts/get", "{\"name\":\"code_review\",\"arguments\":{\"code\":\"x = 1\",\"language\":\"python\"}}")
+			.call(session, "prompts/get",
+					"{\"name\":\"code_review\",\"arguments\":{\"code\":\"x = 1\",\"language\":\"python\"}}")
 			.body()).get("result");
 		assertThat(result.get("description").stringValue()).isEqualTo("A python review");
 		assertThat(result.get("messages")).hasSize(1);
@@ -152,9 +153,10 @@ class McpPromptsTests {
 	@Test
 	void convertsArgumentsToTheParameterTypes() throws Exception {
 		String session = this.client.initialize("2025-11-25");
-		JsonNode result = json(this.client
-			.call(session, "prompts/get", "{\"name\":\"quantity\",\"arguments\":{\"count\":\"3\"}}")
-			.body()).get("result");
+		JsonNode result = json(
+				this.client.call(session, "prompts/get", "{\"name\":\"quantity\",\"arguments\":{\"count\":\"3\"}}")
+					.body())
+			.get("result");
 		assertThat(result.get("messages").get(0).get("content").get("text").stringValue()).isEqualTo("3 + 1 = 4");
 	}
 
@@ -168,27 +170,27 @@ class McpPromptsTests {
 		JsonNode missingStateless = error(this.client.stateless("prompts/get",
 				"\"name\":\"code_review\",\"arguments\":{}", "Mcp-Name", "code_review"));
 		assertThat(missingStateless.get("code").intValue()).isEqualTo(-32602);
-		JsonNode unknown = error(this.client.call(session, "prompts/get",
-				"{\"name\":\"simple\",\"arguments\":{\"extra\":\"x\"}}"));
+		JsonNode unknown = error(
+				this.client.call(session, "prompts/get", "{\"name\":\"simple\",\"arguments\":{\"extra\":\"x\"}}"));
 		assertThat(unknown.get("code").intValue()).isEqualTo(-32602);
 		assertThat(unknown.get("message").stringValue()).contains("has no argument 'extra'");
-		JsonNode notAString = error(this.client.call(session, "prompts/get",
-				"{\"name\":\"quantity\",\"arguments\":{\"count\":3}}"));
+		JsonNode notAString = error(
+				this.client.call(session, "prompts/get", "{\"name\":\"quantity\",\"arguments\":{\"count\":3}}"));
 		assertThat(notAString.get("code").intValue()).isEqualTo(-32602);
 		assertThat(notAString.get("message").stringValue()).contains("must be a string");
-		JsonNode notAnObject = error(this.client.call(session, "prompts/get",
-				"{\"name\":\"quantity\",\"arguments\":[\"3\"]}"));
+		JsonNode notAnObject = error(
+				this.client.call(session, "prompts/get", "{\"name\":\"quantity\",\"arguments\":[\"3\"]}"));
 		assertThat(notAnObject.get("code").intValue()).isEqualTo(-32602);
 		JsonNode notANumber = error(this.client.call(session, "prompts/get",
 				"{\"name\":\"quantity\",\"arguments\":{\"count\":\"three\"}}"));
 		assertThat(notANumber.get("code").intValue()).isEqualTo(-32602);
 		assertThat(notANumber.get("message").stringValue()).contains("argument 'count' is not a valid int: 'three'");
-		JsonNode empty = error(this.client.call(session, "prompts/get",
-				"{\"name\":\"quantity\",\"arguments\":{\"count\":\"\"}}"));
+		JsonNode empty = error(
+				this.client.call(session, "prompts/get", "{\"name\":\"quantity\",\"arguments\":{\"count\":\"\"}}"));
 		assertThat(empty.get("code").intValue()).isEqualTo(-32602);
 		assertThat(empty.get("message").stringValue()).contains("argument 'count' is not a valid int: ''");
-		JsonNode refusedByThePrompt = error(this.client.call(session, "prompts/get",
-				"{\"name\":\"quantity\",\"arguments\":{\"count\":\"-1\"}}"));
+		JsonNode refusedByThePrompt = error(
+				this.client.call(session, "prompts/get", "{\"name\":\"quantity\",\"arguments\":{\"count\":\"-1\"}}"));
 		assertThat(refusedByThePrompt.get("code").intValue()).isEqualTo(-32602);
 		assertThat(refusedByThePrompt.get("message").stringValue()).contains("count must not be negative");
 		JsonNode noName = error(this.client.call(session, "prompts/get", "{}"));
@@ -212,9 +214,10 @@ class McpPromptsTests {
 		JsonNode refused = error(this.client.call(session, "prompts/get", "{\"name\":\"secret\"}"));
 		assertThat(refused.get("code").intValue()).isEqualTo(-32602);
 		assertThat(refused.get("message").stringValue()).isEqualTo("Invalid params: unknown prompt: secret");
-		assertThat(error(this.client.stateless("prompts/get", "\"name\":\"secret\"", "Mcp-Name", "secret"))
-			.get("message")
-			.stringValue()).isEqualTo("Invalid params: unknown prompt: secret");
+		assertThat(
+				error(this.client.stateless("prompts/get", "\"name\":\"secret\"", "Mcp-Name", "secret")).get("message")
+					.stringValue())
+			.isEqualTo("Invalid params: unknown prompt: secret");
 		JsonNode completion = json(this.client.call(session, "completion/complete",
 				"{\"ref\":{\"type\":\"ref/prompt\",\"name\":\"secret\"},\"argument\":{\"name\":\"topic\",\"value\":\"\"}}")
 			.body()).get("result").get("completion");
@@ -302,7 +305,8 @@ class McpPromptsTests {
 				SseStream notAsked = this.client.listen("{\"resourcesListChanged\":true}")) {
 			JsonNode honoured = json(asked.nextMessage(WAIT).data()).get("params").get("notifications");
 			assertThat(honoured.get("promptsListChanged").booleanValue()).isTrue();
-			assertThat(json(notAsked.nextMessage(WAIT).data()).get("params").get("notifications")
+			assertThat(json(notAsked.nextMessage(WAIT).data()).get("params")
+				.get("notifications")
 				.has("promptsListChanged")).isFalse();
 			this.prompts.register(new FixedPrompt("late", (request) -> PromptResult.of(PromptMessage.user("late"))));
 			try {
@@ -407,8 +411,9 @@ class McpPromptsTests {
 
 		@Bean
 		PromptCompleter dozens() {
-			return (prompt, argument, prefix, context) -> (prompt.equals("quantity")
-					&& "dozen".equals(context.get("unit"))) ? List.of("12", "24") : null;
+			return (prompt, argument, prefix,
+					context) -> (prompt.equals("quantity") && "dozen".equals(context.get("unit"))) ? List.of("12", "24")
+							: null;
 		}
 
 	}
@@ -422,7 +427,8 @@ class McpPromptsTests {
 
 		@McpPrompt(name = "code_review", title = "Code review", description = "Review a piece of code")
 		PromptResult review(@McpPromptArgument(description = "The code to review") String code,
-				@McpPromptArgument(required = false, values = { "java", "python", "pyret" }) @Nullable String language) {
+				@McpPromptArgument(required = false,
+						values = { "java", "python", "pyret" }) @Nullable String language) {
 			String lang = (language != null) ? language : "any";
 			return new PromptResult("A " + lang + " review",
 					List.of(PromptMessage.user("Review this " + lang + " code: " + code)));
@@ -448,7 +454,8 @@ class McpPromptsTests {
 
 		@McpPrompt(description = "Embedded resources")
 		List<PromptMessage> embedded(String uri) {
-			return List.of(PromptMessage.user(PromptContent.resource(ResourceContents.text(uri, "text/plain", "The guide."))),
+			return List.of(
+					PromptMessage.user(PromptContent.resource(ResourceContents.text(uri, "text/plain", "The guide."))),
 					PromptMessage.user(PromptContent.resource(ResourceContents.blob(uri + "/image", "image/png", PNG))),
 					PromptMessage.user(PromptContent.resourceLink(uri + "/more", "more")),
 					PromptMessage.user("Summarize " + uri + "."));
@@ -456,7 +463,8 @@ class McpPromptsTests {
 
 		@McpPrompt(name = "assistant_reply", description = "A conversation")
 		PromptMessage[] assistantReply() {
-			return new PromptMessage[] { PromptMessage.user("Hello"), PromptMessage.assistant("Hello, how can I help?") };
+			return new PromptMessage[] { PromptMessage.user("Hello"),
+					PromptMessage.assistant("Hello, how can I help?") };
 		}
 
 		@McpPrompt(description = "Hidden by the access policy")

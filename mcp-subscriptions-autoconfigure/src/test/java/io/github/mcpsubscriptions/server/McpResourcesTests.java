@@ -165,7 +165,8 @@ class McpResourcesTests {
 	void encodedSlashStaysInSimpleVariable() throws Exception {
 		JsonNode contents = read("catalog://items/1%2F2");
 		assertThat(contents).isNull();
-		JsonNode error = json(this.client.call(this.session, "resources/read", "{\"uri\":\"catalog://items/1%2F2\"}").body());
+		JsonNode error = json(
+				this.client.call(this.session, "resources/read", "{\"uri\":\"catalog://items/1%2F2\"}").body());
 		// "1/2" is no Long: no such item, and the template did not swallow the slash.
 		assertThat(error.get("error").get("code").intValue()).isEqualTo(-32002);
 	}
@@ -201,9 +202,10 @@ class McpResourcesTests {
 		assertErrorCode(this.client.call(this.session, "resources/read", "{}").body(), -32602);
 		assertErrorCode(this.client.call(this.session, "resources/read", "{\"uri\":42}").body(), -32602);
 		assertErrorCode(this.client.call(this.session, "resources/read", "{\"uri\":\"\"}").body(), -32602);
-		assertErrorCode(this.client
-			.call(this.session, "resources/read", "{\"uri\":\"test://" + "x".repeat(9000) + "\"}")
-			.body(), -32602);
+		assertErrorCode(
+				this.client.call(this.session, "resources/read", "{\"uri\":\"test://" + "x".repeat(9000) + "\"}")
+					.body(),
+				-32602);
 	}
 
 	@Test

@@ -64,7 +64,8 @@ class McpSubscriptionsTests {
 		assertThat(result.get("capabilities").get("resources").get("subscribe").booleanValue()).isTrue();
 		assertThat(result.get("capabilities").has("tools")).as("no tools here").isFalse();
 		assertThat(json(this.client.call(this.session, "tools/list", null).body()).get("error").get("code").intValue())
-			.as("no tools capability, no tools/list").isEqualTo(-32601);
+			.as("no tools capability, no tools/list")
+			.isEqualTo(-32601);
 	}
 
 	@Test
@@ -99,8 +100,9 @@ class McpSubscriptionsTests {
 	@Test
 	void capabilitiesAdvertiseCorrelation() throws Exception {
 		JsonNode result = json(this.client.post(this.client.initializeBody("2025-11-25")).body()).get("result");
-		assertThat(result.get("capabilities").get("experimental").get("io.github.mcpsubscriptions/correlation")
-			.isObject()).isTrue();
+		assertThat(
+				result.get("capabilities").get("experimental").get("io.github.mcpsubscriptions/correlation").isObject())
+			.isTrue();
 	}
 
 	@Test
@@ -116,7 +118,8 @@ class McpSubscriptionsTests {
 			assertThat(first.get("uri").stringValue()).isEqualTo("catalog://products/2");
 			assertThat(first.get("subscribedUri").stringValue()).isEqualTo("catalog://products/2");
 			JsonNode second = nextNotification(stream);
-			assertThat(second.get("uri").stringValue()).as("the change to 2 arrived once").isEqualTo("catalog://products/5");
+			assertThat(second.get("uri").stringValue()).as("the change to 2 arrived once")
+				.isEqualTo("catalog://products/5");
 			assertThat(second.get("subscribedUri").stringValue()).isEqualTo("catalog://products/{id}");
 		}
 	}
@@ -160,7 +163,8 @@ class McpSubscriptionsTests {
 
 	@Test
 	void aPolicyThatOnlyRefusesSubscribingAlsoKeepsCoveringSubscriptionsFromDeliveringIt() throws Exception {
-		// The policy overrides canSubscribe only: canReceive must follow it for the changed URI.
+		// The policy overrides canSubscribe only: canReceive must follow it for the
+		// changed URI.
 		subscribe("catalog://products");
 		subscribe("catalog://products/{id}");
 		subscribe("logs://app/?pattern=*.log");
@@ -175,7 +179,8 @@ class McpSubscriptionsTests {
 				delivered.add(params.get("uri").stringValue() + " via " + params.get("subscribedUri").stringValue());
 			}
 			assertThat(delivered).containsExactlyInAnyOrder("catalog://products/2 via catalog://products",
-					"catalog://products/2 via catalog://products/{id}", "logs://app/a.log via logs://app/?pattern=*.log");
+					"catalog://products/2 via catalog://products/{id}",
+					"logs://app/a.log via logs://app/?pattern=*.log");
 			assertNoMoreNotifications(stream);
 		}
 	}
@@ -292,7 +297,8 @@ class McpSubscriptionsTests {
 			for (int i = 0; i < 200; i++) {
 				this.events.publishEvent(new ResourceChangedEvent("catalog://products/1", Map.of("version", i)));
 			}
-			// Coalescing may merge some (how many depends on timing); the last version always
+			// Coalescing may merge some (how many depends on timing); the last version
+			// always
 			// arrives, and nothing after it.
 			SseEvent event;
 			String last = null;

@@ -21,10 +21,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Abuse limits per principal over a real port: sessions, subscriptions (over a principal's
- * sessions and listen streams) and listen streams, each on top of the server-wide limit,
- * answered like that limit (same status, {@code Retry-After}, JSON-RPC {@code -32000}
- * naming the property in {@code data.limit}) and counted in
+ * Abuse limits per principal over a real port: sessions, subscriptions (over a
+ * principal's sessions and listen streams) and listen streams, each on top of the
+ * server-wide limit, answered like that limit (same status, {@code Retry-After}, JSON-RPC
+ * {@code -32000} naming the property in {@code data.limit}) and counted in
  * {@code mcp.limits.refused{limit=…}}. One principal at its limit does not limit another,
  * and anonymous callers are not counted per principal.
  */
@@ -69,14 +69,18 @@ class PrincipalLimitsTests {
 		assertThat(refused.headers().firstValue("Retry-After")).hasValue("30");
 		assertLimitError(json(refused.body()).get("error"), "mcp.sessions.max-per-principal", 2);
 		assertThat(refusals("mcp.sessions.max-per-principal")).isEqualTo(1.0);
-		// Another principal, and anonymous callers, are not held back by alice's sessions.
+		// Another principal, and anonymous callers, are not held back by alice's
+		// sessions.
 		initialize("bob");
 		for (int i = 0; i < 3; i++) {
 			initialize(null);
 		}
 		// Ending one of hers makes room.
 		assertThat(this.client
-			.send(this.client.postRequest("{}").DELETE().header("Mcp-Session-Id", first).header("X-Test-User", "alice")
+			.send(this.client.postRequest("{}")
+				.DELETE()
+				.header("Mcp-Session-Id", first)
+				.header("X-Test-User", "alice")
 				.build())
 			.statusCode()).isEqualTo(204);
 		initialize("alice");
@@ -114,12 +118,12 @@ class PrincipalLimitsTests {
 		try (SseStream stream = this.client.listenWithHeaders(ITEMS, "X-Test-User", "alice")) {
 			assertThat(stream.response().statusCode()).isEqualTo(200);
 			assertThat(stream.nextMessage(WAIT)).isNotNull();
-			assertLimitError(subscribe(one, "alice", "l://items/9").get("error"),
-					"mcp.subscriptions.max-per-principal", 3);
+			assertLimitError(subscribe(one, "alice", "l://items/9").get("error"), "mcp.subscriptions.max-per-principal",
+					3);
 		}
 		// The stream closed: its subscription no longer counts.
-		await().atMost(WAIT).untilAsserted(() -> assertThat(subscribe(one, "alice", "l://items/9").get("result"))
-			.isNotNull());
+		await().atMost(WAIT)
+			.untilAsserted(() -> assertThat(subscribe(one, "alice", "l://items/9").get("result")).isNotNull());
 	}
 
 	@Test
@@ -136,10 +140,15 @@ class PrincipalLimitsTests {
 			assertThat(body.get("id").isIntegralNumber()).as("the id is echoed").isTrue();
 			assertLimitError(body.get("error"), "mcp.listen.max-streams-per-principal", 2);
 			assertThat(refusals("mcp.listen.max-streams-per-principal")).isEqualTo(1.0);
-			assertThat(this.context.getBean(MeterRegistry.class).get("mcp.listen.refused").tag("reason", "limit")
-				.functionCounter().count()).isEqualTo(1.0);
-			try (SseStream bob = openListen("bob"); SseStream anonymous = openListen(null);
-					SseStream anonymousAgain = openListen(null); SseStream anonymousThird = openListen(null)) {
+			assertThat(this.context.getBean(MeterRegistry.class)
+				.get("mcp.listen.refused")
+				.tag("reason", "limit")
+				.functionCounter()
+				.count()).isEqualTo(1.0);
+			try (SseStream bob = openListen("bob");
+					SseStream anonymous = openListen(null);
+					SseStream anonymousAgain = openListen(null);
+					SseStream anonymousThird = openListen(null)) {
 				assertThat(listens.getStreamCount("alice")).isEqualTo(2);
 			}
 			second.close();
@@ -157,7 +166,8 @@ class PrincipalLimitsTests {
 		for (int i = 0; i < 5; i++) {
 			assertSubscribed(initialize("alice"), "alice", "l://items");
 		}
-		try (SseStream one = openListen("alice"); SseStream two = openListen("alice");
+		try (SseStream one = openListen("alice");
+				SseStream two = openListen("alice");
 				SseStream three = openListen("alice")) {
 			assertThat(this.context.getBean(ListenManager.class).getStreamCount("alice")).as("nothing counted")
 				.isZero();
@@ -209,8 +219,11 @@ class PrincipalLimitsTests {
 	}
 
 	private double refusals(String limit) {
-		return this.context.getBean(MeterRegistry.class).get("mcp.limits.refused").tag("limit", limit)
-			.functionCounter().count();
+		return this.context.getBean(MeterRegistry.class)
+			.get("mcp.limits.refused")
+			.tag("limit", limit)
+			.functionCounter()
+			.count();
 	}
 
 }

@@ -98,7 +98,8 @@ class StatelessProtocolTests {
 
 	@Test
 	void withoutToolsThereIsNoToolsCapabilityAndNoToolsMethods() throws Exception {
-		// As the conformance suite checks: what is not advertised answers -32601 (HTTP 404).
+		// As the conformance suite checks: what is not advertised answers -32601 (HTTP
+		// 404).
 		for (String method : new String[] { "tools/list", "tools/call" }) {
 			HttpResponse<String> response = this.client.stateless(method, "\"name\":\"x\"");
 			assertThat(response.statusCode()).isEqualTo(404);
@@ -135,10 +136,11 @@ class StatelessProtocolTests {
 
 	@Test
 	void metaWithoutProtocolVersionOrCapabilitiesIsInvalidParams() throws Exception {
-		assertError(discover(102, "{\"_meta\":{\"io.modelcontextprotocol/clientCapabilities\":{}}}", "2026-07-28"),
+		assertError(discover(102, "{\"_meta\":{\"io.modelcontextprotocol/clientCapabilities\":{}}}", "2026-07-28"), 400,
+				-32602);
+		assertError(
+				discover(102, "{\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\"}}", "2026-07-28"),
 				400, -32602);
-		assertError(discover(102, "{\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\"}}",
-				"2026-07-28"), 400, -32602);
 	}
 
 	@Test
@@ -178,8 +180,9 @@ class StatelessProtocolTests {
 	void missingOrMismatchedMethodHeaderIsHeaderMismatch() throws Exception {
 		assertError(this.client.stateless("resources/list", "", "Mcp-Method", "prompts/list"), 400, -32020);
 		assertError(this.client.stateless("resources/list", "", "Mcp-Method", "RESOURCES/LIST"), 400, -32020);
-		HttpRequest.Builder withoutMethod = this.client.postRequest("{\"jsonrpc\":\"2.0\",\"id\":1,"
-				+ "\"method\":\"resources/list\",\"params\":{" + McpTestClient.META_2026 + "}}")
+		HttpRequest.Builder withoutMethod = this.client
+			.postRequest("{\"jsonrpc\":\"2.0\",\"id\":1," + "\"method\":\"resources/list\",\"params\":{"
+					+ McpTestClient.META_2026 + "}}")
 			.header("MCP-Protocol-Version", "2026-07-28");
 		assertError(this.client.send(withoutMethod.build()), 400, -32020);
 	}
@@ -188,16 +191,18 @@ class StatelessProtocolTests {
 	void headerNamesAreCaseInsensitiveAndValuesTrimmed() throws Exception {
 		assertThat(this.client.stateless("resources/list", "", "mcp-method", "resources/list").statusCode())
 			.isEqualTo(200);
-		assertThat(this.client.stateless("resources/read", "\"uri\":\"s://doc\"", "Mcp-Name", "  s://doc  ")
-			.statusCode()).isEqualTo(200);
+		assertThat(
+				this.client.stateless("resources/read", "\"uri\":\"s://doc\"", "Mcp-Name", "  s://doc  ").statusCode())
+			.isEqualTo(200);
 	}
 
 	@Test
 	void readNeedsMatchingNameHeader() throws Exception {
 		assertError(this.client.stateless("resources/read", "\"uri\":\"s://doc\"", "Mcp-Name", "s://other"), 400,
 				-32020);
-		HttpRequest.Builder withoutName = this.client.postRequest("{\"jsonrpc\":\"2.0\",\"id\":1,"
-				+ "\"method\":\"resources/read\",\"params\":{\"uri\":\"s://doc\"," + McpTestClient.META_2026 + "}}")
+		HttpRequest.Builder withoutName = this.client
+			.postRequest("{\"jsonrpc\":\"2.0\",\"id\":1,"
+					+ "\"method\":\"resources/read\",\"params\":{\"uri\":\"s://doc\"," + McpTestClient.META_2026 + "}}")
 			.header("MCP-Protocol-Version", "2026-07-28")
 			.header("Mcp-Method", "resources/read");
 		assertError(this.client.send(withoutName.build()), 400, -32020);

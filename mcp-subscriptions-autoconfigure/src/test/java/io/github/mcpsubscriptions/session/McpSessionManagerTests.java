@@ -169,7 +169,8 @@ class McpSessionManagerTests {
 		RecordingStream stream = new RecordingStream();
 		manager.attachStream(session, stream);
 		store.down = true;
-		// Called by whoever finds the stream closed: a delivery thread, the container's listener.
+		// Called by whoever finds the stream closed: a delivery thread, the container's
+		// listener.
 		manager.streamClosed(session.getId(), stream);
 		assertThat(manager.getStream(session.getId())).isNull();
 		assertThat(manager.getOpenStreamCount()).isZero();

@@ -110,7 +110,8 @@ class SessionEventLogTests {
 
 	@Test
 	void keepsExactlyItsCapacityWhateverItsChunks() {
-		// Chunks of 32 in a spine of 16 at first: 1000 grows it twice, to 33 chunks; every
+		// Chunks of 32 in a spine of 16 at first: 1000 grows it twice, to 33 chunks;
+		// every
 		// capacity keeps up to a chunk of older messages, which must never be replayed.
 		for (int capacity : new int[] { 1, 2, 3, 31, 32, 33, 255, 256, 257, 300, 1000 }) {
 			SessionEventLog log = new SessionEventLog(capacity);
@@ -119,12 +120,13 @@ class SessionEventLogTests {
 			for (int sequence = 1; sequence <= 2 * capacity + 600; sequence++) {
 				ids.add(log.append("m" + sequence));
 				if (capacity > 300 && sequence % 50 != 0 && (sequence + 1) % 32 > 2) {
-					// Around each new chunk (and so each growth of the spine), and every 50th.
+					// Around each new chunk (and so each growth of the spine), and every
+					// 50th.
 					continue;
 				}
 				int last = sequence;
-				for (int from : new int[] { 0, 1, last - capacity - 1, last - capacity, last - capacity + 1,
-						last / 2, last - 1, last }) {
+				for (int from : new int[] { 0, 1, last - capacity - 1, last - capacity, last - capacity + 1, last / 2,
+						last - 1, last }) {
 					if (from < 0 || from > last) {
 						continue;
 					}

@@ -127,14 +127,16 @@ class SpringAiAnnotationsTests {
 	@Test
 	void getsPromptsInBothEras() throws Exception {
 		String session = this.client.initialize("2025-11-25");
-		JsonNode prompt = find(json(this.client.call(session, "prompts/list", null).body()).get("result")
-			.get("prompts"), "name", "greeting");
+		JsonNode prompt = find(
+				json(this.client.call(session, "prompts/list", null).body()).get("result").get("prompts"), "name",
+				"greeting");
 		assertThat(prompt.get("description").stringValue()).isEqualTo("A greeting");
 		assertThat(prompt.get("arguments").get(0).get("name").stringValue()).isEqualTo("name");
 		assertThat(prompt.get("arguments").get(0).get("required").booleanValue()).isTrue();
-		JsonNode result = json(this.client
-			.call(session, "prompts/get", "{\"name\":\"greeting\",\"arguments\":{\"name\":\"Ada\"}}")
-			.body()).get("result");
+		JsonNode result = json(
+				this.client.call(session, "prompts/get", "{\"name\":\"greeting\",\"arguments\":{\"name\":\"Ada\"}}")
+					.body())
+			.get("result");
 		assertThat(result.get("messages").get(0).get("role").stringValue()).isEqualTo("user");
 		assertThat(result.get("messages").get(0).get("content").get("text").stringValue()).isEqualTo("Hello Ada");
 		JsonNode stateless = json(this.client
@@ -142,8 +144,9 @@ class SpringAiAnnotationsTests {
 			.body()).get("result");
 		assertThat(stateless.get("messages").get(0).get("content").get("text").stringValue())
 			.isEqualTo("Summarize MCP");
-		JsonNode missing = json(this.client.call(session, "prompts/get", "{\"name\":\"greeting\",\"arguments\":{}}")
-			.body()).get("error");
+		JsonNode missing = json(
+				this.client.call(session, "prompts/get", "{\"name\":\"greeting\",\"arguments\":{}}").body())
+			.get("error");
 		assertThat(missing.get("code").intValue()).isEqualTo(-32602);
 	}
 
@@ -154,9 +157,10 @@ class SpringAiAnnotationsTests {
 				"{\"ref\":{\"type\":\"ref/prompt\",\"name\":\"greeting\"},\"argument\":{\"name\":\"name\",\"value\":\"A\"}}")
 			.body()).get("result").get("completion");
 		assertThat(names.get("values")).extracting(JsonNode::stringValue).containsExactly("Ada", "Alan");
-		JsonNode users = json(this.client.stateless("completion/complete",
-				"\"ref\":{\"type\":\"ref/resource\",\"uri\":\"user-profile://{username}\"},"
-						+ "\"argument\":{\"name\":\"username\",\"value\":\"g\"}")
+		JsonNode users = json(this.client
+			.stateless("completion/complete",
+					"\"ref\":{\"type\":\"ref/resource\",\"uri\":\"user-profile://{username}\"},"
+							+ "\"argument\":{\"name\":\"username\",\"value\":\"g\"}")
 			.body()).get("result").get("completion");
 		assertThat(users.get("values")).extracting(JsonNode::stringValue).containsExactly("grace");
 	}

@@ -30,8 +30,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The {@code @PreAuthorize} of a Spring AI {@code @McpResource} method is the resource's
- * rule, over a real port with Spring Security: it decides reads and subscriptions, the URI
- * variables by name.
+ * rule, over a real port with Spring Security: it decides reads and subscriptions, the
+ * URI variables by name.
  */
 @SpringBootTest(classes = { McpTestApplication.class, SpringAiResourceSecurityTests.Profiles.class,
 		SpringAiResourceSecurityTests.Security.class }, webEnvironment = WebEnvironment.RANDOM_PORT)
@@ -56,7 +56,8 @@ class SpringAiResourceSecurityTests {
 		JsonNode subscribeNobody = json(
 				ada.call(session, "resources/subscribe", "{\"uri\":\"user-profile://nobody\"}").body());
 		assertThat(subscribeOther.get("result")).isEqualTo(subscribeNobody.get("result")).isNotNull();
-		JsonNode subscribeOwn = json(ada.call(session, "resources/subscribe", "{\"uri\":\"user-profile://ada\"}").body());
+		JsonNode subscribeOwn = json(
+				ada.call(session, "resources/subscribe", "{\"uri\":\"user-profile://ada\"}").body());
 		assertThat(subscribeOwn.has("error")).as(subscribeOwn.toString()).isFalse();
 	}
 

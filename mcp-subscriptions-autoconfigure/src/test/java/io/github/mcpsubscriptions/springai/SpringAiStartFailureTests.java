@@ -34,8 +34,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class SpringAiStartFailureTests {
 
-	private final ApplicationContextRunner runner = new ApplicationContextRunner().withConfiguration(
-			AutoConfigurations.of(McpServerAutoConfiguration.class, McpSpringAiAutoConfiguration.class));
+	private final ApplicationContextRunner runner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(McpServerAutoConfiguration.class, McpSpringAiAutoConfiguration.class));
 
 	@Test
 	void methodsNeedingTheSdkSessionOrReturningReactiveTypesFailTheStart() {
@@ -64,10 +64,12 @@ class SpringAiStartFailureTests {
 
 	@Test
 	void toolsSwitchedOffAreNotServed() {
-		this.runner.withUserConfiguration(Supported.class).withPropertyValues("mcp.tools.enabled=false").run((context) -> {
-			assertThat(context).hasNotFailed();
-			assertThat(context.getBean(ToolRegistry.class).isEmpty()).isTrue();
-		});
+		this.runner.withUserConfiguration(Supported.class)
+			.withPropertyValues("mcp.tools.enabled=false")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context.getBean(ToolRegistry.class).isEmpty()).isTrue();
+			});
 		this.runner.withUserConfiguration(Supported.class)
 			.run((context) -> assertThat(context.getBean(ToolRegistry.class).get("fine")).isNotNull());
 	}
@@ -100,11 +102,10 @@ class SpringAiStartFailureTests {
 
 	@Test
 	void withoutSpringAiAnnotationsNothingIsRegistered() {
-		this.runner.withClassLoader(new FilteredClassLoader("org.springframework.ai.mcp.annotation"))
-			.run((context) -> {
-				assertThat(context).hasNotFailed();
-				assertThat(context).doesNotHaveBean(SpringAiAnnotationsRegistrar.class);
-			});
+		this.runner.withClassLoader(new FilteredClassLoader("org.springframework.ai.mcp.annotation")).run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(context).doesNotHaveBean(SpringAiAnnotationsRegistrar.class);
+		});
 	}
 
 	@Test

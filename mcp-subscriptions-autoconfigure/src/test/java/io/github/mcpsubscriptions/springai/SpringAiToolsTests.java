@@ -81,12 +81,13 @@ class SpringAiToolsTests {
 	@Test
 	void listsEveryToolPagedWithItsSchemaInBothEras() throws Exception {
 		String session = this.client.initialize("2025-11-25");
-		assertThat(allTools((cursor) -> json(this.client
-			.call(session, "tools/list", (cursor != null) ? "{\"cursor\":\"" + cursor + "\"}" : null)
-			.body()).get("result"))).containsExactly("ask_model", "divide", "fail", "find_products", "price_quote", "report");
-		assertThat(allTools((cursor) -> json(this.client
-			.stateless("tools/list", (cursor != null) ? "\"cursor\":\"" + cursor + "\"" : "")
-			.body()).get("result"))).containsExactly("ask_model", "divide", "fail", "find_products", "price_quote", "report");
+		assertThat(allTools((cursor) -> json(
+				this.client.call(session, "tools/list", (cursor != null) ? "{\"cursor\":\"" + cursor + "\"}" : null)
+					.body())
+			.get("result"))).containsExactly("ask_model", "divide", "fail", "find_products", "price_quote", "report");
+		assertThat(allTools((cursor) -> json(
+				this.client.stateless("tools/list", (cursor != null) ? "\"cursor\":\"" + cursor + "\"" : "").body())
+			.get("result"))).containsExactly("ask_model", "divide", "fail", "find_products", "price_quote", "report");
 		JsonNode first = json(this.client.call(session, "tools/list", "{\"cursor\":\"" + cursorAt(3) + "\"}").body())
 			.get("result")
 			.get("tools")
@@ -108,16 +109,16 @@ class SpringAiToolsTests {
 	@Test
 	void callsAToolInBothEras() throws Exception {
 		String session = this.client.initialize("2025-11-25");
-		JsonNode result = json(
-				this.client.call(session, "tools/call", "{\"name\":\"find_products\",\"arguments\":{\"query\":\"lamp\"}}")
-					.body())
-			.get("result");
+		JsonNode result = json(this.client
+			.call(session, "tools/call", "{\"name\":\"find_products\",\"arguments\":{\"query\":\"lamp\"}}")
+			.body()).get("result");
 		assertThat(result.get("content").get(0).get("type").stringValue()).isEqualTo("text");
 		assertThat(result.get("content").get(0).get("text").stringValue()).isEqualTo("found: desk lamp");
 		assertThat(result.has("isError")).isFalse();
-		JsonNode stateless = json(this.client
-			.stateless("tools/call", "\"name\":\"divide\",\"arguments\":{\"dividend\":7,\"divisor\":2}")
-			.body()).get("result");
+		JsonNode stateless = json(
+				this.client.stateless("tools/call", "\"name\":\"divide\",\"arguments\":{\"dividend\":7,\"divisor\":2}")
+					.body())
+			.get("result");
 		assertThat(stateless.get("resultType").stringValue()).isEqualTo("complete");
 		assertThat(stateless.get("content").get(0).get("text").stringValue()).isEqualTo("3.5");
 		assertThat(stateless.has("ttlMs")).as("a call result is not cacheable").isFalse();
@@ -126,11 +127,12 @@ class SpringAiToolsTests {
 	@Test
 	void invalidArgumentsAreAToolErrorTheModelCanRead() throws Exception {
 		String session = this.client.initialize("2025-11-25");
-		JsonNode missing = json(this.client.call(session, "tools/call", "{\"name\":\"find_products\",\"arguments\":{}}")
-			.body()).get("result");
+		JsonNode missing = json(
+				this.client.call(session, "tools/call", "{\"name\":\"find_products\",\"arguments\":{}}").body())
+			.get("result");
 		assertThat(missing.get("isError").booleanValue()).isTrue();
-		assertThat(missing.get("content").get(0).get("text").stringValue())
-			.contains("find_products").contains("\"query\" is required");
+		assertThat(missing.get("content").get(0).get("text").stringValue()).contains("find_products")
+			.contains("\"query\" is required");
 		JsonNode wrongType = json(this.client
 			.stateless("tools/call", "\"name\":\"divide\",\"arguments\":{\"dividend\":\"seven\",\"divisor\":2}")
 			.body()).get("result");
@@ -152,8 +154,7 @@ class SpringAiToolsTests {
 		assertThat(error.get("message").stringValue()).isEqualTo("Unknown tool: nope");
 		JsonNode stateless = json(this.client.stateless("tools/call", "\"name\":\"nope\"").body()).get("error");
 		assertThat(stateless.get("code").intValue()).isEqualTo(-32602);
-		JsonNode missingName = json(this.client.call(session, "tools/call", "{\"arguments\":{}}").body())
-			.get("error");
+		JsonNode missingName = json(this.client.call(session, "tools/call", "{\"arguments\":{}}").body()).get("error");
 		assertThat(missingName.get("code").intValue()).isEqualTo(-32602);
 	}
 
@@ -182,9 +183,10 @@ class SpringAiToolsTests {
 			.get("result");
 		assertThat(result.get("structuredContent").get("price").intValue()).isEqualTo(42);
 		assertThat(json(result.get("content").get(0).get("text").stringValue()).get("price").intValue()).isEqualTo(42);
-		JsonNode plain = json(this.client
-			.stateless("tools/call", "\"name\":\"find_products\",\"arguments\":{\"query\":\"x\"}")
-			.body()).get("result");
+		JsonNode plain = json(
+				this.client.stateless("tools/call", "\"name\":\"find_products\",\"arguments\":{\"query\":\"x\"}")
+					.body())
+			.get("result");
 		assertThat(plain.has("structuredContent")).as("no output schema, no structured content").isFalse();
 	}
 
@@ -201,10 +203,13 @@ class SpringAiToolsTests {
 		assertThat(calls("divide", "success")).isEqualTo(before + 1);
 		assertThat(calls("divide", "invalid_arguments")).isEqualTo(invalidBefore + 1);
 		assertThat(calls("fail", "exception")).isEqualTo(failedBefore + 1);
-		assertThat(this.meters.get("mcp.tools.duration").tag("tool", "divide").timer().count()).isEqualTo(timedBefore + 1);
+		assertThat(this.meters.get("mcp.tools.duration").tag("tool", "divide").timer().count())
+			.isEqualTo(timedBefore + 1);
 		assertThat(this.meters.find("mcp.tools.calls").tag("tool", "nope").counters()).isEmpty();
-		this.meters.find("mcp.tools.calls").counters()
-			.forEach((counter) -> assertThat(counter.getId().getTags()).extracting(io.micrometer.core.instrument.Tag::getKey)
+		this.meters.find("mcp.tools.calls")
+			.counters()
+			.forEach((counter) -> assertThat(counter.getId().getTags())
+				.extracting(io.micrometer.core.instrument.Tag::getKey)
 				.containsExactlyInAnyOrder("tool", "outcome"));
 	}
 
@@ -224,7 +229,8 @@ class SpringAiToolsTests {
 				SseStream notAsked = this.client.listen("{\"resourcesListChanged\":true}")) {
 			JsonNode honoured = json(asked.nextMessage(WAIT).data()).get("params").get("notifications");
 			assertThat(honoured.get("toolsListChanged").booleanValue()).isTrue();
-			assertThat(json(notAsked.nextMessage(WAIT).data()).get("params").get("notifications").has("toolsListChanged"))
+			assertThat(
+					json(notAsked.nextMessage(WAIT).data()).get("params").get("notifications").has("toolsListChanged"))
 				.isFalse();
 			this.tools.register(new SpringAiTool(org.springframework.ai.tool.function.FunctionToolCallback
 				.builder("late_tool", (java.util.function.Function<String, String>) (input) -> "late")
@@ -237,7 +243,8 @@ class SpringAiToolsTests {
 				JsonNode listened = json(asked.nextMessage(WAIT).data());
 				assertThat(listened.get("method").stringValue()).isEqualTo("notifications/tools/list_changed");
 				assertThat(listened.get("params").get("_meta").has("io.modelcontextprotocol/subscriptionId")).isTrue();
-				assertThat(names(json(this.client.stateless("tools/list", "\"cursor\":\"" + cursorAt(3) + "\"").body())))
+				assertThat(
+						names(json(this.client.stateless("tools/list", "\"cursor\":\"" + cursorAt(3) + "\"").body())))
 					.containsExactly("find_products", "late_tool");
 			}
 			finally {
@@ -263,8 +270,8 @@ class SpringAiToolsTests {
 		this.client.call(session, "logging/setLevel", "{\"level\":\"info\"}");
 		HttpResponse<String> response = this.client.call(session, "tools/call",
 				"{\"name\":\"report\",\"arguments\":{},\"_meta\":{\"progressToken\":\"p-1\"}}");
-		assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
-				(type) -> assertThat(type).startsWith("text/event-stream"));
+		assertThat(response.headers().firstValue("Content-Type"))
+			.hasValueSatisfying((type) -> assertThat(type).startsWith("text/event-stream"));
 		List<JsonNode> events = events(response.body());
 		assertThat(events).extracting((event) -> event.path("method").asString(""))
 			.containsExactly("notifications/progress", "notifications/message", "notifications/progress",
@@ -274,10 +281,9 @@ class SpringAiToolsTests {
 		assertThat(events.get(1).get("params").get("level").stringValue()).isEqualTo("info");
 		assertThat(events.get(4).get("result").get("content").get(0).get("text").stringValue()).isEqualTo("reported");
 		// 2026: no log messages without a level in _meta, progress only with a token.
-		HttpResponse<String> stateless = this.client.stateless("tools/call",
-				"\"name\":\"report\",\"arguments\":{}");
-		assertThat(stateless.headers().firstValue("Content-Type")).hasValueSatisfying(
-				(type) -> assertThat(type).startsWith("application/json"));
+		HttpResponse<String> stateless = this.client.stateless("tools/call", "\"name\":\"report\",\"arguments\":{}");
+		assertThat(stateless.headers().firstValue("Content-Type"))
+			.hasValueSatisfying((type) -> assertThat(type).startsWith("application/json"));
 		assertThat(json(stateless.body()).get("result").get("resultType").stringValue()).isEqualTo("complete");
 	}
 
@@ -289,8 +295,9 @@ class SpringAiToolsTests {
 		assertThat(error.get("code").intValue()).isEqualTo(-32021);
 		assertThat(error.get("data").get("requiredCapabilities").get("sampling").isObject()).isTrue();
 		String session = this.client.initialize("2025-11-25");
-		JsonNode result = json(this.client.call(session, "tools/call", "{\"name\":\"ask_model\",\"arguments\":{}}")
-			.body()).get("result");
+		JsonNode result = json(
+				this.client.call(session, "tools/call", "{\"name\":\"ask_model\",\"arguments\":{}}").body())
+			.get("result");
 		assertThat(result.get("isError").booleanValue()).isTrue();
 		assertThat(result.get("content").get(0).get("text").stringValue()).contains("sampling");
 	}

@@ -80,7 +80,8 @@ class AbandonedSessionsStressTests {
 		assertThat(subscribed).hasValue(SESSIONS);
 		assertThat(this.dispatcher.getIndex().size()).isPositive();
 
-		await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+		await().atMost(Duration.ofSeconds(60))
+			.pollInterval(Duration.ofMillis(200))
 			.until(() -> this.sessions.getSessionCount() == 0);
 		assertThat(this.dispatcher.getIndex().size()).isZero();
 		assertThat(this.dispatcher.getIndex().subscriberCount()).isZero();

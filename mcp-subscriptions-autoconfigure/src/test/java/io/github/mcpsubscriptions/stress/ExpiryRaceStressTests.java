@@ -34,15 +34,14 @@ import static org.awaitility.Awaitility.await;
  * Idle expiry racing requests of the same session: once every request has been answered
  * and the session has expired, it is gone (404), it ended exactly once (no request that
  * found it just before brought it back), and nothing it held is left — no subscriber, no
- * ownerless subscription. The idle timeout is so short that a session expires between
- * any two of its requests, and the test sweeps continuously while they run. Loopback
- * only, bounded in count and time.
+ * ownerless subscription. The idle timeout is so short that a session expires between any
+ * two of its requests, and the test sweeps continuously while they run. Loopback only,
+ * bounded in count and time.
  */
 @SpringBootTest(
 		classes = { McpTestApplication.class, RacingRequests.Resources.class, ExpiryRaceStressTests.Ends.class },
-		webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = { "mcp.sessions.idle-timeout=1ms", "mcp.subscriptions.max-per-session=64",
-				"mcp.subscriptions.max-total=100000" })
+		webEnvironment = WebEnvironment.RANDOM_PORT, properties = { "mcp.sessions.idle-timeout=1ms",
+				"mcp.subscriptions.max-per-session=64", "mcp.subscriptions.max-total=100000" })
 class ExpiryRaceStressTests {
 
 	private static final int ROUNDS = 200;

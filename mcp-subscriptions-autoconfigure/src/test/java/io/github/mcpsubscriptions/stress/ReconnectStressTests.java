@@ -53,18 +53,21 @@ class ReconnectStressTests {
 	void reconnectCyclesLoseNothingInsideTheLogWindow() throws Exception {
 		McpTestClient client = new McpTestClient(this.port);
 		String session = client.initialize("2025-11-25");
-		assertThat(json(client.call(session, "resources/subscribe", "{\"uri\":\"flow://items/{n}\"}").body())
-			.has("error")).isFalse();
+		assertThat(
+				json(client.call(session, "resources/subscribe", "{\"uri\":\"flow://items/{n}\"}").body()).has("error"))
+			.isFalse();
 		AtomicInteger published = new AtomicInteger();
 		ScheduledExecutorService publisher = Executors.newSingleThreadScheduledExecutor();
-		publisher.scheduleAtFixedRate(() -> this.events.publishEvent(
-				new ResourceChangedEvent("flow://items/" + published.getAndIncrement(), Map.of())), 0, 4,
-				TimeUnit.MILLISECONDS);
+		publisher.scheduleAtFixedRate(
+				() -> this.events
+					.publishEvent(new ResourceChangedEvent("flow://items/" + published.getAndIncrement(), Map.of())),
+				0, 4, TimeUnit.MILLISECONDS);
 		List<Integer> received = new ArrayList<>();
 		String lastEventId = null;
 		try {
 			for (int cycle = 0; cycle < CYCLES; cycle++) {
-				// Up to 16 per cycle: the reader outpaces the flow even on a slow machine, so the gap
+				// Up to 16 per cycle: the reader outpaces the flow even on a slow
+				// machine, so the gap
 				// between publication and reading stays well inside the replay window.
 				lastEventId = readSome(client, session, lastEventId, received, 16, Duration.ofMillis(100));
 			}
@@ -86,8 +89,10 @@ class ReconnectStressTests {
 				received.size());
 		assertThat(total).as("a steady flow ran during the cycles").isGreaterThan(CYCLES / 10);
 		assertThat(received).as("every notification once, in order").isEqualTo(expected);
-		// A cycle whose client gave up before its stream was attached read nothing and is no
-		// replay (the next cycle resumes from the same id); every other one is. Losses and
+		// A cycle whose client gave up before its stream was attached read nothing and is
+		// no
+		// replay (the next cycle resumes from the same id); every other one is. Losses
+		// and
 		// repeats are what the assertions above rule out.
 		assertThat(this.dispatcher.getStats().getReplays()).as("reconnections served by replay")
 			.isGreaterThan(CYCLES * 9L / 10);

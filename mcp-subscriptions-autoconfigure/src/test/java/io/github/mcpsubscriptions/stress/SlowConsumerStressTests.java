@@ -45,14 +45,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * One client that never reads, among clients that do: the readers get every
- * notification without waiting for it, and the stalled client's stream is closed and its
- * memory released. Loopback only, bounded in count and time.
+ * One client that never reads, among clients that do: the readers get every notification
+ * without waiting for it, and the stalled client's stream is closed and its memory
+ * released. Loopback only, bounded in count and time.
  */
 @SpringBootTest(classes = { McpTestApplication.class, SlowConsumerStressTests.Resources.class },
-		webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = { "mcp.endpoint.keep-alive=0", "mcp.notifications.outbox-capacity=256",
-				"mcp.notifications.write-timeout=1s" })
+		webEnvironment = WebEnvironment.RANDOM_PORT, properties = { "mcp.endpoint.keep-alive=0",
+				"mcp.notifications.outbox-capacity=256", "mcp.notifications.write-timeout=1s" })
 class SlowConsumerStressTests {
 
 	private static final int READERS = 4;
@@ -84,12 +83,12 @@ class SlowConsumerStressTests {
 			System.out.printf("slow consumer stress: readers' latency p50/p99/max in ms without %s, with %s%n",
 					baseline, withSlow);
 			assertThat(withSlow.count()).as("readers got every notification").isEqualTo(READERS * EVENTS);
-			// Generous: a reader that waited for the stalled client would wait a write timeout and more.
+			// Generous: a reader that waited for the stalled client would wait a write
+			// timeout and more.
 			assertThat(withSlow.max()).isLessThan(Duration.ofSeconds(5).toMillis());
 			McpSession session = this.sessions.find(slowSession, null);
 			await().atMost(Duration.ofSeconds(20)).until(() -> this.sessions.getStream(slowSession) == null);
-			assertThat(this.dispatcher.getStats().getOverflows() + this.dispatcher.getStats().getStalls())
-				.isPositive();
+			assertThat(this.dispatcher.getStats().getOverflows() + this.dispatcher.getStats().getStalls()).isPositive();
 			// What waits for its return is bounded by the outbox, whatever the flow.
 			Outbox outbox = this.sessions.getSubscriber(session).getOutbox();
 			assertThat(outbox.size()).isLessThanOrEqualTo(outbox.getCapacity());
@@ -128,7 +127,8 @@ class SlowConsumerStressTests {
 			reader.start();
 			readers.add(reader);
 		}
-		// A steady flow, one change every 5 ms: readers keep up, a client that reads nothing cannot.
+		// A steady flow, one change every 5 ms: readers keep up, a client that reads
+		// nothing cannot.
 		AtomicInteger next = new AtomicInteger();
 		ScheduledExecutorService publisher = Executors.newSingleThreadScheduledExecutor();
 		publisher.scheduleAtFixedRate(() -> {
@@ -179,7 +179,8 @@ class SlowConsumerStressTests {
 		long percentile(double p) {
 			List<Long> sorted = new ArrayList<>(this.values);
 			Collections.sort(sorted);
-			return sorted.isEmpty() ? -1 : sorted.get((int) Math.min(sorted.size() - 1, Math.ceil(p * sorted.size()) - 1));
+			return sorted.isEmpty() ? -1
+					: sorted.get((int) Math.min(sorted.size() - 1, Math.ceil(p * sorted.size()) - 1));
 		}
 
 		long max() {
@@ -203,9 +204,10 @@ class SlowConsumerStressTests {
 
 		@Bean
 		WebServerFactoryCustomizer<TomcatServletWebServerFactory> smallSendBuffers() {
-			// Small socket buffers make a client that does not read block the writer soon.
-			return (factory) -> factory.addConnectorCustomizers(
-					(connector) -> connector.setProperty("socket.txBufSize", "8192"));
+			// Small socket buffers make a client that does not read block the writer
+			// soon.
+			return (factory) -> factory
+				.addConnectorCustomizers((connector) -> connector.setProperty("socket.txBufSize", "8192"));
 		}
 
 	}

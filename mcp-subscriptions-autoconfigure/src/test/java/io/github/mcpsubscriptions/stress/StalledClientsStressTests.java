@@ -96,7 +96,8 @@ class StalledClientsStressTests {
 			// Fill every stalled client's socket buffers, and more.
 			for (int n = 0; n < 6; n++) {
 				for (int s = 0; s < SUBSCRIPTIONS; s++) {
-					this.events.publishEvent(new ResourceChangedEvent("big://stalled/" + s + "/" + n, Map.of("pad", PAD)));
+					this.events
+						.publishEvent(new ResourceChangedEvent("big://stalled/" + s + "/" + n, Map.of("pad", PAD)));
 				}
 			}
 
@@ -122,8 +123,7 @@ class StalledClientsStressTests {
 
 			// The stalled clients still hold their connections open, without reading.
 			ThreadInfo[] threads = ManagementFactory.getThreadMXBean().dumpAllThreads(false, false);
-			assertThat(Arrays.stream(threads).map(ThreadInfo::getThreadName))
-				.as("no thread per stalled stream")
+			assertThat(Arrays.stream(threads).map(ThreadInfo::getThreadName)).as("no thread per stalled stream")
 				.noneMatch((name) -> name.startsWith("mcp-complete-stalled"));
 			assertThat(Arrays.stream(threads).filter(StalledClientsStressTests::blockedInWrite))
 				.as("threads blocked in a socket write")
@@ -158,12 +158,16 @@ class StalledClientsStressTests {
 		return Arrays.stream(thread.getStackTrace())
 			.anyMatch((frame) -> (frame.getClassName().startsWith("org.apache.tomcat.util.net.")
 					&& frame.getMethodName().toLowerCase().contains("write"))
-					|| frame.getClassName().startsWith("org.springframework.web.servlet.mvc.method.annotation.ResponseBodyEmitter"));
+					|| frame.getClassName()
+						.startsWith("org.springframework.web.servlet.mvc.method.annotation.ResponseBodyEmitter"));
 	}
 
 	private static String describe(ThreadInfo thread) {
 		return thread.getThreadName() + " " + thread.getThreadState() + " at "
-				+ Arrays.stream(thread.getStackTrace()).limit(12).map(String::valueOf).collect(Collectors.joining(" < "));
+				+ Arrays.stream(thread.getStackTrace())
+					.limit(12)
+					.map(String::valueOf)
+					.collect(Collectors.joining(" < "));
 	}
 
 	private static int liveThreads() {
@@ -201,8 +205,8 @@ class StalledClientsStressTests {
 		@Bean
 		WebServerFactoryCustomizer<TomcatServletWebServerFactory> smallSendBuffers() {
 			// Small socket buffers make a client that does not read fill them soon.
-			return (factory) -> factory.addConnectorCustomizers(
-					(connector) -> connector.setProperty("socket.txBufSize", "8192"));
+			return (factory) -> factory
+				.addConnectorCustomizers((connector) -> connector.setProperty("socket.txBufSize", "8192"));
 		}
 
 	}

@@ -12,8 +12,7 @@ class CoverageRulesTests {
 
 	@ParameterizedTest
 	@CsvSource({ "catalog://products/7, catalog://products/7, true",
-			"catalog://products/7, catalog://products/8, false",
-			"catalog://products/7, catalog://products/70, false",
+			"catalog://products/7, catalog://products/8, false", "catalog://products/7, catalog://products/70, false",
 			"catalog://products/7, catalog://products, false", "catalog://products/7, catalog://products/, false",
 			"catalog://products/7, CATALOG://products/7, false" })
 	void plainCoversItself(String subscribed, String changed, boolean covered) {
@@ -23,13 +22,12 @@ class CoverageRulesTests {
 	@ParameterizedTest
 	@CsvSource({ "catalog://products, catalog://products/7, true",
 			"catalog://products, catalog://products/7/reviews, true",
-			"catalog://products, catalog://products-archive/7, false",
-			"catalog://products, catalog://productsX, false", "catalog://products, catalog://product, false",
-			"catalog://products, catalog://, false", "catalog://products/7, catalog://products/7/reviews, true",
+			"catalog://products, catalog://products-archive/7, false", "catalog://products, catalog://productsX, false",
+			"catalog://products, catalog://product, false", "catalog://products, catalog://, false",
+			"catalog://products/7, catalog://products/7/reviews, true",
 			"catalog://products/7, catalog://products/7-old, false",
 			"catalog://products, catalog://products/7?format=json, true",
-			"catalog://products, catalog://products/7#top, true",
-			"catalog://products, catalog://products?x=/y, false",
+			"catalog://products, catalog://products/7#top, true", "catalog://products, catalog://products?x=/y, false",
 			"catalog://products, catalog://products#/y, false" })
 	void plainCoversDescendantsAtSegmentBoundary(String subscribed, String changed, boolean covered) {
 		assertThat(CoverageRules.covers(subscribed, changed)).isEqualTo(covered);
@@ -60,8 +58,7 @@ class CoverageRulesTests {
 	@CsvSource({ "catalog://products/{id}, catalog://products/7, true",
 			"catalog://products/{id}, catalog://products/12345, true",
 			"catalog://products/{id}, catalog://products/7/reviews, false",
-			"catalog://products/{id}, catalog://products/, false",
-			"catalog://products/{id}, catalog://products, false",
+			"catalog://products/{id}, catalog://products/, false", "catalog://products/{id}, catalog://products, false",
 			"catalog://products/{id}, catalog://orders/7, false",
 			"weather://city/{name}{?units}, weather://city/paris?units=metric, true",
 			"weather://city/{name}{?units}, weather://city/paris?lang=fr, false",
@@ -98,7 +95,8 @@ class CoverageRulesTests {
 			// the glob is matched against the path part only
 			"file:///logs?pattern=*.log, file:///logs/a.log?v=2, true",
 			"file:///logs?pattern=*.log, file:///logs/a?.log, false",
-			// other parameters are ignored, the glob is percent-decoded, the rest is literal
+			// other parameters are ignored, the glob is percent-decoded, the rest is
+			// literal
 			"file:///logs?tail=10&pattern=*.log&x, file:///logs/a.log, true",
 			"file:///logs?pattern=%2A.log, file:///logs/a.log, true",
 			"file:///logs?pattern=[a].log, file:///logs/[a].log, true",
@@ -110,13 +108,13 @@ class CoverageRulesTests {
 	}
 
 	@ParameterizedTest
-	@CsvSource(delimiter = ' ', value = {
-			"file:///logs/a.log file:///logs/a.log file:///logs/{name} file:///logs/a.log",
-			"file:///logs/a.log file:///logs/{name} file:///logs?pattern=*.log file:///logs/{name}",
-			"file:///logs/a.log file:///logs?pattern=*.log file:///logs/ file:///logs?pattern=*.log",
-			"file:///logs/a/b.log file:///logs/ file:///logs/a/ file:///logs/a/",
-			"file:///logs/a/b.log file:///logs file:///logs/a file:///logs/a",
-			"file:///logs/a.log file:///{+path} file:///logs/{name} file:///logs/{name}" })
+	@CsvSource(delimiter = ' ',
+			value = { "file:///logs/a.log file:///logs/a.log file:///logs/{name} file:///logs/a.log",
+					"file:///logs/a.log file:///logs/{name} file:///logs?pattern=*.log file:///logs/{name}",
+					"file:///logs/a.log file:///logs?pattern=*.log file:///logs/ file:///logs?pattern=*.log",
+					"file:///logs/a/b.log file:///logs/ file:///logs/a/ file:///logs/a/",
+					"file:///logs/a/b.log file:///logs file:///logs/a file:///logs/a",
+					"file:///logs/a.log file:///{+path} file:///logs/{name} file:///logs/{name}" })
 	void moreSpecificPrefersTheUriThenTemplatesThenPatternsThenTheClosestAncestor(String changed, String first,
 			String second, String expected) {
 		assertThat(CoverageRules.moreSpecific(changed, first, second)).isEqualTo(expected);
@@ -140,8 +138,8 @@ class CoverageRulesTests {
 	@CsvSource({ "catalog://products/7, EXACT", "catalog://products, EXACT", "file:///logs/, PREFIX",
 			"file:///logs/?tail=1, EXACT", "api:///events?type=error, EXACT", "catalog://products/{id}, TEMPLATE",
 			"file:///logs?pattern={x}, TEMPLATE", "file:///logs?pattern=*.log, PATTERN",
-			"file:///logs/?x=1&pattern=*, PATTERN", "file:///logs?patterns=*, EXACT",
-			"file:///logs?xpattern=*, EXACT", "file:///logs#?pattern=*, EXACT" })
+			"file:///logs/?x=1&pattern=*, PATTERN", "file:///logs?patterns=*, EXACT", "file:///logs?xpattern=*, EXACT",
+			"file:///logs#?pattern=*, EXACT" })
 	void kindOf(String subscribed, CoverageKind kind) {
 		assertThat(CoverageRules.kindOf(subscribed)).isEqualTo(kind);
 	}
@@ -220,8 +218,7 @@ class CoverageRulesTests {
 	@CsvSource({ "catalog://products, true", "catalog://products/7, true", "catalog://products/{id}, true",
 			"catalog://, true", "catalog://products/?pattern=*.json, true", "catalog://products-archive, false",
 			"catalog://products-archive/7, false", "other://things/{id}, false", "file:///logs/?pattern=*.log, false" })
-	void aSubscriptionMayOverlapATemplateWhenOneLiteralBaseIsAPrefixOfTheOther(String subscribedUri,
-			boolean overlaps) {
+	void aSubscriptionMayOverlapATemplateWhenOneLiteralBaseIsAPrefixOfTheOther(String subscribedUri, boolean overlaps) {
 		assertThat(CoverageRules.mayOverlap(subscribedUri, java.util.List.of("catalog://products/{id}")))
 			.isEqualTo(overlaps);
 	}

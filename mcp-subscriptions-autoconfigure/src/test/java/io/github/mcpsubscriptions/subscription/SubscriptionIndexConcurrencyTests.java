@@ -22,8 +22,8 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Writers add and remove subscriptions while readers match, all at once: no update may
- * be lost, no match may be wrong or duplicated, and nothing may be left behind.
+ * Writers add and remove subscriptions while readers match, all at once: no update may be
+ * lost, no match may be wrong or duplicated, and nothing may be left behind.
  */
 class SubscriptionIndexConcurrencyTests {
 
@@ -33,7 +33,10 @@ class SubscriptionIndexConcurrencyTests {
 
 	private static final int OPERATIONS = 20_000;
 
-	/** URIs that all writers use, so that they race to create and drop the same entries and groups. */
+	/**
+	 * URIs that all writers use, so that they race to create and drop the same entries
+	 * and groups.
+	 */
 	private static final List<String> SHARED_URIS = List.of("catalog://products", "catalog://products/1",
 			"catalog://products/2", "catalog://products/", "catalog://products/{id}", "catalog://products/{id}/reviews",
 			"catalog://{kind}/{id}", "catalog://products?pattern=*", "catalog://products/?pattern=**/reviews",
@@ -66,9 +69,9 @@ class SubscriptionIndexConcurrencyTests {
 		start.countDown();
 		Map<String, Set<String>> expected = new HashMap<>();
 		for (Future<Map<String, Set<String>>> writer : writers) {
-			writer.get(2, TimeUnit.MINUTES).forEach((subscriber, uris) -> expected
-				.computeIfAbsent(subscriber, (key) -> new HashSet<>())
-				.addAll(uris));
+			writer.get(2, TimeUnit.MINUTES)
+				.forEach((subscriber, uris) -> expected.computeIfAbsent(subscriber, (key) -> new HashSet<>())
+					.addAll(uris));
 		}
 		int matched = 0;
 		for (Future<Integer> reader : readers) {

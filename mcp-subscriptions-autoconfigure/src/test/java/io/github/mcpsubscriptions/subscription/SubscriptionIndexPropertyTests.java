@@ -27,8 +27,8 @@ class SubscriptionIndexPropertyTests {
 	private static final String[] TEMPLATE_TAILS = { "{id}", "{+rest}", "{id}.log", "{id}/reviews", "{id}{?v}",
 			"-{id}" };
 
-	private static final String[] GLOBS = { "*", "*.log", "**", "**/*.log", "a?", "?", "*.error.log", "a/**/b",
-			"**/7", "%2A.log", "a*/*", "*/**" };
+	private static final String[] GLOBS = { "*", "*.log", "**", "**/*.log", "a?", "?", "*.error.log", "a/**/b", "**/7",
+			"%2A.log", "a*/*", "*/**" };
 
 	private static final String[] SUFFIXES = { "", "", "", "", "/", "?v=2", "?q=1", "#f", "/?v=2" };
 
@@ -61,8 +61,7 @@ class SubscriptionIndexPropertyTests {
 		for (int subscriber = 0; subscriber < 60; subscriber++) {
 			index.removeAll("s" + subscriber);
 		}
-		assertThat(index.internalCounts())
-			.isEqualTo(new SubscriptionIndex.InternalCounts(0, 0, 0, 0, 0, 0, 0, 0));
+		assertThat(index.internalCounts()).isEqualTo(new SubscriptionIndex.InternalCounts(0, 0, 0, 0, 0, 0, 0, 0));
 		assertThat(index.size()).isZero();
 	}
 

@@ -89,8 +89,8 @@ class SubscriptionIndexTests {
 		this.index.add("carol", "catalog://{kind}/{id}");
 		assertThat(this.index.match("weather:paris")).containsExactlyInAnyOrder(match("alice", "weather:{city}"),
 				match("bob", "{+anything}"));
-		assertThat(this.index.match("catalog://products/7")).containsExactlyInAnyOrder(
-				match("bob", "{+anything}"), match("carol", "catalog://{kind}/{id}"));
+		assertThat(this.index.match("catalog://products/7")).containsExactlyInAnyOrder(match("bob", "{+anything}"),
+				match("carol", "catalog://{kind}/{id}"));
 		assertThat(this.index.match("other:x")).containsExactly(match("bob", "{+anything}"));
 	}
 
@@ -120,16 +120,16 @@ class SubscriptionIndexTests {
 		this.index.add("alice", "file:///home/");
 		this.index.add("alice", "file:///home/projects/");
 		this.index.add("alice", "file:///elsewhere/");
-		assertThat(this.index.match("file:///home/projects/foo.txt")).containsExactlyInAnyOrder(
-				match("alice", "file:///home/"), match("alice", "file:///home/projects/"));
+		assertThat(this.index.match("file:///home/projects/foo.txt"))
+			.containsExactlyInAnyOrder(match("alice", "file:///home/"), match("alice", "file:///home/projects/"));
 	}
 
 	@Test
 	void everySubscriberOfAUriGetsOneMatch() {
 		this.index.add("alice", "catalog://products/7");
 		this.index.add("bob", "catalog://products/7");
-		assertThat(this.index.match("catalog://products/7")).containsExactlyInAnyOrder(
-				match("alice", "catalog://products/7"), match("bob", "catalog://products/7"));
+		assertThat(this.index.match("catalog://products/7"))
+			.containsExactlyInAnyOrder(match("alice", "catalog://products/7"), match("bob", "catalog://products/7"));
 	}
 
 	@Test
@@ -262,8 +262,8 @@ class SubscriptionIndexTests {
 		for (String uri : uris) {
 			this.index.remove("alice", uri);
 		}
-		assertThat(this.index.internalCounts()).isEqualTo(new InternalCounts(uris.size(), uris.size(), 4, 5, 0, 0, 1,
-				uris.size()));
+		assertThat(this.index.internalCounts())
+			.isEqualTo(new InternalCounts(uris.size(), uris.size(), 4, 5, 0, 0, 1, uris.size()));
 		this.index.removeAll("bob");
 		assertThat(this.index.internalCounts()).isEqualTo(new InternalCounts(0, 0, 0, 0, 0, 0, 0, 0));
 		assertThat(this.index.size()).isZero();

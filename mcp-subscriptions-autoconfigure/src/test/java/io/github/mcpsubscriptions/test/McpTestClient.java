@@ -258,8 +258,8 @@ public final class McpTestClient {
 
 	private SseStream listen(String meta, String notifications, String... headers)
 			throws IOException, InterruptedException {
-		HttpRequest request = statelessRequestWithMeta(meta, "subscriptions/listen", "\"notifications\":" + notifications,
-				headers)
+		HttpRequest request = statelessRequestWithMeta(meta, "subscriptions/listen",
+				"\"notifications\":" + notifications, headers)
 			.build();
 		return new SseStream(this.http.send(request, HttpResponse.BodyHandlers.ofInputStream()));
 	}

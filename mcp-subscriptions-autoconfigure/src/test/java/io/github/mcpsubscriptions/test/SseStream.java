@@ -50,7 +50,8 @@ public final class SseStream implements AutoCloseable {
 			while ((line = reader.readLine()) != null) {
 				if (line.isEmpty()) {
 					if (id != null || event != null || data != null || retry != null || comment != null) {
-						this.events.add(new SseEvent(id, event, (data != null) ? data.toString() : null, retry, comment));
+						this.events
+							.add(new SseEvent(id, event, (data != null) ? data.toString() : null, retry, comment));
 					}
 					id = null;
 					event = null;

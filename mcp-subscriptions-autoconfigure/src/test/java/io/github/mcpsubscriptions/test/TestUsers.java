@@ -26,8 +26,8 @@ public class TestUsers {
 		return new OncePerRequestFilter() {
 
 			@Override
-			protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response,
-					FilterChain chain) throws ServletException, IOException {
+			protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+					throws ServletException, IOException {
 				String user = request.getHeader("X-Test-User");
 				if (user == null) {
 					chain.doFilter(request, response);

@@ -28,7 +28,8 @@ class InputValidatorTests {
 	@Test
 	void validArgumentsHaveNoProblems() {
 		assertThat(problems(PRODUCT, "{\"id\":3,\"name\":\"lamp\",\"price\":9.5,\"tags\":[\"a\"],\"kind\":\"lamp\","
-				+ "\"owner\":{\"email\":\"a@b\"}}")).isEmpty();
+				+ "\"owner\":{\"email\":\"a@b\"}}"))
+			.isEmpty();
 		assertThat(problems(PRODUCT, "{\"id\":3.0}")).as("an integral number is an integer").isEmpty();
 	}
 
@@ -38,7 +39,8 @@ class InputValidatorTests {
 		assertThat(problems(PRODUCT, "{\"id\":\"3\"}")).containsExactly("$.id: expected integer, got a string");
 		assertThat(problems(PRODUCT, "{\"id\":0}")).containsExactly("$.id: must be at least 1");
 		assertThat(problems(PRODUCT, "{\"id\":1.5}")).containsExactly("$.id: expected integer, got a number");
-		assertThat(problems(PRODUCT, "{\"id\":1,\"name\":\"\"}")).containsExactly("$.name: must have at least 1 characters");
+		assertThat(problems(PRODUCT, "{\"id\":1,\"name\":\"\"}"))
+			.containsExactly("$.name: must have at least 1 characters");
 		assertThat(problems(PRODUCT, "{\"id\":1,\"name\":\"toolong\"}"))
 			.containsExactly("$.name: must have at most 5 characters");
 		assertThat(problems(PRODUCT, "{\"id\":1,\"price\":0}")).containsExactly("$.price: must be greater than 0");
@@ -64,7 +66,8 @@ class InputValidatorTests {
 		assertThat(problems(schema, "{\"v\":true}")).containsExactly("$.v: matches none of the allowed forms (anyOf)");
 		assertThat(problems(schema, "{\"w\":2}"))
 			.containsExactly("$.w: must match exactly one of the allowed forms (oneOf)");
-		assertThat(problems(schema, "{\"n\":1}")).containsExactly("$.n: expected one of [\"string\",\"null\"], got an integer");
+		assertThat(problems(schema, "{\"n\":1}"))
+			.containsExactly("$.n: expected one of [\"string\",\"null\"], got an integer");
 	}
 
 	@Test

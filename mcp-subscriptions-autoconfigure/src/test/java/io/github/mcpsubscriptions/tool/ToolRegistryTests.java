@@ -34,7 +34,8 @@ class ToolRegistryTests {
 	@Test
 	void refusesDuplicatesAndBadSchemas() {
 		this.registry.register(tool("a", ToolDefinition.NO_ARGUMENTS));
-		assertThatIllegalStateException().isThrownBy(() -> this.registry.register(tool("a", ToolDefinition.NO_ARGUMENTS)))
+		assertThatIllegalStateException()
+			.isThrownBy(() -> this.registry.register(tool("a", ToolDefinition.NO_ARGUMENTS)))
 			.withMessageContaining("Duplicate MCP tool 'a'");
 		assertThatIllegalArgumentException().isThrownBy(() -> this.registry.register(tool("b", "not json")))
 			.withMessageContaining("is not JSON");

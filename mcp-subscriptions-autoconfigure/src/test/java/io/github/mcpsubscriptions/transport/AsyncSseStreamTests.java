@@ -65,9 +65,9 @@ class AsyncSseStreamTests {
 		this.stream.send("s-2", "");
 		this.stream.send("s-3", "é€😀");
 		this.stream.sendComment("keep-alive");
-		assertThat(this.out.text()).isEqualTo("id:s-1\nevent:message\ndata:{\"a\":1}\n\n"
-				+ "event:message\ndata:line one\ndata:line two\n\n" + "id:s-2\ndata:\n\n"
-				+ "id:s-3\nevent:message\ndata:é€😀\n\n" + ":keep-alive\n\n");
+		assertThat(this.out.text())
+			.isEqualTo("id:s-1\nevent:message\ndata:{\"a\":1}\n\n" + "event:message\ndata:line one\ndata:line two\n\n"
+					+ "id:s-2\ndata:\n\n" + "id:s-3\nevent:message\ndata:é€😀\n\n" + ":keep-alive\n\n");
 	}
 
 	@Test
@@ -141,7 +141,8 @@ class AsyncSseStreamTests {
 
 	@Test
 	void aStreamThatWroteSinceTheLastProbeIsNotProbed() throws IOException {
-		// Under load every stream writes between two probes: the probe then costs nothing (#29).
+		// Under load every stream writes between two probes: the probe then costs nothing
+		// (#29).
 		this.stream.sendBatch(1 << 20, countdown(1));
 		this.stream.probe();
 		assertThat(this.out.text()).isEqualTo(frames(1));
@@ -360,7 +361,11 @@ class AsyncSseStreamTests {
 	private static String frames(int... numbers) {
 		StringBuilder text = new StringBuilder();
 		for (int n : numbers) {
-			text.append("event:").append(AsyncSseStream.MESSAGE_EVENT).append("\ndata:{\"n\":").append(n).append("}\n\n");
+			text.append("event:")
+				.append(AsyncSseStream.MESSAGE_EVENT)
+				.append("\ndata:{\"n\":")
+				.append(n)
+				.append("}\n\n");
 		}
 		return text.toString();
 	}

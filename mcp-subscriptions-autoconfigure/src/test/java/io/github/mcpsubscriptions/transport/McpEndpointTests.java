@@ -52,8 +52,8 @@ class McpEndpointTests {
 	void initializeCreatesSessionAndAnswersWithServerInfo() throws Exception {
 		HttpResponse<String> response = this.client.post(this.client.initializeBody("2025-11-25"));
 		assertThat(response.statusCode()).isEqualTo(200);
-		assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
-				(type) -> assertThat(type).startsWith("application/json"));
+		assertThat(response.headers().firstValue("Content-Type"))
+			.hasValueSatisfying((type) -> assertThat(type).startsWith("application/json"));
 		String sessionId = response.headers().firstValue("Mcp-Session-Id").orElseThrow();
 		// At least 128 bits of randomness, visible ASCII only.
 		assertThat(sessionId).hasSizeGreaterThanOrEqualTo(22).matches("[\\x21-\\x7E]+");
@@ -91,8 +91,8 @@ class McpEndpointTests {
 	@Test
 	void initializedNotificationIsAccepted() throws Exception {
 		String sessionId = this.client.initialize();
-		HttpResponse<String> response = this.client.post(
-				"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}", "Mcp-Session-Id", sessionId);
+		HttpResponse<String> response = this.client
+			.post("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}", "Mcp-Session-Id", sessionId);
 		assertThat(response.statusCode()).isEqualTo(202);
 		assertThat(response.body()).isEmpty();
 	}
@@ -130,9 +130,10 @@ class McpEndpointTests {
 	@Test
 	void completionForUnknownReferenceIsEmpty() throws Exception {
 		String sessionId = this.client.initialize();
-		JsonNode body = json(this.client.call(sessionId, "completion/complete",
-				"{\"ref\":{\"type\":\"ref/prompt\",\"name\":\"test_prompt_with_arguments\"},"
-						+ "\"argument\":{\"name\":\"arg1\",\"value\":\"test\"}}")
+		JsonNode body = json(this.client
+			.call(sessionId, "completion/complete",
+					"{\"ref\":{\"type\":\"ref/prompt\",\"name\":\"test_prompt_with_arguments\"},"
+							+ "\"argument\":{\"name\":\"arg1\",\"value\":\"test\"}}")
 			.body());
 		JsonNode completion = body.get("result").get("completion");
 		assertThat(completion.get("values").isArray()).isTrue();
@@ -143,8 +144,8 @@ class McpEndpointTests {
 	@Test
 	void completionWithoutArgumentIsInvalidParams() throws Exception {
 		String sessionId = this.client.initialize();
-		assertError(this.client.call(sessionId, "completion/complete", "{\"ref\":{\"type\":\"ref/prompt\",\"name\":\"x\"}}"),
-				200, -32602);
+		assertError(this.client.call(sessionId, "completion/complete",
+				"{\"ref\":{\"type\":\"ref/prompt\",\"name\":\"x\"}}"), 200, -32602);
 	}
 
 	@Test
@@ -174,9 +175,11 @@ class McpEndpointTests {
 
 	@ParameterizedTest
 	@ValueSource(strings = { "{\"jsonrpc\":\"1.0\",\"id\":1,\"method\":\"ping\"}", "{\"id\":1,\"method\":\"ping\"}",
-			"{\"jsonrpc\":\"2.0\",\"id\":null,\"method\":\"ping\"}", "{\"jsonrpc\":\"2.0\",\"id\":{},\"method\":\"ping\"}",
-			"{\"jsonrpc\":\"2.0\",\"id\":1.5,\"method\":\"ping\"}", "{\"jsonrpc\":\"2.0\",\"id\":true,\"method\":\"ping\"}",
-			"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":42}", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"\"}",
+			"{\"jsonrpc\":\"2.0\",\"id\":null,\"method\":\"ping\"}",
+			"{\"jsonrpc\":\"2.0\",\"id\":{},\"method\":\"ping\"}",
+			"{\"jsonrpc\":\"2.0\",\"id\":1.5,\"method\":\"ping\"}",
+			"{\"jsonrpc\":\"2.0\",\"id\":true,\"method\":\"ping\"}", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":42}",
+			"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"\"}",
 			"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":\"x\"}", "{\"jsonrpc\":\"2.0\"}", "42",
 			"\"ping\"", "null" })
 	void invalidMessageIsInvalidRequest(String message) throws Exception {
@@ -376,9 +379,10 @@ class McpEndpointTests {
 	@Test
 	void batchInOldSessionIsAnsweredAsArray() throws Exception {
 		String sessionId = this.client.initialize("2025-03-26");
-		HttpResponse<String> response = this.client.post("[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"},"
-				+ "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"},"
-				+ "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"nope\"}," + "{\"jsonrpc\":\"1.0\",\"id\":3}]",
+		HttpResponse<String> response = this.client.post(
+				"[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"},"
+						+ "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"},"
+						+ "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"nope\"}," + "{\"jsonrpc\":\"1.0\",\"id\":3}]",
 				"Mcp-Session-Id", sessionId);
 		assertThat(response.statusCode()).isEqualTo(200);
 		JsonNode body = json(response.body());
@@ -393,8 +397,8 @@ class McpEndpointTests {
 	@Test
 	void batchOfNotificationsIsAccepted() throws Exception {
 		String sessionId = this.client.initialize("2025-03-26");
-		HttpResponse<String> response = this.client.post(
-				"[{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}]", "Mcp-Session-Id", sessionId);
+		HttpResponse<String> response = this.client
+			.post("[{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}]", "Mcp-Session-Id", sessionId);
 		assertThat(response.statusCode()).isEqualTo(202);
 	}
 
@@ -411,8 +415,9 @@ class McpEndpointTests {
 	@ValueSource(strings = { "2025-11-25", "2025-06-18" })
 	void batchInNewerSessionIsInvalidRequest(String version) throws Exception {
 		String sessionId = this.client.initialize(version);
-		assertError(this.client.post("[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}]", "Mcp-Session-Id",
-				sessionId), 400, -32600);
+		assertError(
+				this.client.post("[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}]", "Mcp-Session-Id", sessionId),
+				400, -32600);
 	}
 
 	@Test
@@ -432,10 +437,10 @@ class McpEndpointTests {
 		try (SseStream stream = this.client.openStream(sessionId)) {
 			HttpResponse<?> response = stream.response();
 			assertThat(response.statusCode()).isEqualTo(200);
-			assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
-					(type) -> assertThat(type).startsWith("text/event-stream"));
-			assertThat(response.headers().firstValue("Cache-Control")).hasValueSatisfying(
-					(value) -> assertThat(value).contains("no-cache"));
+			assertThat(response.headers().firstValue("Content-Type"))
+				.hasValueSatisfying((type) -> assertThat(type).startsWith("text/event-stream"));
+			assertThat(response.headers().firstValue("Cache-Control"))
+				.hasValueSatisfying((value) -> assertThat(value).contains("no-cache"));
 			assertThat(response.headers().firstValue("X-Accel-Buffering")).hasValue("no");
 			SseEvent opened = stream.next(WAIT);
 			assertThat(opened).as("the stream opens with a comment that commits the headers").isNotNull();
@@ -452,7 +457,8 @@ class McpEndpointTests {
 			SseEvent priming = stream.next(WAIT, (event) -> event.id() != null);
 			assertThat(priming).isNotNull();
 			assertThat(priming.data()).isEmpty();
-			// The MCP Java SDK 2.0.x client (Spring AI 2.0.1) drops a stream whose first event has one.
+			// The MCP Java SDK 2.0.x client (Spring AI 2.0.1) drops a stream whose first
+			// event has one.
 			assertThat(priming.retry()).as("retry belongs before the server ends the stream").isNull();
 		}
 	}
@@ -481,8 +487,8 @@ class McpEndpointTests {
 
 	private static JsonNode assertError(HttpResponse<String> response, int status, int code) {
 		assertThat(response.statusCode()).as("HTTP status of %s", response.body()).isEqualTo(status);
-		assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
-				(type) -> assertThat(type).startsWith("application/json"));
+		assertThat(response.headers().firstValue("Content-Type"))
+			.hasValueSatisfying((type) -> assertThat(type).startsWith("application/json"));
 		JsonNode body = json(response.body());
 		assertThat(body.get("jsonrpc").stringValue()).isEqualTo("2.0");
 		assertThat(body.has("id")).as("an error response always has an id member").isTrue();

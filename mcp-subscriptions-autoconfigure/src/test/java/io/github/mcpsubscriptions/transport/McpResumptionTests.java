@@ -70,7 +70,8 @@ class McpResumptionTests {
 			SseEvent priming = stream.next(WAIT, (event) -> event.id() != null);
 			assertThat(priming).isNotNull();
 			assertThat(priming.data()).isEmpty();
-			// mcp.sessions.retry is set, but it is sent only before the server ends a stream.
+			// mcp.sessions.retry is set, but it is sent only before the server ends a
+			// stream.
 			assertThat(priming.retry()).isNull();
 			assertThat(priming.event()).isNull();
 			publish("r://items/1");
@@ -123,7 +124,8 @@ class McpResumptionTests {
 			SseEvent second = stream.nextMessage(WAIT);
 			assertThat(uriOf(second)).isEqualTo("r://items/2");
 			lastSeen = second.id();
-			// The client leaves without reading item 3, whether or not it was written yet:
+			// The client leaves without reading item 3, whether or not it was written
+			// yet:
 			// either way it comes next, from the replay log or the outbox.
 		}
 		publish("r://items/4");
@@ -198,8 +200,7 @@ class McpResumptionTests {
 	 * after a gap one resync per subscription: no two messages it could not tell apart.
 	 */
 	@Test
-	void aClientWithoutCorrelationGetsOneResyncPerSubscriptionAfterAGapAndOneNotificationPerChange()
-			throws Exception {
+	void aClientWithoutCorrelationGetsOneResyncPerSubscriptionAfterAGapAndOneNotificationPerChange() throws Exception {
 		String session = this.client.initialize("2025-11-25", "{}");
 		call(session, "resources/subscribe", "{\"uri\":\"r://items/{id}\"}");
 		call(session, "resources/subscribe", "{\"uri\":\"r://items/7\"}");
@@ -218,7 +219,8 @@ class McpResumptionTests {
 		try (SseStream resumed = this.client.openStream(session, "Last-Event-ID", first)) {
 			assertThat(List.of(resync(resumed.nextMessage(WAIT)), resync(resumed.nextMessage(WAIT))))
 				.containsExactlyInAnyOrder(RESYNC_OF_ITEM_7, RESYNC_OF_THE_TEMPLATE);
-			// Live changes follow the resyncs, one per change again: had there been a third
+			// Live changes follow the resyncs, one per change again: had there been a
+			// third
 			// resync or a second notification for item 7, it would come before item 9.
 			publish("r://items/7");
 			publish("r://items/9");
@@ -255,8 +257,7 @@ class McpResumptionTests {
 		String session = subscribedSession("2025-06-18", "r://items/1");
 		try (SseStream stream = this.client.openStream(session, "Last-Event-ID", "not-an-id\u00e9")) {
 			assertThat(stream.response().statusCode()).isEqualTo(200);
-			assertThat(params(stream.nextMessage(WAIT)).get("_meta").has("io.github.mcpsubscriptions/resync"))
-				.isTrue();
+			assertThat(params(stream.nextMessage(WAIT)).get("_meta").has("io.github.mcpsubscriptions/resync")).isTrue();
 		}
 	}
 
@@ -326,8 +327,8 @@ class McpResumptionTests {
 
 	/**
 	 * A resync's method, the URI it names and the subscription it is for. A resync names
-	 * only what the client may read back: the item it follows; nothing concrete stands for
-	 * the template (no collection, no listed instances), so its resync is a
+	 * only what the client may read back: the item it follows; nothing concrete stands
+	 * for the template (no collection, no listed instances), so its resync is a
 	 * {@code list_changed} that names the subscription.
 	 */
 	private static String resync(SseEvent event) {

@@ -19,8 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Session limits, idle expiry and shutdown, each on its own application over a real
- * port.
+ * Session limits, idle expiry and shutdown, each on its own application over a real port.
  */
 class McpSessionLifecycleTests {
 

@@ -31,7 +31,8 @@ class OutageWarningsTests {
 			this.warnings.refused("Redis cannot be reached (find a session)");
 		}
 		assertThat(warnings(output)).isEqualTo(1);
-		assertThat(output).contains("Redis cannot be reached (find a session) (further refusals are logged at DEBUG for 30 s)");
+		assertThat(output)
+			.contains("Redis cannot be reached (find a session) (further refusals are logged at DEBUG for 30 s)");
 
 		this.nanos.addAndGet(TimeUnit.SECONDS.toNanos(29));
 		this.warnings.refused("Redis cannot be reached (find a session)");
@@ -44,7 +45,10 @@ class OutageWarningsTests {
 	}
 
 	private static long warnings(CapturedOutput output) {
-		return output.getOut().lines().filter((line) -> line.contains("WARN") && line.contains("cannot be reached")).count();
+		return output.getOut()
+			.lines()
+			.filter((line) -> line.contains("WARN") && line.contains("cannot be reached"))
+			.count();
 	}
 
 }

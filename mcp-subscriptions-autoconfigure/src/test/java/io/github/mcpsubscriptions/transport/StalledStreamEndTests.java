@@ -42,9 +42,8 @@ import static org.awaitility.Awaitility.await;
  * A stream the server gives up because its client stopped reading ends cleanly however
  * the client carries on: whether it leaves while the server waits for it to take the end,
  * leaves after the server gave up waiting, reads again, or does neither until the
- * container's write timeout. The server logs nothing about
- * it, holds no asynchronous request for it (which a graceful shutdown would wait for), and
- * serves the next client.
+ * container's write timeout. The server logs nothing about it, holds no asynchronous
+ * request for it (which a graceful shutdown would wait for), and serves the next client.
  * <p>
  * Before, the container's report of the failed write after the stream had completed its
  * response was left unanswered, and the container wrote an error page into the event
@@ -87,12 +86,14 @@ class StalledStreamEndTests {
 	@Test
 	void aStalledStreamWhoseClientLeavesWhileTheServerClosesItEndsWithoutAnErrorPage(CapturedOutput output)
 			throws Exception {
-		// A long write timeout: the client leaves while the server waits for it to take the end.
+		// A long write timeout: the client leaves while the server waits for it to take
+		// the end.
 		start("mcp.notifications.write-timeout=3s");
 		try (Socket socket = openListenStreamWithoutReading()) {
 			stall();
 			assertThat(this.endpoint.getOpenStreamCount()).as("closing, waiting for the client").isOne();
-			// Now the client leaves, with unread bytes in its buffer: the connection is reset,
+			// Now the client leaves, with unread bytes in its buffer: the connection is
+			// reset,
 			// and the container tells of the failed write.
 		}
 		awaitConnectionGone();
@@ -102,7 +103,8 @@ class StalledStreamEndTests {
 	@Test
 	void aStalledStreamWhoseClientLeavesAfterTheServerGaveItUpEndsWithoutAStrandedRequest(CapturedOutput output)
 			throws Exception {
-		// A short write timeout: the server gives the stream up while the client still holds on.
+		// A short write timeout: the server gives the stream up while the client still
+		// holds on.
 		start("mcp.notifications.write-timeout=300ms");
 		try (Socket socket = openListenStreamWithoutReading()) {
 			stall();
@@ -138,7 +140,8 @@ class StalledStreamEndTests {
 		try (Socket socket = openListenStreamWithoutReading()) {
 			stall();
 			await().atMost(WAIT).until(() -> this.endpoint.getOpenStreamCount() == 0);
-			// The container gives up the write the client never takes, and closes the connection.
+			// The container gives up the write the client never takes, and closes the
+			// connection.
 			awaitConnectionGone();
 			assertQuietAndHealthy(output);
 		}
@@ -260,8 +263,8 @@ class StalledStreamEndTests {
 		@Bean
 		WebServerFactoryCustomizer<TomcatServletWebServerFactory> smallSendBuffers() {
 			// Small socket buffers make a client that does not read fill them soon.
-			return (factory) -> factory.addConnectorCustomizers(
-					(connector) -> connector.setProperty("socket.txBufSize", "8192"));
+			return (factory) -> factory
+				.addConnectorCustomizers((connector) -> connector.setProperty("socket.txBufSize", "8192"));
 		}
 
 	}

@@ -138,7 +138,8 @@ class StreamEndRetryTests {
 
 	@Test
 	void stallCloseSendsRetryBeforeEndingTheStream() throws Exception {
-		// A large outbox and a short write timeout: the watchdog gives the stream up first.
+		// A large outbox and a short write timeout: the watchdog gives the stream up
+		// first.
 		slowConsumerCloseSendsRetry(false, "--mcp.notifications.outbox-capacity=1000",
 				"--mcp.notifications.write-timeout=3s");
 	}
@@ -158,7 +159,8 @@ class StreamEndRetryTests {
 				socket.setReceiveBufferSize(1024);
 				socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 5000);
 				OutputStream out = socket.getOutputStream();
-				// HTTP/1.0: the body is the event stream itself, ended by closing the connection.
+				// HTTP/1.0: the body is the event stream itself, ended by closing the
+				// connection.
 				out.write(("GET /mcp HTTP/1.0\r\nHost: localhost:" + port + "\r\nAccept: text/event-stream\r\n"
 						+ "Mcp-Session-Id: " + session + "\r\n\r\n")
 					.getBytes(StandardCharsets.US_ASCII));
@@ -180,8 +182,7 @@ class StreamEndRetryTests {
 				}
 				socket.setSoTimeout((int) WAIT.toMillis());
 				String received = readToEnd(socket.getInputStream());
-				assertThat(received).as("the response ends with a retry field")
-					.endsWith("\n\nretry:1234\n\n");
+				assertThat(received).as("the response ends with a retry field").endsWith("\n\nretry:1234\n\n");
 			}
 		}
 		finally {
@@ -231,8 +232,8 @@ class StreamEndRetryTests {
 		@Bean
 		WebServerFactoryCustomizer<TomcatServletWebServerFactory> smallSendBuffers() {
 			// Small socket buffers make a client that does not read fill them soon.
-			return (factory) -> factory.addConnectorCustomizers(
-					(connector) -> connector.setProperty("socket.txBufSize", "8192"));
+			return (factory) -> factory
+				.addConnectorCustomizers((connector) -> connector.setProperty("socket.txBufSize", "8192"));
 		}
 
 	}

@@ -79,10 +79,11 @@ class StreamReleaseTests {
 		McpEndpoint endpoint = this.context.getBean(McpEndpoint.class);
 		try (Socket socket = connect()) {
 			String body = listenBody(1, "[\"r://items\"]");
-			send(socket, "POST /mcp HTTP/1.1\r\nHost: localhost:" + this.port + "\r\nContent-Type: application/json\r\n"
-					+ "Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\n"
-					+ "Mcp-Method: subscriptions/listen\r\nContent-Length: "
-					+ body.getBytes(StandardCharsets.UTF_8).length + "\r\n\r\n" + body);
+			send(socket,
+					"POST /mcp HTTP/1.1\r\nHost: localhost:" + this.port + "\r\nContent-Type: application/json\r\n"
+							+ "Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\n"
+							+ "Mcp-Method: subscriptions/listen\r\nContent-Length: "
+							+ body.getBytes(StandardCharsets.UTF_8).length + "\r\n\r\n" + body);
 			readUntil(socket, "notifications/subscriptions/acknowledged");
 			assertThat(listens.getOpenStreamCount()).isOne();
 		}
@@ -122,7 +123,8 @@ class StreamReleaseTests {
 	void aCancelThatCouldNameEitherOfTwoStreamsEndsNeither() throws Exception {
 		start();
 		ListenManager listens = this.context.getBean(ListenManager.class);
-		// Two clients of one principal, whose listen requests have the same id: the cancel
+		// Two clients of one principal, whose listen requests have the same id: the
+		// cancel
 		// cannot tell whose it is, and the one that sent it closes its stream as well.
 		try (SseStream first = listen(3, "alice"); SseStream second = listen(3, "alice")) {
 			assertThat(first.nextMessage(WAIT)).isNotNull();
@@ -137,7 +139,8 @@ class StreamReleaseTests {
 
 	private SseStream listen(int id, String user) throws IOException, InterruptedException {
 		HttpRequest.Builder request = statelessPost(listenBody(id, "[\"r://items\"]"), "subscriptions/listen", user);
-		return new SseStream(HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofInputStream()));
+		return new SseStream(
+				HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofInputStream()));
 	}
 
 	private HttpResponse<String> cancel(int id, String user) throws IOException, InterruptedException {

@@ -17,8 +17,8 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * A 2026-era {@code subscriptions/listen} stream: the POST's own response is the stream, its
- * first message the acknowledgement.
+ * A 2026-era {@code subscriptions/listen} stream: the POST's own response is the stream,
+ * its first message the acknowledgement.
  */
 final class ListenStream {
 
@@ -74,7 +74,9 @@ final class ListenStream {
 		});
 		JsonNode acknowledged = awaitAcknowledgement();
 		List<String> accepted = new ArrayList<>();
-		acknowledged.path("params").path("notifications").path("resourceSubscriptions")
+		acknowledged.path("params")
+			.path("notifications")
+			.path("resourceSubscriptions")
 			.forEach((uri) -> accepted.add(uri.asString()));
 		this.subscription.acknowledged(accepted);
 	}

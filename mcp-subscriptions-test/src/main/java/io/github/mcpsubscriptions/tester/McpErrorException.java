@@ -4,8 +4,8 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
 /**
- * A JSON-RPC error the server answered a request with, such as {@code -32002} (resource not
- * found, 2025 era) or {@code -32602} (invalid params; not found in the 2026 era).
+ * A JSON-RPC error the server answered a request with, such as {@code -32002} (resource
+ * not found, 2025 era) or {@code -32602} (invalid params; not found in the 2026 era).
  */
 public class McpErrorException extends RuntimeException {
 

@@ -4,8 +4,8 @@ import java.net.http.HttpHeaders;
 import java.util.Optional;
 
 /**
- * An HTTP answer that is not MCP, such as {@code 401} from a secured endpoint without a valid
- * token, or {@code 404} for a session that has ended.
+ * An HTTP answer that is not MCP, such as {@code 401} from a secured endpoint without a
+ * valid token, or {@code 404} for a session that has ended.
  */
 public class McpHttpException extends RuntimeException {
 

@@ -12,9 +12,11 @@ import tools.jackson.databind.JsonNode;
  * A {@code notifications/resources/updated} as a subscriber received it.
  *
  * @param uri the resource that changed
- * @param subscribedUri the subscription that matched, or {@code null} if the server sent none
- * @param meta the notification's {@code _meta}: the change attributes the application published,
- * and the protocol's own entries (such as {@code io.modelcontextprotocol/subscriptionId})
+ * @param subscribedUri the subscription that matched, or {@code null} if the server sent
+ * none
+ * @param meta the notification's {@code _meta}: the change attributes the application
+ * published, and the protocol's own entries (such as
+ * {@code io.modelcontextprotocol/subscriptionId})
  * @param params the notification's {@code params} as they arrived
  * @param receivedAt when the tester read it from the stream
  */

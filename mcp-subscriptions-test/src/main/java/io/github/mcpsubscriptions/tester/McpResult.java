@@ -27,8 +27,8 @@ public final class McpResult {
 	}
 
 	/**
-	 * The text of the first item: the first of a read's {@code contents}, or of a tool call's
-	 * {@code content}.
+	 * The text of the first item: the first of a read's {@code contents}, or of a tool
+	 * call's {@code content}.
 	 * @return the text, or {@code null} if the first item has none (or there is no item)
 	 */
 	public @Nullable String text() {
@@ -37,8 +37,8 @@ public final class McpResult {
 	}
 
 	/**
-	 * The {@code uri} of every item: the listed resources of {@code resources/list}, or the
-	 * contents of {@code resources/read}.
+	 * The {@code uri} of every item: the listed resources of {@code resources/list}, or
+	 * the contents of {@code resources/read}.
 	 * @return the URIs in the order the server sent them
 	 */
 	public List<String> uris() {

@@ -17,13 +17,15 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * A 2025-era session: opened with {@code initialize} and {@code notifications/initialized},
- * with its GET stream open from the start; {@link #close()} ends it with {@code DELETE}.
- * Notifications on the stream go to the subscription their {@code subscribedUri} names (to
- * every subscription if the server sends none).
+ * A 2025-era session: opened with {@code initialize} and
+ * {@code notifications/initialized}, with its GET stream open from the start;
+ * {@link #close()} ends it with {@code DELETE}. Notifications on the stream go to the
+ * subscription their {@code subscribedUri} names (to every subscription if the server
+ * sends none).
  * <p>
- * {@link #via(McpTester)} sends the same session's requests through another tester: another
- * node of a cluster, or another bearer token (a renewed one, or another principal's).
+ * {@link #via(McpTester)} sends the same session's requests through another tester:
+ * another node of a cluster, or another bearer token (a renewed one, or another
+ * principal's).
  */
 public final class McpSession implements AutoCloseable {
 
@@ -94,16 +96,18 @@ public final class McpSession implements AutoCloseable {
 	}
 
 	/**
-	 * Closes the session's GET stream and opens it again through this session's tester, as a
-	 * client does after its connection dropped or its token was renewed: the server judges
-	 * the deliveries from then on with the authentication of the new stream, and in a cluster
-	 * the node this tester talks to holds the stream. The subscriptions stay as they are;
-	 * what the server sends while no stream is open may be lost (no {@code Last-Event-ID}).
+	 * Closes the session's GET stream and opens it again through this session's tester,
+	 * as a client does after its connection dropped or its token was renewed: the server
+	 * judges the deliveries from then on with the authentication of the new stream, and
+	 * in a cluster the node this tester talks to holds the stream. The subscriptions stay
+	 * as they are; what the server sends while no stream is open may be lost (no
+	 * {@code Last-Event-ID}).
 	 * @return this session
 	 */
 	public McpSession reopenStream() {
 		HttpResponse<InputStream> previous = this.state.stream;
-		// First, so that the end of the previous stream is not taken for the end of the session's.
+		// First, so that the end of the previous stream is not taken for the end of the
+		// session's.
 		this.state.stream = null;
 		McpTester.closeQuietly(previous);
 		this.state.log.reopened(Instant.now(), this.tester.endpoint());
@@ -112,12 +116,12 @@ public final class McpSession implements AutoCloseable {
 	}
 
 	/**
-	 * The same session, its requests sent through another tester: another node of a cluster
-	 * (sessions need no sticky load balancer), or the same endpoint with another bearer token
-	 * ({@link McpTester#withBearerToken(String)}), to test that a renewed token continues the
-	 * session or that another principal's token does not find it. Subscriptions and the GET
-	 * stream are the session's, whichever view made them; {@link #reopenStream()} on the view
-	 * moves the stream to its tester.
+	 * The same session, its requests sent through another tester: another node of a
+	 * cluster (sessions need no sticky load balancer), or the same endpoint with another
+	 * bearer token ({@link McpTester#withBearerToken(String)}), to test that a renewed
+	 * token continues the session or that another principal's token does not find it.
+	 * Subscriptions and the GET stream are the session's, whichever view made them;
+	 * {@link #reopenStream()} on the view moves the stream to its tester.
 	 * @param other the tester to send requests through
 	 * @return a view of this session
 	 */
@@ -153,8 +157,8 @@ public final class McpSession implements AutoCloseable {
 	 * Reads a resource.
 	 * @param uri the resource
 	 * @return the result
-	 * @throws McpErrorException if the server answers with an error, such as {@code -32002}
-	 * for a resource that does not exist
+	 * @throws McpErrorException if the server answers with an error, such as
+	 * {@code -32002} for a resource that does not exist
 	 */
 	public McpResult read(String uri) {
 		return new McpResult(call("resources/read", McpTester.json.createObjectNode().put("uri", uri)));
@@ -181,12 +185,13 @@ public final class McpSession implements AutoCloseable {
 	}
 
 	/**
-	 * Subscribes to a resource (an exact URI, a collection, a template or a {@code ?pattern=}
-	 * glob). Subscribing again to the same URI returns the same subscription.
+	 * Subscribes to a resource (an exact URI, a collection, a template or a
+	 * {@code ?pattern=} glob). Subscribing again to the same URI returns the same
+	 * subscription.
 	 * @param uri the URI
 	 * @return the subscription; close it to unsubscribe
-	 * @throws McpErrorException if the server refuses, such as {@code -32002} for a URI that
-	 * covers no resource
+	 * @throws McpErrorException if the server refuses, such as {@code -32002} for a URI
+	 * that covers no resource
 	 */
 	public McpSubscription subscribe(String uri) {
 		McpSubscription subscription = this.state.subscriptions.computeIfAbsent(uri,
@@ -284,7 +289,8 @@ public final class McpSession implements AutoCloseable {
 		try {
 			HttpResponse<String> deleted = this.tester.send(withHeaders(this.tester.request().DELETE()).build(),
 					HttpResponse.BodyHandlers.ofString(), "DELETE");
-			// 405: the server does not let clients end sessions; 404: it has ended already.
+			// 405: the server does not let clients end sessions; 404: it has ended
+			// already.
 			if (deleted.statusCode() / 100 != 2 && deleted.statusCode() != 404 && deleted.statusCode() != 405) {
 				throw new McpHttpException("DELETE of session " + this.state.id, deleted.statusCode(), deleted.body(),
 						deleted.headers());

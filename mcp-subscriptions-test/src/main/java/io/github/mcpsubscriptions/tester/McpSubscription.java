@@ -10,10 +10,10 @@ import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A subscription a test waits on: a 2025-era {@link McpSession#subscribe(String)} or a 2026-era
- * {@link McpTester#listen(String...)} stream. Notifications are queued as they arrive;
- * {@link #awaitNotification()} takes the next one. A failed expectation lists everything that
- * arrived on the stream, and when.
+ * A subscription a test waits on: a 2025-era {@link McpSession#subscribe(String)} or a
+ * 2026-era {@link McpTester#listen(String...)} stream. Notifications are queued as they
+ * arrive; {@link #awaitNotification()} takes the next one. A failed expectation lists
+ * everything that arrived on the stream, and when.
  */
 public final class McpSubscription implements AutoCloseable {
 
@@ -60,9 +60,10 @@ public final class McpSubscription implements AutoCloseable {
 	}
 
 	/**
-	 * The URIs the server accepted: for a listen stream, the {@code resourceSubscriptions} of
-	 * its acknowledgement (the server leaves out a URI that covers nothing or that the caller
-	 * may not read); for a session's subscription, its URI.
+	 * The URIs the server accepted: for a listen stream, the
+	 * {@code resourceSubscriptions} of its acknowledgement (the server leaves out a URI
+	 * that covers nothing or that the caller may not read); for a session's subscription,
+	 * its URI.
 	 * @return the URIs
 	 */
 	public List<String> acknowledged() {
@@ -100,8 +101,8 @@ public final class McpSubscription implements AutoCloseable {
 	 * time: on a stream that has ended (its session deleted, the listen stream closed by
 	 * either side) nothing could arrive, so the assertion would prove nothing.
 	 * @param within how long to wait
-	 * @throws AssertionError if one arrives, or if the stream has ended before the time is
-	 * up; its message lists what arrived
+	 * @throws AssertionError if one arrives, or if the stream has ended before the time
+	 * is up; its message lists what arrived
 	 */
 	public void assertNoNotification(Duration within) {
 		McpNotification notification = this.pending.poll();

@@ -28,24 +28,25 @@ import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * A client for tests that speaks MCP to a running server over a real port, in both protocol
- * eras: {@link #session()} is a 2025-era session, {@link #listen(String...)},
+ * A client for tests that speaks MCP to a running server over a real port, in both
+ * protocol eras: {@link #session()} is a 2025-era session, {@link #listen(String...)},
  * {@link #read(String)}, {@link #listResources()} and {@link #callTool(String, Map)} are
  * 2026-era (stateless) requests.
  * <p>
- * Inject it in a {@code @SpringBootTest(webEnvironment = RANDOM_PORT)} test annotated with
- * {@link AutoConfigureMcpTester}, or create one with {@link #forUrl(String)} for any server
- * (any node of a cluster). A tester is immutable: the {@code with…} methods return a copy.
- * By default it declares the correlation capability ({@link #withCorrelation(boolean)}) and
- * waits {@value #DEFAULT_TIMEOUT_SECONDS} seconds for a notification or an answer
- * ({@link #withTimeout(Duration)}).
+ * Inject it in a {@code @SpringBootTest(webEnvironment = RANDOM_PORT)} test annotated
+ * with {@link AutoConfigureMcpTester}, or create one with {@link #forUrl(String)} for any
+ * server (any node of a cluster). A tester is immutable: the {@code with…} methods return
+ * a copy. By default it declares the correlation capability
+ * ({@link #withCorrelation(boolean)}) and waits {@value #DEFAULT_TIMEOUT_SECONDS} seconds
+ * for a notification or an answer ({@link #withTimeout(Duration)}).
  * <p>
  * A tester holds an HTTP client with threads and connections of its own: {@link #close()}
  * it when done (the tester of {@link AutoConfigureMcpTester} is closed with the test's
- * application context). Closing it ends the sessions and listen streams still open through
- * it and its copies, and stops its threads; on JDK 21 and later it also closes the
- * client's connections (on JDK 17 the idle ones go when the client is collected). A copy
- * shares its tester's client: closing a copy ends only what was opened through the copy.
+ * application context). Closing it ends the sessions and listen streams still open
+ * through it and its copies, and stops its threads; on JDK 21 and later it also closes
+ * the client's connections (on JDK 17 the idle ones go when the client is collected). A
+ * copy shares its tester's client: closing a copy ends only what was opened through the
+ * copy.
  */
 public final class McpTester implements AutoCloseable {
 
@@ -101,8 +102,8 @@ public final class McpTester implements AutoCloseable {
 	}
 
 	/**
-	 * A tester whose endpoint is found when it is first used: a test's server port is known
-	 * only once the server has started.
+	 * A tester whose endpoint is found when it is first used: a test's server port is
+	 * known only once the server has started.
 	 * @param endpoint supplies the endpoint
 	 * @return the tester
 	 */
@@ -112,8 +113,8 @@ public final class McpTester implements AutoCloseable {
 	}
 
 	/**
-	 * A copy that sends {@code Authorization: Bearer <token>} with every request, for secured
-	 * endpoints and per-principal rules.
+	 * A copy that sends {@code Authorization: Bearer <token>} with every request, for
+	 * secured endpoints and per-principal rules.
 	 * @param token the token, or {@code null} for none
 	 * @return the copy
 	 */
@@ -122,26 +123,25 @@ public final class McpTester implements AutoCloseable {
 	}
 
 	/**
-	 * A copy that declares the correlation capability ({@code io.github.mcpsubscriptions/correlation})
-	 * or not. A correlating client gets one notification per matching subscription; any other
-	 * client (such as the official SDKs) one per change.
+	 * A copy that declares the correlation capability
+	 * ({@code io.github.mcpsubscriptions/correlation}) or not. A correlating client gets
+	 * one notification per matching subscription; any other client (such as the official
+	 * SDKs) one per change.
 	 * @param correlation whether to declare it (the default is {@code true})
 	 * @return the copy
 	 */
 	public McpTester withCorrelation(boolean correlation) {
-		return new McpTester(this.client, false, this.endpoint, this.ids, this.bearerToken, correlation,
-				this.timeout);
+		return new McpTester(this.client, false, this.endpoint, this.ids, this.bearerToken, correlation, this.timeout);
 	}
 
 	/**
-	 * A copy that waits this long for a notification ({@link McpSubscription#awaitNotification()})
-	 * and for the answer to a request.
+	 * A copy that waits this long for a notification
+	 * ({@link McpSubscription#awaitNotification()}) and for the answer to a request.
 	 * @param timeout the time to wait
 	 * @return the copy
 	 */
 	public McpTester withTimeout(Duration timeout) {
-		return new McpTester(this.client, false, this.endpoint, this.ids, this.bearerToken, this.correlation,
-				timeout);
+		return new McpTester(this.client, false, this.endpoint, this.ids, this.bearerToken, this.correlation, timeout);
 	}
 
 	/**
@@ -154,8 +154,8 @@ public final class McpTester implements AutoCloseable {
 
 	/**
 	 * Opens a 2025-era session ({@value #SESSION_PROTOCOL_VERSION}): {@code initialize},
-	 * {@code notifications/initialized}, then the session's GET stream. Close it to end the
-	 * session ({@code DELETE}).
+	 * {@code notifications/initialized}, then the session's GET stream. Close it to end
+	 * the session ({@code DELETE}).
 	 * @return the session
 	 */
 	public McpSession session() {
@@ -188,8 +188,8 @@ public final class McpTester implements AutoCloseable {
 	 * Reads a resource with a stateless (2026-era) request.
 	 * @param uri the resource
 	 * @return the result
-	 * @throws McpErrorException if the server answers with an error, such as {@code -32602}
-	 * for a resource that does not exist
+	 * @throws McpErrorException if the server answers with an error, such as
+	 * {@code -32602} for a resource that does not exist
 	 */
 	public McpResult read(String uri) {
 		ObjectNode params = json.createObjectNode().put("uri", uri);
@@ -219,8 +219,8 @@ public final class McpTester implements AutoCloseable {
 	private JsonNode stateless(String method, ObjectNode params, @Nullable String name) {
 		checkOpen();
 		long id = nextId();
-		HttpResponse<String> response = send(statelessRequest(method, id, params, name)
-			.build(), HttpResponse.BodyHandlers.ofString(), method);
+		HttpResponse<String> response = send(statelessRequest(method, id, params, name).build(),
+				HttpResponse.BodyHandlers.ofString(), method);
 		return result(method, id, response);
 	}
 
@@ -232,8 +232,8 @@ public final class McpTester implements AutoCloseable {
 		if (this.correlation) {
 			capabilities.putObject("extensions").putObject(CORRELATION);
 		}
-		HttpRequest.Builder builder = post(message(method, id, params)).header("MCP-Protocol-Version",
-				STATELESS_PROTOCOL_VERSION)
+		HttpRequest.Builder builder = post(message(method, id, params))
+			.header("MCP-Protocol-Version", STATELESS_PROTOCOL_VERSION)
 			.header("Mcp-Method", method);
 		if (name != null) {
 			builder.header("Mcp-Name", headerValue(name));
@@ -308,9 +308,9 @@ public final class McpTester implements AutoCloseable {
 	/**
 	 * Ends every session and listen stream still open through this tester (and, for a
 	 * tester made by {@link #forUrl(String)}, through its copies), then, unless this is a
-	 * copy, stops the HTTP client: its threads end, and on JDK 21 and later its connections
-	 * close. A session that cannot be ended (the server has stopped already) is left to the
-	 * server. Closing twice does nothing more.
+	 * copy, stops the HTTP client: its threads end, and on JDK 21 and later its
+	 * connections close. A session that cannot be ended (the server has stopped already)
+	 * is left to the server. Closing twice does nothing more.
 	 */
 	@Override
 	public void close() {
@@ -440,8 +440,8 @@ public final class McpTester implements AutoCloseable {
 	}
 
 	/**
-	 * What a tester and its copies share: the HTTP client, the threads it runs on, and what
-	 * was opened through them.
+	 * What a tester and its copies share: the HTTP client, the threads it runs on, and
+	 * what was opened through them.
 	 */
 	private static final class Client {
 
@@ -451,8 +451,8 @@ public final class McpTester implements AutoCloseable {
 
 		/**
 		 * The client until it is released: on JDK 17 its selector thread and idle
-		 * connections go once it is collected, which a tester the test still holds must not
-		 * prevent.
+		 * connections go once it is collected, which a tester the test still holds must
+		 * not prevent.
 		 */
 		volatile @Nullable HttpClient http;
 
@@ -470,7 +470,8 @@ public final class McpTester implements AutoCloseable {
 				thread.setDaemon(true);
 				return thread;
 			});
-			// HTTP/1.1: the JDK client would otherwise try an HTTP/2 upgrade on every plain
+			// HTTP/1.1: the JDK client would otherwise try an HTTP/2 upgrade on every
+			// plain
 			// request.
 			this.http = HttpClient.newBuilder()
 				.version(HttpClient.Version.HTTP_1_1)
@@ -493,7 +494,8 @@ public final class McpTester implements AutoCloseable {
 					opened.resource().close();
 				}
 				catch (Exception ex) {
-					// The server has stopped or ended it already: it has nothing left to end.
+					// The server has stopped or ended it already: it has nothing left to
+					// end.
 				}
 			}
 		}

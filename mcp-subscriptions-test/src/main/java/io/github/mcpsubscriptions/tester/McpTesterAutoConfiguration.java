@@ -8,9 +8,9 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
 
 /**
- * The {@link McpTester} of {@link AutoConfigureMcpTester}: it talks to the application's own
- * server on {@code local.server.port}, and is closed with the application context (its
- * threads stop, and what a test left open is ended).
+ * The {@link McpTester} of {@link AutoConfigureMcpTester}: it talks to the application's
+ * own server on {@code local.server.port}, and is closed with the application context
+ * (its threads stop, and what a test left open is ended).
  */
 @AutoConfiguration
 public final class McpTesterAutoConfiguration {

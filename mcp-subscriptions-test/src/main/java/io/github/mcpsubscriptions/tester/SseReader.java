@@ -12,8 +12,8 @@ import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * Reads the {@code data} of server-sent events, skipping comments and priming events (empty
- * data), as MCP clients do.
+ * Reads the {@code data} of server-sent events, skipping comments and priming events
+ * (empty data), as MCP clients do.
  */
 final class SseReader {
 

@@ -57,14 +57,23 @@ final class StreamLog {
 	synchronized String describe() {
 		StringBuilder out = new StringBuilder();
 		if (this.arrivals.isEmpty()) {
-			out.append("Nothing arrived on ").append(this.name).append(" in ").append(since(Instant.now()))
+			out.append("Nothing arrived on ")
+				.append(this.name)
+				.append(" in ")
+				.append(since(Instant.now()))
 				.append(" since it opened.");
 		}
 		else {
-			out.append("What arrived on ").append(this.name).append(" (time since it opened at ").append(this.opened)
+			out.append("What arrived on ")
+				.append(this.name)
+				.append(" (time since it opened at ")
+				.append(this.opened)
 				.append("):");
 			for (Arrival arrival : this.arrivals) {
-				out.append("\n  +").append(since(arrival.at())).append("  ").append(McpTester.abbreviate(arrival.message()));
+				out.append("\n  +")
+					.append(since(arrival.at()))
+					.append("  ")
+					.append(McpTester.abbreviate(arrival.message()));
 			}
 		}
 		if (this.ended != null) {

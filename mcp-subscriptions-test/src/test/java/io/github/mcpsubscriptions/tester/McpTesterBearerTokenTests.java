@@ -43,8 +43,7 @@ class McpTesterBearerTokenTests {
 	@Test
 	void withTheTokenBothErasAreToldOfAChange() {
 		McpTester authorized = this.mcp.withBearerToken("s3cret");
-		try (McpSession session = authorized.session();
-				McpSubscription listen = authorized.listen("notes://items/1")) {
+		try (McpSession session = authorized.session(); McpSubscription listen = authorized.listen("notes://items/1")) {
 			McpSubscription subscription = session.subscribe("notes://items/1");
 
 			this.events.publishEvent(new ResourceChangedEvent("notes://items/1"));
@@ -62,8 +61,7 @@ class McpTesterBearerTokenTests {
 			assertThatExceptionOfType(McpHttpException.class)
 				.isThrownBy(() -> session.via(this.mcp.withBearerToken("expired")).read("notes://items/2"))
 				.satisfies((ex) -> assertThat(ex.status()).isEqualTo(401));
-			assertThatExceptionOfType(McpHttpException.class)
-				.isThrownBy(() -> session.via(this.mcp).reopenStream())
+			assertThatExceptionOfType(McpHttpException.class).isThrownBy(() -> session.via(this.mcp).reopenStream())
 				.satisfies((ex) -> assertThat(ex.status()).isEqualTo(401));
 
 			session.via(authorized).reopenStream();

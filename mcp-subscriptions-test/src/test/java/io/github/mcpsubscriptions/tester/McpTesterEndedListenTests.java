@@ -13,8 +13,9 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A listen stream the server ends (here at {@code mcp.listen.max-duration}) cannot hear of
- * anything: a negative assertion on it fails rather than passing without testing anything.
+ * A listen stream the server ends (here at {@code mcp.listen.max-duration}) cannot hear
+ * of anything: a negative assertion on it fails rather than passing without testing
+ * anything.
  */
 @SpringBootTest(classes = NotesApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = "mcp.listen.max-duration=1s")
@@ -31,7 +32,8 @@ class McpTesterEndedListenTests {
 
 			assertThatExceptionOfType(AssertionError.class)
 				.isThrownBy(() -> listen.assertNoNotification(Duration.ofMillis(200)))
-				.withMessageStartingWith("Expected no notification for [notes://items/1] within PT0.2S on 2026 listen stream")
+				.withMessageStartingWith(
+						"Expected no notification for [notes://items/1] within PT0.2S on 2026 listen stream")
 				.withMessageContaining("but the stream is gone: it ended, so nothing could have arrived.")
 				.withMessageContaining("notifications/subscriptions/acknowledged")
 				.withMessageContaining("The stream ended at +");

@@ -232,7 +232,8 @@ class McpTesterTests {
 
 	@Test
 	void anUnsubscribedUriIsNotHeardOf() {
-		// Uncorrelated, the server names only the most specific subscription: the collection
+		// Uncorrelated, the server names only the most specific subscription: the
+		// collection
 		// hears of the change only if the order's subscription has gone.
 		try (McpSession session = this.mcp.withCorrelation(false).session()) {
 			McpSubscription collection = session.subscribe("notes://items");

@@ -36,7 +36,8 @@ class CatalogNotificationTests {
 		this.feed.changes.clear();
 		this.catalog.update(1, "Brass desk lamp", new java.math.BigDecimal("29.90"));
 		assertThat(this.feed.changes).extracting(ResourceChange::uri).containsExactly("catalog://products/1");
-		assertThat(this.feed.changes.get(0).attributes()).isEqualTo(Map.of("change", "updated", "name", "Brass desk lamp"));
+		assertThat(this.feed.changes.get(0).attributes())
+			.isEqualTo(Map.of("change", "updated", "name", "Brass desk lamp"));
 	}
 
 	@Test

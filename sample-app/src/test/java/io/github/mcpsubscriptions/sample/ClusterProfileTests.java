@@ -28,11 +28,11 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Redis is on the sample's class path for the {@code cluster} profile: without the profile
- * the sample starts and stays healthy with no Redis anywhere; with it, the node clusters
- * against {@code spring.data.redis.*} (the run's {@link TestRedis}, database 11, a key prefix of its
- * own that the test removes once its nodes have stopped). Two nodes of one cluster serve one
- * client through either URL, as {@link McpTester} shows.
+ * Redis is on the sample's class path for the {@code cluster} profile: without the
+ * profile the sample starts and stays healthy with no Redis anywhere; with it, the node
+ * clusters against {@code spring.data.redis.*} (the run's {@link TestRedis}, database 11,
+ * a key prefix of its own that the test removes once its nodes have stopped). Two nodes
+ * of one cluster serve one client through either URL, as {@link McpTester} shows.
  */
 class ClusterProfileTests {
 
@@ -61,7 +61,8 @@ class ClusterProfileTests {
 			assertThat(context.getBeanNamesForType(RedisChangeLog.class)).hasSize(1);
 			HttpResponse<String> health = get(context, "/actuator/health");
 			assertThat(health.body()).containsPattern("\"redis\":\\{\"details\":\\{[^}]*},\"status\":\"UP\"}");
-			// Products 1 to 5 exist on every node, and a change is published to the cluster.
+			// Products 1 to 5 exist on every node, and a change is published to the
+			// cluster.
 			for (int id = 1; id <= 5; id++) {
 				assertThat(put(context, id).statusCode()).isEqualTo(200);
 			}
@@ -92,12 +93,14 @@ class ClusterProfileTests {
 				assertThat(product.awaitNotification().uri()).isEqualTo("catalog://products/2");
 				assertThat(listen.awaitNotification().uri()).isEqualTo("catalog://products/2");
 
-				// No sticky sessions: node 2 takes the session's subscribe, node 1's stream delivers.
+				// No sticky sessions: node 2 takes the session's subscribe, node 1's
+				// stream delivers.
 				McpSubscription products = session.via(two).subscribe("catalog://products");
 				two.callTool("change_price", Map.of("id", 3, "price", 8));
 				assertThat(products.awaitNotification().uri()).isEqualTo("catalog://products/3");
 
-				// The session's stream moves to node 2; a change made on node 1 reaches it there.
+				// The session's stream moves to node 2; a change made on node 1 reaches
+				// it there.
 				session.via(two).reopenStream();
 				one.callTool("change_price", Map.of("id", 4, "price", 9));
 				assertThat(products.awaitNotification().uri()).isEqualTo("catalog://products/4");
@@ -125,8 +128,9 @@ class ClusterProfileTests {
 				onNode1.awaitListChanged();
 
 				String id = created.body().replaceAll(".*\"id\":(\\d+).*", "$1");
-				assertThat(this.http.send(HttpRequest.newBuilder(uri(node2, "/api/products/" + id)).DELETE().build(),
-						HttpResponse.BodyHandlers.ofString())
+				assertThat(this.http
+					.send(HttpRequest.newBuilder(uri(node2, "/api/products/" + id)).DELETE().build(),
+							HttpResponse.BodyHandlers.ofString())
 					.statusCode()).isEqualTo(204);
 				onNode1.awaitListChanged();
 			}
@@ -155,8 +159,8 @@ class ClusterProfileTests {
 
 	private static ConfigurableApplicationContext start(String profile, String... args) {
 		SpringApplicationBuilder builder = new SpringApplicationBuilder(SampleApplication.class);
-		List<String> all = new ArrayList<>(List.of("--server.port=0",
-				"--sample.files.root=target/cluster-profile-tests-" + UUID.randomUUID()));
+		List<String> all = new ArrayList<>(
+				List.of("--server.port=0", "--sample.files.root=target/cluster-profile-tests-" + UUID.randomUUID()));
 		if (profile != null) {
 			builder.profiles(profile);
 			// The run's Redis (TestRedis), not the machine's.

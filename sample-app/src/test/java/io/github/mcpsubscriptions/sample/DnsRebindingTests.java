@@ -30,7 +30,8 @@ class DnsRebindingTests {
 
 	@Test
 	void actuatorRefusesAReboundHost() throws Exception {
-		HttpResponse<String> refused = send(get("/actuator/mcpsubscriptions").header("Host", REBOUND + ":" + this.port));
+		HttpResponse<String> refused = send(
+				get("/actuator/mcpsubscriptions").header("Host", REBOUND + ":" + this.port));
 		assertThat(refused.statusCode()).isEqualTo(403);
 		assertThat(refused.body()).contains("Host not allowed: " + REBOUND).doesNotContain("maxRequestSize");
 		assertThat(send(get("/actuator/mcpsubscriptions")).statusCode()).isEqualTo(200);

@@ -111,7 +111,8 @@ class JavaSdkClientInteropTests {
 					.build(), HttpResponse.BodyHandlers.ofString());
 			assertThat(put.statusCode()).isEqualTo(200);
 
-			// The SDK re-reads the resource it was told about and hands over the contents.
+			// The SDK re-reads the resource it was told about and hands over the
+			// contents.
 			List<McpSchema.ResourceContents> contents = updates.poll(10, TimeUnit.SECONDS);
 			assertThat(contents).as("a notification arrived").isNotNull();
 			McpSchema.TextResourceContents product = (McpSchema.TextResourceContents) contents.get(0);
@@ -125,8 +126,8 @@ class JavaSdkClientInteropTests {
 
 	/**
 	 * The SDK client does not declare {@code io.github.mcpsubscriptions/correlation} and
-	 * its schema drops {@code subscribedUri}: three subscriptions covering one change must
-	 * give it one notification, so that it reads the resource once, not three times.
+	 * its schema drops {@code subscribedUri}: three subscriptions covering one change
+	 * must give it one notification, so that it reads the resource once, not three times.
 	 */
 	@Test
 	void aChangeCoveredByThreeSubscriptionsGivesOneNotificationAndOneRead() throws Exception {
@@ -135,13 +136,15 @@ class JavaSdkClientInteropTests {
 		HttpClientStreamableHttpTransport transport = HttpClientStreamableHttpTransport
 			.builder("http://localhost:" + this.port)
 			.endpoint("/mcp")
-			// Sees every request the client sends: counts its resources/read calls per URI.
+			// Sees every request the client sends: counts its resources/read calls per
+			// URI.
 			.httpRequestCustomizer((builder, method, uri, body, context) -> {
 				if (body != null && body.contains("\"resources/read\"")) {
 					for (String product : List.of("catalog://products/3\"", "catalog://products/4\"")) {
 						if (body.contains(product)) {
-							reads.computeIfAbsent(product.substring(0, product.length() - 1),
-									(key) -> new AtomicInteger())
+							reads
+								.computeIfAbsent(product.substring(0, product.length() - 1),
+										(key) -> new AtomicInteger())
 								.incrementAndGet();
 						}
 					}
@@ -150,8 +153,8 @@ class JavaSdkClientInteropTests {
 			.build();
 		McpSyncClient client = McpClient.sync(transport)
 			.requestTimeout(Duration.ofSeconds(10))
-			.resourcesUpdateConsumer((contents) -> contents
-				.forEach((content) -> updated.add(content.uri() + " " + ((McpSchema.TextResourceContents) content).text())))
+			.resourcesUpdateConsumer((contents) -> contents.forEach(
+					(content) -> updated.add(content.uri() + " " + ((McpSchema.TextResourceContents) content).text())))
 			.build();
 		try {
 			client.initialize();
@@ -162,8 +165,10 @@ class JavaSdkClientInteropTests {
 			long sentBefore = this.dispatcher.getStats().getSent();
 
 			put(3, "{\"name\":\"Merged pen\",\"price\":42.00}");
-			// Product 4 is covered by two of the subscriptions. Its notification follows product
-			// 3's on the stream (often in the same write), but the client reads each resource
+			// Product 4 is covered by two of the subscriptions. Its notification follows
+			// product
+			// 3's on the stream (often in the same write), but the client reads each
+			// resource
 			// before it reports the change, and those reads may finish in either order.
 			put(4, "{\"name\":\"Merged chair\",\"price\":189.00}");
 			List<String> seen = new java.util.ArrayList<>();
@@ -233,7 +238,8 @@ class JavaSdkClientInteropTests {
 				.orElseThrow();
 			subscriber.getOutbox().resync();
 
-			// One resync per subscription, each re-read by the client; a read answered with
+			// One resync per subscription, each re-read by the client; a read answered
+			// with
 			// -32002 would never reach the consumer.
 			List<String> reread = new java.util.ArrayList<>();
 			await().atMost(Duration.ofSeconds(10)).until(() -> {

@@ -24,9 +24,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The live page at {@code /} over a real port: the page, every ES module it imports (a
  * browser refuses a module served with another content type) and its style sheet; the
- * meters its counter panel reads exist; and its same-origin requests pass the DNS-rebinding
- * protection of {@code /mcp}, {@code /api/*} and {@code /actuator/*}. The page's behaviour
- * in a real browser is {@code .ci/browser.sh}'s job.
+ * meters its counter panel reads exist; and its same-origin requests pass the
+ * DNS-rebinding protection of {@code /mcp}, {@code /api/*} and {@code /actuator/*}. The
+ * page's behaviour in a real browser is {@code .ci/browser.sh}'s job.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 class PageTests {
@@ -48,16 +48,16 @@ class PageTests {
 	void rootServesThePageWhichLoadsItsModuleAndStyleSheet() throws Exception {
 		HttpResponse<String> page = get("/");
 		assertThat(page.statusCode()).isEqualTo(200);
-		assertThat(page.headers().firstValue("Content-Type")).hasValueSatisfying(
-				(type) -> assertThat(type).startsWith("text/html"));
+		assertThat(page.headers().firstValue("Content-Type"))
+			.hasValueSatisfying((type) -> assertThat(type).startsWith("text/html"));
 		assertThat(page.body()).contains("<script type=\"module\" src=\"live/app.js\"></script>")
 			.contains("<link rel=\"stylesheet\" href=\"live/page.css\">")
 			// Nothing from elsewhere: no CDN, no fonts, no favicon request.
 			.doesNotContainPattern("(src|href)=\"(https?:)?//");
 		HttpResponse<String> css = get("/live/page.css");
 		assertThat(css.statusCode()).isEqualTo(200);
-		assertThat(css.headers().firstValue("Content-Type")).hasValueSatisfying(
-				(type) -> assertThat(type).startsWith("text/css"));
+		assertThat(css.headers().firstValue("Content-Type"))
+			.hasValueSatisfying((type) -> assertThat(type).startsWith("text/css"));
 	}
 
 	@Test
@@ -78,7 +78,8 @@ class PageTests {
 			while (imports.find()) {
 				pending.add(URI.create(path).resolve(imports.group(1)).getPath());
 			}
-			assertThat(module.body()).as(path + " loads nothing from elsewhere").doesNotContain("import('http", "from 'http");
+			assertThat(module.body()).as(path + " loads nothing from elsewhere")
+				.doesNotContain("import('http", "from 'http");
 		}
 		assertThat(seen).containsExactlyInAnyOrder("/live/app.js", "/live/mcp.js", "/live/sse.js", "/live/meters.js");
 	}
@@ -108,8 +109,10 @@ class PageTests {
 			.header("Content-Type", "application/json")
 			.PUT(HttpRequest.BodyPublishers.ofString(get("/api/products/1").body())));
 		assertThat(put.statusCode()).isEqualTo(200);
-		assertThat(send(HttpRequest.newBuilder(uri("/actuator/metrics/mcp.subscriptions.active")).header("Origin", origin))
-			.statusCode()).isEqualTo(200);
+		assertThat(
+				send(HttpRequest.newBuilder(uri("/actuator/metrics/mcp.subscriptions.active")).header("Origin", origin))
+					.statusCode())
+			.isEqualTo(200);
 		HttpResponse<String> discover = send(HttpRequest.newBuilder(uri("/mcp"))
 			.header("Origin", origin)
 			.header("Content-Type", "application/json")

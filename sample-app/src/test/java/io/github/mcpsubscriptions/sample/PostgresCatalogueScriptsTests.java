@@ -12,9 +12,10 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The {@code postgres} profile's catalogue scripts on a real PostgreSQL: nodes of a cluster
- * that start at once run them at once, and none of them may fail (PostgreSQL's
- * {@code create table if not exists} alone fails one of two concurrent callers now and then).
+ * The {@code postgres} profile's catalogue scripts on a real PostgreSQL: nodes of a
+ * cluster that start at once run them at once, and none of them may fail (PostgreSQL's
+ * {@code create table if not exists} alone fails one of two concurrent callers now and
+ * then).
  */
 class PostgresCatalogueScriptsTests {
 

@@ -21,17 +21,19 @@ import static org.awaitility.Awaitility.await;
 /**
  * Profiles {@code postgres} and {@code cluster} together: two nodes share one PostgreSQL
  * catalogue (a schema of its own, see {@link SamplePostgres}) and one Redis (the run's,
- * database 11, a key prefix of their own that the test removes). A change by any writer, or
- * through either node's REST API, is captured once and notified once to a subscriber on each
- * node.
+ * database 11, a key prefix of their own that the test removes). A change by any writer,
+ * or through either node's REST API, is captured once and notified once to a subscriber
+ * on each node.
  */
 class PostgresClusterProfileTests {
 
-	/** After a change is notified and captured, how long a second notification would take at most. */
+	/**
+	 * After a change is notified and captured, how long a second notification would take
+	 * at most.
+	 */
 	private static final Duration SECOND_NOTIFICATION_WINDOW = Duration.ofSeconds(2);
 
-	private static final String KEY_PREFIX = "mcp-sample-pg-test-" + UUID.randomUUID().toString().substring(0, 8)
-			+ ":";
+	private static final String KEY_PREFIX = "mcp-sample-pg-test-" + UUID.randomUUID().toString().substring(0, 8) + ":";
 
 	private static SamplePostgres database;
 
@@ -76,7 +78,8 @@ class PostgresClusterProfileTests {
 
 	@Test
 	void aChangeByAnotherWriterIsNotifiedOnceOnEachNode() {
-		try (McpSession onA = tester(nodeA).session(); McpSubscription onB = tester(nodeB).listen("catalog://products")) {
+		try (McpSession onA = tester(nodeA).session();
+				McpSubscription onB = tester(nodeB).listen("catalog://products")) {
 			McpSubscription subscriptionOnA = onA.subscribe("catalog://products");
 			double captured = captured();
 
@@ -88,7 +91,8 @@ class PostgresClusterProfileTests {
 
 	@Test
 	void aWriteThroughOneNodesRestApiIsNotifiedOnceOnEachNode() throws Exception {
-		try (McpSession onA = tester(nodeA).session(); McpSubscription onB = tester(nodeB).listen("catalog://products")) {
+		try (McpSession onA = tester(nodeA).session();
+				McpSubscription onB = tester(nodeB).listen("catalog://products")) {
 			McpSubscription subscriptionOnA = onA.subscribe("catalog://products");
 			double captured = captured();
 

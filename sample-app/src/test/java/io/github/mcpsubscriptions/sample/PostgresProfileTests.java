@@ -20,12 +20,15 @@ import static org.awaitility.Awaitility.await;
  * Profile {@code postgres}: the catalogue in a real PostgreSQL (a schema of its own, see
  * {@link SamplePostgres}), and every committed change of table {@code product} notified,
  * whoever wrote it: another writer's update, insert and delete as {@code psql} would send
- * them (plain JDBC, not through the sample), and the REST API's writes once each, although
- * {@code CatalogService} still publishes its events.
+ * them (plain JDBC, not through the sample), and the REST API's writes once each,
+ * although {@code CatalogService} still publishes its events.
  */
 class PostgresProfileTests {
 
-	/** After a change is notified and captured, how long a second notification would take at most. */
+	/**
+	 * After a change is notified and captured, how long a second notification would take
+	 * at most.
+	 */
 	private static final Duration SECOND_NOTIFICATION_WINDOW = Duration.ofSeconds(2);
 
 	private static SamplePostgres database;
@@ -103,8 +106,7 @@ class PostgresProfileTests {
 			assertNotifiedOnce(products, "catalog://products/2", "updated", captured);
 
 			captured = SamplePostgres.captured(sample);
-			String created = SamplePostgres
-				.rest(sample, "POST", "/api/products", "{\"name\":\"Ink\",\"price\":6.00}")
+			String created = SamplePostgres.rest(sample, "POST", "/api/products", "{\"name\":\"Ink\",\"price\":6.00}")
 				.body();
 			long id = Long.parseLong(created.replaceAll(".*\"id\":(\\d+).*", "$1"));
 			assertNotifiedOnce(products, "catalog://products/" + id, "created", captured);
@@ -122,7 +124,8 @@ class PostgresProfileTests {
 				.supplyAsync(() -> empty.start("postgres"));
 			CompletableFuture<ConfigurableApplicationContext> second = CompletableFuture
 				.supplyAsync(() -> empty.start("postgres"));
-			try (ConfigurableApplicationContext one = first.join(); ConfigurableApplicationContext two = second.join()) {
+			try (ConfigurableApplicationContext one = first.join();
+					ConfigurableApplicationContext two = second.join()) {
 				assertThat(empty.queryLongs("select id from %s.product order by id")).containsExactly(1L, 2L, 3L, 4L,
 						5L);
 				assertThat(SamplePostgres.rest(two, "GET", "/api/products", null).body()).contains("\"Monitor stand\"");
@@ -137,8 +140,9 @@ class PostgresProfileTests {
 	}
 
 	/**
-	 * The next notification is this change, and no second one follows once the capture has
-	 * read the change (an event published besides it would already have been delivered).
+	 * The next notification is this change, and no second one follows once the capture
+	 * has read the change (an event published besides it would already have been
+	 * delivered).
 	 */
 	private static void assertNotifiedOnce(McpSubscription subscription, String uri, String change,
 			double capturedBefore) {

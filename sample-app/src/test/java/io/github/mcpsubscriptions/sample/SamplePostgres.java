@@ -28,17 +28,17 @@ import org.springframework.jdbc.datasource.SingleConnectionDataSource;
 import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
 
 /**
- * A schema of its own in a real PostgreSQL for the sample's {@code postgres} profile, so that
- * the tests leave the {@code product} table of the machine's database (which a reader of the
- * docs uses) alone. Which PostgreSQL the run's {@link TestPostgres} decides once: the one
- * {@code -Dmcp.test.postgres=jdbc:postgresql://host:port/database} names (user
- * {@code mcp.test.postgres.user}, {@code postgres} by default, no password), else a
- * Testcontainers container where Docker works, else a PostgreSQL of the run's own. There is
- * no skip: without a database the tests fail and say what they need.
+ * A schema of its own in a real PostgreSQL for the sample's {@code postgres} profile, so
+ * that the tests leave the {@code product} table of the machine's database (which a
+ * reader of the docs uses) alone. Which PostgreSQL the run's {@link TestPostgres} decides
+ * once: the one {@code -Dmcp.test.postgres=jdbc:postgresql://host:port/database} names
+ * (user {@code mcp.test.postgres.user}, {@code postgres} by default, no password), else a
+ * Testcontainers container where Docker works, else a PostgreSQL of the run's own. There
+ * is no skip: without a database the tests fail and say what they need.
  * <p>
  * The sample reaches the schema through {@code currentSchema} in its data source URL. The
- * tests write as another writer would ({@link #execute}): on a connection of their own whose
- * search path does not include the schema, naming the table with its schema.
+ * tests write as another writer would ({@link #execute}): on a connection of their own
+ * whose search path does not include the schema, naming the table with its schema.
  */
 final class SamplePostgres implements AutoCloseable {
 
@@ -66,8 +66,9 @@ final class SamplePostgres implements AutoCloseable {
 	}
 
 	/**
-	 * Creates the catalogue as the profile does (its own scripts), before the sample starts,
-	 * so that its products 1-5 are not changes the capture reports to the tests' subscribers.
+	 * Creates the catalogue as the profile does (its own scripts), before the sample
+	 * starts, so that its products 1-5 are not changes the capture reports to the tests'
+	 * subscribers.
 	 */
 	void createCatalogue() {
 		try (Connection connection = DriverManager.getConnection(sampleUrl(), USER, "")) {
@@ -137,8 +138,8 @@ final class SamplePostgres implements AutoCloseable {
 
 	/**
 	 * Starts a sample node on this schema.
-	 * @param profiles the Spring profiles, {@code postgres} among them ({@code cluster} among
-	 * them points the node at the run's {@link TestRedis})
+	 * @param profiles the Spring profiles, {@code postgres} among them ({@code cluster}
+	 * among them points the node at the run's {@link TestRedis})
 	 * @param args more command-line arguments
 	 * @return the running application
 	 */
@@ -180,7 +181,8 @@ final class SamplePostgres implements AutoCloseable {
 	}
 
 	/**
-	 * The changes this node's capture has read and published ({@code mcp.capture.changes}).
+	 * The changes this node's capture has read and published
+	 * ({@code mcp.capture.changes}).
 	 * @param context the node
 	 * @return their count
 	 */
@@ -200,8 +202,8 @@ final class SamplePostgres implements AutoCloseable {
 	}
 
 	private static IllegalStateException failure(SQLException ex) {
-		return new IllegalStateException("The postgres profile's tests need a real PostgreSQL; none answers at "
-				+ url() + " (user " + USER + ", no password). " + TestPostgres.help() + " " + ex.getMessage(), ex);
+		return new IllegalStateException("The postgres profile's tests need a real PostgreSQL; none answers at " + url()
+				+ " (user " + USER + ", no password). " + TestPostgres.help() + " " + ex.getMessage(), ex);
 	}
 
 }

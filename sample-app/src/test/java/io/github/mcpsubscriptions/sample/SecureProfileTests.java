@@ -93,8 +93,10 @@ class SecureProfileTests {
 				McpSubscription limitedListen = limited.listen("catalog://products")) {
 			McpSubscription fullProduct = fullSession.subscribe("catalog://products/4");
 			McpSubscription limitedProducts = limitedSession.subscribe("catalog://products");
-			// Product 4 needs catalog:restricted: for the limited client it is like a product
-			// that does not exist. Subscribing is accepted (and never delivers), reading is
+			// Product 4 needs catalog:restricted: for the limited client it is like a
+			// product
+			// that does not exist. Subscribing is accepted (and never delivers), reading
+			// is
 			// "not found", for either.
 			McpSubscription limitedHidden = limitedSession.subscribe("catalog://products/4");
 			limitedSession.subscribe("catalog://products/999999");
@@ -108,7 +110,8 @@ class SecureProfileTests {
 
 			assertThat(fullProduct.awaitNotification().uri()).isEqualTo("catalog://products/4");
 			assertThat(fullListen.awaitNotification().uri()).isEqualTo("catalog://products/4");
-			// Deliveries keep their order: had the change to 4 reached the limited client, it
+			// Deliveries keep their order: had the change to 4 reached the limited
+			// client, it
 			// would have come before the change to 3.
 			assertThat(limitedProducts.awaitNotification().uri()).isEqualTo("catalog://products/3");
 			assertThat(limitedListen.awaitNotification().uri()).isEqualTo("catalog://products/3");
@@ -132,16 +135,17 @@ class SecureProfileTests {
 		assertThat(metadata.propertyNames()).doesNotContain("tls_client_certificate_bound_access_tokens");
 		assertThat(getJson(BASE + "/.well-known/oauth-protected-resource").get("resource").stringValue())
 			.isEqualTo(BASE + "/mcp");
-		// The helpers below take the token endpoint for granted: this is how a client finds it.
+		// The helpers below take the token endpoint for granted: this is how a client
+		// finds it.
 		String issuer = metadata.get("authorization_servers").get(0).stringValue();
 		assertThat(getJson(issuer + "/.well-known/oauth-authorization-server").get("token_endpoint").stringValue())
 			.isEqualTo(BASE + "/oauth2/token");
 	}
 
 	/**
-	 * The specification's scope selection: the 401's {@code scope} first, else every scope
-	 * of {@code scopes_supported}. The 401 names the fewest scopes the endpoint needs, so
-	 * even the limited client, asking for exactly those, reaches it.
+	 * The specification's scope selection: the 401's {@code scope} first, else every
+	 * scope of {@code scopes_supported}. The 401 names the fewest scopes the endpoint
+	 * needs, so even the limited client, asking for exactly those, reaches it.
 	 */
 	@Test
 	void aClientAskingForTheScopesThe401NamesReachesTheEndpoint() {
@@ -172,7 +176,8 @@ class SecureProfileTests {
 		for (String path : paths) {
 			assertThat(actuator(path, operator).statusCode()).as(path + " with the operator's token").isEqualTo(200);
 		}
-		// The refusal names the scope that would do; the authorization server decides who gets it.
+		// The refusal names the scope that would do; the authorization server decides who
+		// gets it.
 		assertThat(parameter(actuator("/actuator/metrics", full).headers().firstValue("WWW-Authenticate").orElseThrow(),
 				"scope"))
 			.contains("actuator:read");
@@ -209,7 +214,8 @@ class SecureProfileTests {
 			for (String forbidden : List.of("catalog://products/4", "catalog://products/5")) {
 				assertThat(errorCode(() -> session.read(forbidden))).as(forbidden).isEqualTo(-32002);
 			}
-			assertThat(json.readTree(session.read("catalog://products").text()).valueStream()
+			assertThat(json.readTree(session.read("catalog://products").text())
+				.valueStream()
 				.map((product) -> product.get("id").longValue())).containsExactly(1L, 2L, 3L);
 			assertThat(listed(session)).contains("catalog://products", "catalog://products/3")
 				.doesNotContain("catalog://products/4", "catalog://products/5")
@@ -228,11 +234,13 @@ class SecureProfileTests {
 	void theToolsScopesDecideWhoSeesAndCallsThemAndFindProductsHidesRestrictedProducts() {
 		try (McpSession session = client("mcp-limited", LIMITED_SCOPES).session()) {
 			assertThat(toolNames(session)).containsExactly("find_products");
-			assertThat(json.readTree(session.callTool("find_products", Map.of("query", "")).text()).valueStream()
+			assertThat(json.readTree(session.callTool("find_products", Map.of("query", "")).text())
+				.valueStream()
 				.map((product) -> product.get("id").longValue())).as("restricted products stay hidden")
 				.containsExactly(1L, 2L, 3L);
 			assertThat(errorCode(() -> session.callTool("change_price", Map.of("id", 1, "price", 2))))
-				.as("catalog:write is needed").isEqualTo(-32602);
+				.as("catalog:write is needed")
+				.isEqualTo(-32602);
 		}
 		try (McpSession session = client("mcp-full", FULL_SCOPES).session()) {
 			assertThat(toolNames(session)).containsExactly("change_price", "find_products");
@@ -251,9 +259,10 @@ class SecureProfileTests {
 
 			changeInterleaved();
 
-			// Correlated, each subscription hears of every change it covers that the client may read.
-			assertThat(collectUntilProduct3(collection)).containsOnly("catalog://products/1",
-					"catalog://products/2", "catalog://products/3");
+			// Correlated, each subscription hears of every change it covers that the
+			// client may read.
+			assertThat(collectUntilProduct3(collection)).containsOnly("catalog://products/1", "catalog://products/2",
+					"catalog://products/3");
 			assertThat(collectUntilProduct3(template)).containsOnly("catalog://products/1", "catalog://products/2",
 					"catalog://products/3");
 			// The changes to 4 came before the one to 3, on the same stream.
@@ -265,7 +274,8 @@ class SecureProfileTests {
 	void listenStreamsOfTheRestrictedClientNeverDeliverAForbiddenChild() {
 		McpTester limited = client("mcp-limited", LIMITED_SCOPES);
 		try (McpSubscription stream = limited.listen("catalog://products", "catalog://products/5")) {
-			// Product 5 is hidden: honoured as a product that does not exist is, never delivered.
+			// Product 5 is hidden: honoured as a product that does not exist is, never
+			// delivered.
 			assertThat(stream.acknowledged()).containsExactly("catalog://products", "catalog://products/5");
 
 			changeInterleaved();
@@ -287,14 +297,17 @@ class SecureProfileTests {
 			assertThat(send(HttpRequest.newBuilder(URI.create(BASE + path))).statusCode()).as(path).isEqualTo(401);
 		}
 		// The page's permission does not stretch to what a path can climb to.
-		assertThat(send(HttpRequest.newBuilder(URI.create(BASE + "/live/../api/products"))).statusCode()).isIn(400, 401);
+		assertThat(send(HttpRequest.newBuilder(URI.create(BASE + "/live/../api/products"))).statusCode()).isIn(400,
+				401);
 		refused(() -> this.mcp.session(), 401);
 		String full = token("mcp-full", FULL_SCOPES);
-		// What the page sends once a token is pasted into it: its counters are the operator's.
+		// What the page sends once a token is pasted into it: its counters are the
+		// operator's.
 		String operator = token("mcp-operator", "actuator:read " + FULL_SCOPES);
 		assertThat(actuator("/actuator/metrics/mcp.sessions.active", operator).statusCode()).isEqualTo(200);
 		assertThat(actuator("/actuator/metrics/mcp.sessions.active", full).statusCode()).isEqualTo(403);
-		assertThat(send(HttpRequest.newBuilder(URI.create(BASE + "/api/products")).header("Authorization", "Bearer " + full))
+		assertThat(send(
+				HttpRequest.newBuilder(URI.create(BASE + "/api/products")).header("Authorization", "Bearer " + full))
 			.statusCode()).isEqualTo(200);
 	}
 
@@ -311,8 +324,10 @@ class SecureProfileTests {
 		McpTester writeOnly = this.mcp.withBearerToken(token("mcp-full", "catalog:write"));
 		String challenge = challenge(refused(writeOnly::session, 403));
 		assertThat(parameter(challenge, "error")).isEqualTo("insufficient_scope");
-		// The fewest scopes the endpoint needs (one of its two) with the scope the token has, so
-		// that a token asked for with exactly these loses nothing: never every scope of the resource.
+		// The fewest scopes the endpoint needs (one of its two) with the scope the token
+		// has, so
+		// that a token asked for with exactly these loses nothing: never every scope of
+		// the resource.
 		assertThat(parameter(challenge, "scope")).isEqualTo("catalog:read catalog:write");
 		assertThat(parameter(challenge, "error_description")).contains("(scope catalog:read)");
 		assertThat(parameter(challenge, "resource_metadata"))
@@ -349,7 +364,8 @@ class SecureProfileTests {
 			assertThat(collectUntilProduct3(products)).containsOnly("catalog://products/1", "catalog://products/2",
 					"catalog://products/3");
 
-			// The same client with a renewed token that has more scopes: same principal, same session.
+			// The same client with a renewed token that has more scopes: same principal,
+			// same session.
 			session.via(client("mcp-full", FULL_SCOPES)).reopenStream();
 
 			changeInterleaved();
@@ -397,7 +413,10 @@ class SecureProfileTests {
 	}
 
 	// tag::token[]
-	/** A token by the client_credentials grant; every sample client's secret is its id + "-secret". */
+	/**
+	 * A token by the client_credentials grant; every sample client's secret is its id +
+	 * "-secret".
+	 */
 	private static String token(String client, String scope) {
 		MultiValueMap<String, String> form = new LinkedMultiValueMap<>();
 		form.add("grant_type", "client_credentials");
@@ -449,13 +468,17 @@ class SecureProfileTests {
 	}
 
 	private static List<String> toolNames(McpSession session) {
-		return session.call("tools/list", json.createObjectNode()).get("tools").valueStream()
+		return session.call("tools/list", json.createObjectNode())
+			.get("tools")
+			.valueStream()
 			.map((tool) -> tool.get("name").stringValue())
 			.toList();
 	}
 
 	private static List<String> templateUris(McpSession session) {
-		return session.call("resources/templates/list", json.createObjectNode()).get("resourceTemplates").valueStream()
+		return session.call("resources/templates/list", json.createObjectNode())
+			.get("resourceTemplates")
+			.valueStream()
 			.map((template) -> template.get("uriTemplate").stringValue())
 			.toList();
 	}

@@ -141,7 +141,10 @@ class WatchedDirectoryTests {
 		Files.writeString(this.directory.getRoot().resolve(name), text, StandardCharsets.UTF_8);
 	}
 
-	/** Earlier notices (of another test's files, or a create before a modify) may come first. */
+	/**
+	 * Earlier notices (of another test's files, or a create before a modify) may come
+	 * first.
+	 */
 	private static McpNotification next(McpSubscription subscription, String uri) {
 		McpNotification notification = subscription.awaitNotification();
 		while (!notification.uri().equals(uri)) {

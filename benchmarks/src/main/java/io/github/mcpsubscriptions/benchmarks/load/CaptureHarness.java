@@ -33,33 +33,33 @@ import io.github.mcpsubscriptions.tester.McpTester;
 
 /**
  * Measures the PostgreSQL change capture (#27) end to end, with the sample application in
- * its {@code postgres} profile, started from its jar on a free loopback port, on a schema of
- * its own ({@code currentSchema}, created before and dropped after, so the machine's
+ * its {@code postgres} profile, started from its jar on a free loopback port, on a schema
+ * of its own ({@code currentSchema}, created before and dropped after, so the machine's
  * {@code product} table is left alone). Three measurements, in this order:
  * <ol>
- * <li><b>latency</b>: a 2026-era listen stream on {@code catalog://products}; a writer on its
- * own connection commits single-row updates of distinct products at a steady rate; each
- * notification's receive time minus the time its commit returned to the writer (one JVM, one
- * clock), as p50, p99 and maximum;</li>
- * <li><b>burst</b>: one transaction updates {@code --burst} rows; the time from its commit
- * until the capture has published them all (the node's {@code mcp.capture.changes}, polled
- * every 10 ms) and until the subscriber has received them all, as changes per second. The
- * rows were inserted the same way before (one transaction), which gives the same figure for
- * inserts with no subscriber;</li>
- * <li><b>commits</b>: {@code --writers} connections commit {@code --burst} single-row updates
- * as fast as they can; captured changes per second when each change is a transaction;</li>
+ * <li><b>latency</b>: a 2026-era listen stream on {@code catalog://products}; a writer on
+ * its own connection commits single-row updates of distinct products at a steady rate;
+ * each notification's receive time minus the time its commit returned to the writer (one
+ * JVM, one clock), as p50, p99 and maximum;</li>
+ * <li><b>burst</b>: one transaction updates {@code --burst} rows; the time from its
+ * commit until the capture has published them all (the node's
+ * {@code mcp.capture.changes}, polled every 10 ms) and until the subscriber has received
+ * them all, as changes per second. The rows were inserted the same way before (one
+ * transaction), which gives the same figure for inserts with no subscriber;</li>
+ * <li><b>commits</b>: {@code --writers} connections commit {@code --burst} single-row
+ * updates as fast as they can; captured changes per second when each change is a
+ * transaction;</li>
  * <li><b>cost</b>: single-row updates in a loop on one connection (autocommit), on the
  * captured table, on an identical table without the trigger, on one with a copy of the
- * trigger that does not call {@code pg_notify} (writing to a change table nobody reads), and
- * on one with that copy as an ordinary function (no {@code security definer}, no
- * {@code search_path} of its own), in
- * blocks whose order changes every round, with the capture running; updates per second of
- * each and the ratios to the table without trigger per round, with
- * {@code synchronous_commit} on (each commit waits for the disk) and off (the trigger's own
- * work shows).</li>
+ * trigger that does not call {@code pg_notify} (writing to a change table nobody reads),
+ * and on one with that copy as an ordinary function (no {@code security definer}, no
+ * {@code search_path} of its own), in blocks whose order changes every round, with the
+ * capture running; updates per second of each and the ratios to the table without trigger
+ * per round, with {@code synchronous_commit} on (each commit waits for the disk) and off
+ * (the trigger's own work shows).</li>
  * </ol>
- * A table on standard error, one JSON line on standard output. Loopback only; it stops the
- * process it started and drops its schema, also on failure.
+ * A table on standard error, one JSON line on standard output. Loopback only; it stops
+ * the process it started and drops its schema, also on failure.
  */
 public final class CaptureHarness {
 
@@ -120,11 +120,12 @@ public final class CaptureHarness {
 		startSample();
 		// The rows the measurements change, in one transaction: the insert burst.
 		double before = captured();
-		Instant committed = commit("insert into " + this.schema + ".product (id, name, price) select g, 'bench-' || g, 1"
-				+ " from generate_series(" + BASE_ID + ", " + (BASE_ID + rows - 1) + ") g");
+		Instant committed = commit(
+				"insert into " + this.schema + ".product (id, name, price) select g, 'bench-' || g, 1"
+						+ " from generate_series(" + BASE_ID + ", " + (BASE_ID + rows - 1) + ") g");
 		Instant capturedAll = awaitCaptured(before + rows, Duration.ofMinutes(3));
-		result.put("insertBurst", Map.of("rows", rows, "capturedPerSecond",
-				perSecond(rows, Duration.between(committed, capturedAll))));
+		result.put("insertBurst",
+				Map.of("rows", rows, "capturedPerSecond", perSecond(rows, Duration.between(committed, capturedAll))));
 		List<String> phases = Arrays.asList(this.options.phases.split(","));
 		if (phases.contains("latency")) {
 			result.put("latency", latency());
@@ -204,8 +205,7 @@ public final class CaptureHarness {
 			figures.put("rows", n);
 			figures.put("capturedPerSecond", perSecond(n, Duration.between(committed, capturedAll)));
 			figures.put("received", received);
-			figures.put("deliveredPerSecond",
-					(last > 0) ? round(received / ((last - nanos(committed)) / 1e9)) : 0);
+			figures.put("deliveredPerSecond", (last > 0) ? round(received / ((last - nanos(committed)) / 1e9)) : 0);
 			figures.put("commitToLastCapturedMs", Duration.between(committed, capturedAll).toMillis());
 			figures.put("commitToLastReceivedMs", (last > 0) ? (last - nanos(committed)) / 1_000_000 : -1);
 			return figures;
@@ -213,9 +213,10 @@ public final class CaptureHarness {
 	}
 
 	/**
-	 * {@code --writers} connections commit {@code --burst} single-row updates between them as
-	 * fast as they can ({@code synchronous_commit=off}, so that the writers, not the disk, set
-	 * the pace): captured changes per second while every change is a transaction of its own.
+	 * {@code --writers} connections commit {@code --burst} single-row updates between
+	 * them as fast as they can ({@code synchronous_commit=off}, so that the writers, not
+	 * the disk, set the pace): captured changes per second while every change is a
+	 * transaction of its own.
 	 */
 	private Map<String, Object> commits() throws Exception {
 		int n = this.options.burst;
@@ -275,12 +276,14 @@ public final class CaptureHarness {
 			sql("insert into " + schema + "." + table + " select * from " + schema + ".product where id between "
 					+ BASE_ID + " and " + (BASE_ID + ids - 1));
 		}
-		// The capture's trigger function as installed, writing to a table of its own and without
+		// The capture's trigger function as installed, writing to a table of its own and
+		// without
 		// pg_notify: what the row trigger costs apart from waking the reader.
 		String function;
-		try (Connection connection = connect(); Statement statement = connection.createStatement();
-				java.sql.ResultSet result = statement.executeQuery(
-						"select pg_get_functiondef('" + schema + ".mcp_change_capture()'::regprocedure)")) {
+		try (Connection connection = connect();
+				Statement statement = connection.createStatement();
+				java.sql.ResultSet result = statement
+					.executeQuery("select pg_get_functiondef('" + schema + ".mcp_change_capture()'::regprocedure)")) {
 			result.next();
 			function = result.getString(1);
 		}
@@ -290,7 +293,8 @@ public final class CaptureHarness {
 			.replaceAll("perform pg_notify\\([^;]*\\);", ""));
 		sql("create trigger mcp_bench_capture after insert or update or delete on " + schema
 				+ ".product_nonotify for each row execute function " + schema + ".mcp_bench_capture('id')");
-		// The same again as an ordinary function (no security definer, no search_path of its
+		// The same again as an ordinary function (no security definer, no search_path of
+		// its
 		// own): what those two clauses cost.
 		sql(function.replace(schema + ".mcp_change_capture(", schema + ".mcp_bench_invoker(")
 			.replace("insert into " + schema + ".mcp_change ", "insert into " + schema + ".mcp_change_bench ")
@@ -311,8 +315,8 @@ public final class CaptureHarness {
 	private static final int COST_SLICE = 50;
 
 	/**
-	 * The tables of the cost measurement: captured; the capture's trigger without NOTIFY; the
-	 * same as an ordinary function; no trigger.
+	 * The tables of the cost measurement: captured; the capture's trigger without NOTIFY;
+	 * the same as an ordinary function; no trigger.
 	 */
 	private static final List<String> COST_TABLES = List.of("product", "product_nonotify", "product_invoker",
 			"product_plain");
@@ -330,7 +334,8 @@ public final class CaptureHarness {
 				updates(connection, table, ids, 500);
 			}
 			for (int round = 0; round < this.options.costRounds; round++) {
-				// Slices of 50 updates per table in turn, in an order that changes every slice:
+				// Slices of 50 updates per table in turn, in an order that changes every
+				// slice:
 				// a burst of other load on the machine hits the three tables alike.
 				Map<String, Long> nanos = new LinkedHashMap<>();
 				COST_TABLES.forEach((table) -> nanos.put(table, 0L));
@@ -358,8 +363,8 @@ public final class CaptureHarness {
 					ratios.computeIfAbsent(table + "/product_plain", (key) -> new ArrayList<>())
 						.add(Math.round(rate.get(table) / rate.get("product_plain") * 1000) / 1000.0);
 				}
-				System.err.printf(Locale.ROOT, "cost (synchronous_commit %s) round %d:%s%n", synchronousCommit, round + 1,
-						line);
+				System.err.printf(Locale.ROOT, "cost (synchronous_commit %s) round %d:%s%n", synchronousCommit,
+						round + 1, line);
 			}
 		}
 		Map<String, Object> figures = new LinkedHashMap<>();
@@ -400,8 +405,8 @@ public final class CaptureHarness {
 	}
 
 	/**
-	 * Takes the notifications of products {@code BASE_ID} to {@code BASE_ID + n - 1} until each
-	 * has come once or none came for 30 s.
+	 * Takes the notifications of products {@code BASE_ID} to {@code BASE_ID + n - 1}
+	 * until each has come once or none came for 30 s.
 	 */
 	private static int drain(McpSubscription subscription, int n, Receipt receipt) {
 		boolean[] seen = new boolean[n];
@@ -522,8 +527,8 @@ public final class CaptureHarness {
 			}
 			Thread.sleep(10);
 		}
-		throw new IllegalStateException("The capture did not count " + count + " changes within " + within
-				+ " (it counts " + captured() + ")");
+		throw new IllegalStateException(
+				"The capture did not count " + count + " changes within " + within + " (it counts " + captured() + ")");
 	}
 
 	private Connection connect() throws SQLException {
@@ -590,7 +595,10 @@ public final class CaptureHarness {
 			return out.append('}').toString();
 		}
 		if (value instanceof List<?> list) {
-			return list.stream().map(CaptureHarness::json).reduce((a, b) -> a + "," + b).map((s) -> "[" + s + "]")
+			return list.stream()
+				.map(CaptureHarness::json)
+				.reduce((a, b) -> a + "," + b)
+				.map((s) -> "[" + s + "]")
 				.orElse("[]");
 		}
 		if (value instanceof String text) {
@@ -613,8 +621,7 @@ public final class CaptureHarness {
 				}
 				values.put(args[i].substring(2), args[++i]);
 			}
-			Options options = new Options(
-					values.getOrDefault("jar", "sample-app/target/sample-app-0.1.0-SNAPSHOT.jar"),
+			Options options = new Options(values.getOrDefault("jar", "sample-app/target/sample-app-0.1.0-SNAPSHOT.jar"),
 					values.getOrDefault("jdbc", "jdbc:postgresql://127.0.0.1:5432/test"),
 					Integer.parseInt(values.getOrDefault("rate", "100")),
 					Integer.parseInt(values.getOrDefault("updates", "2000")),
@@ -629,8 +636,8 @@ public final class CaptureHarness {
 				throw new IllegalArgumentException("--jdbc must name a PostgreSQL on loopback");
 			}
 			if (options.rate < 1 || options.rate > 5000 || options.updates < 1 || options.burst < 1
-					|| options.writers < 1 || options.writers > 32
-					|| options.updates > 200_000 || options.burst > 200_000) {
+					|| options.writers < 1 || options.writers > 32 || options.updates > 200_000
+					|| options.burst > 200_000) {
 				throw new IllegalArgumentException("--rate 1..5000, --updates and --burst 1..200000, --writers 1..32");
 			}
 			return options;

@@ -44,9 +44,9 @@ public interface ChangeTrigger extends AutoCloseable {
 	}
 
 	/**
-	 * An HTTP call per change, by default the sample application's
-	 * {@code PUT /api/products/{id}} with a JSON body. At most 256 calls are in flight; past
-	 * that the publishing loop waits (and the achieved rate, reported, falls short).
+	 * An HTTP call per change, by default the sample application's {@code PUT
+	 * /api/products/{id}} with a JSON body. At most 256 calls are in flight; past that
+	 * the publishing loop waits (and the achieved rate, reported, falls short).
 	 */
 	final class Http implements ChangeTrigger {
 
@@ -80,8 +80,8 @@ public interface ChangeTrigger extends AutoCloseable {
 
 		/**
 		 * @param http the client
-		 * @param target the URL of the call for resource n (the cluster harness spreads them
-		 * over its nodes)
+		 * @param target the URL of the call for resource n (the cluster harness spreads
+		 * them over its nodes)
 		 * @param method the HTTP method
 		 * @param bodyTemplate the JSON body, with {@code {n}}
 		 * @param done told when each call ended

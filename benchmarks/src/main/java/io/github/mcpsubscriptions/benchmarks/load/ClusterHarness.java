@@ -32,14 +32,15 @@ import java.util.stream.Stream;
  * The multi-process cluster harness: starts sample-app processes (the built jar) on free
  * loopback ports, spreads every request of every 2025-era client round-robin over them
  * ({@code initialize} on one node, {@code notifications/initialized} and
- * {@code resources/subscribe} on the next ones, the GET stream on the next; no stickiness),
- * publishes product changes ({@code PUT /api/products/1..5}) round-robin over the nodes, and
- * counts per client what arrived: delivered/s, publish-to-receive latency, notifications lost
- * and duplicated, Redis commands per change. In failover mode it kills ({@code kill -9}) the
- * node holding the most streams mid-run and reconnects its clients to another node with
- * their {@code Last-Event-ID}. The same run first measures one node in memory and one node
- * in cluster mode with the same load, for their ratio. Loopback only, bounded (the whole run
- * is stopped after 300 s), it stops every process it started. Run with {@code --help}.
+ * {@code resources/subscribe} on the next ones, the GET stream on the next; no
+ * stickiness), publishes product changes ({@code PUT /api/products/1..5}) round-robin
+ * over the nodes, and counts per client what arrived: delivered/s, publish-to-receive
+ * latency, notifications lost and duplicated, Redis commands per change. In failover mode
+ * it kills ({@code kill -9}) the node holding the most streams mid-run and reconnects its
+ * clients to another node with their {@code Last-Event-ID}. The same run first measures
+ * one node in memory and one node in cluster mode with the same load, for their ratio.
+ * Loopback only, bounded (the whole run is stopped after 300 s), it stops every process
+ * it started. Run with {@code --help}.
  */
 public final class ClusterHarness {
 
@@ -110,7 +111,10 @@ public final class ClusterHarness {
 
 	private static final List<Node> STARTED = new CopyOnWriteArrayList<>();
 
-	/** The harness's own redis-server, if any: stopped on every way out, the watchdog's too. */
+	/**
+	 * The harness's own redis-server, if any: stopped on every way out, the watchdog's
+	 * too.
+	 */
 	private static volatile Process privateRedis;
 
 	public static void main(String[] args) throws Exception {
@@ -165,13 +169,15 @@ public final class ClusterHarness {
 				memory = runPhase(options, "in-memory, 1 node", 1, false, false, redis, work);
 				single = runPhase(options, "cluster, 1 node", 1, true, false, redis, work);
 			}
-			Phase cluster = runPhase(options, "cluster, " + options.nodes() + " nodes"
-					+ (options.failover() ? ", failover" : ""), options.nodes(), true, options.failover(), redis, work);
+			Phase cluster = runPhase(options,
+					"cluster, " + options.nodes() + " nodes" + (options.failover() ? ", failover" : ""),
+					options.nodes(), true, options.failover(), redis, work);
 			status |= (cluster.failed() || (single != null && single.failed())) ? 1 : 0;
 			if (memory != null) {
 				Map<String, Object> ratio = new LinkedHashMap<>();
 				ratio.put("harness", "mcp-subscriptions-cluster-ratio");
-				ratio.put("deliveredPerSecond", ratio(single.json().get("deliveredPerSecond"), memory.json().get("deliveredPerSecond")));
+				ratio.put("deliveredPerSecond",
+						ratio(single.json().get("deliveredPerSecond"), memory.json().get("deliveredPerSecond")));
 				ratio.put("latencyP50", ratio(latency(single, "p50"), latency(memory, "p50")));
 				ratio.put("latencyP99", ratio(latency(single, "p99"), latency(memory, "p99")));
 				ratio.put("note", "cluster mode on one node / in-memory mode on one node, same load, same run");
@@ -291,7 +297,8 @@ public final class ClusterHarness {
 		List<SseSubscriber> subscribers = new ArrayList<>();
 		try {
 			for (int i = 0; i < nodeCount; i++) {
-				nodes.add(Node.start(options, work, label.startsWith("in-memory") ? "memory-" + i : "node-" + i, cluster));
+				nodes.add(Node.start(options, work, label.startsWith("in-memory") ? "memory-" + i : "node-" + i,
+						cluster));
 			}
 			for (Node node : nodes) {
 				node.awaitReady(http);
@@ -300,7 +307,8 @@ public final class ClusterHarness {
 
 			long events = (long) options.rate() * options.durationSeconds();
 			LatencyStats stats = new LatencyStats();
-			// Indexed by change number (1..events); the change of number c is a PUT of product
+			// Indexed by change number (1..events); the change of number c is a PUT of
+			// product
 			// (c - 1) % 5 + 1 whose new name, "change-c", comes back in the notification.
 			long[] publishedAt = new long[(int) events + 1];
 			AtomicLong streamErrors = new AtomicLong();
@@ -310,9 +318,11 @@ public final class ClusterHarness {
 			AtomicLong reconnects = new AtomicLong();
 			AtomicLong reconnectFailures = new AtomicLong();
 
-			// Set up: every request of client i goes to the next node (or all to node i % N).
+			// Set up: every request of client i goes to the next node (or all to node i %
+			// N).
 			List<CompletableFuture<Void>> readies = new ArrayList<>();
-			// With --publish-on one, the stream (request 3: initialize, initialized, subscribe,
+			// With --publish-on one, the stream (request 3: initialize, initialized,
+			// subscribe,
 			// GET) goes to a node other than node-0, where every change is made.
 			boolean elsewhere = options.publishOnOne() && nodes.size() > 1;
 			for (int i = 0; i < options.subscribers(); i++) {
@@ -354,7 +364,8 @@ public final class ClusterHarness {
 			LoadHarness.log(ready.size() + " of " + options.subscribers() + " clients ready; streams per node: "
 					+ streamsPerNode(nodes, ready));
 
-			// Redis work while idle (the nodes' blocking reads and anyone else on this Redis).
+			// Redis work while idle (the nodes' blocking reads and anyone else on this
+			// Redis).
 			Map<String, Long> idleBefore = redis.commandCalls();
 			long idleStart = System.nanoTime();
 			Thread.sleep(3000);
@@ -368,7 +379,9 @@ public final class ClusterHarness {
 				node.inFlight.incrementAndGet();
 				return node.base.resolve("/api/products/" + product(change));
 			}, "PUT", "{\"name\":\"change-{n}\",\"price\":1}", (change, target, succeeded) -> {
-				nodes.stream().filter((node) -> target.getPort() == node.port).forEach((node) -> node.inFlight.decrementAndGet());
+				nodes.stream()
+					.filter((node) -> target.getPort() == node.port)
+					.forEach((node) -> node.inFlight.decrementAndGet());
 				if (succeeded) {
 					published.set((int) change, 1);
 				}
@@ -402,10 +415,14 @@ public final class ClusterHarness {
 			double runSeconds = (System.nanoTime() - firstPublish) / 1e9;
 
 			// Per client and product, in change order. Coalescing may merge changes still
-			// waiting into the newest one (whose name the notification carries), never drop the
-			// last: a published change is lost when no notification of its product named it or
-			// a later change. An event id or a change seen twice is a duplicate. Changes of one
-			// product sent to different nodes within a few milliseconds may be published in
+			// waiting into the newest one (whose name the notification carries), never
+			// drop the
+			// last: a published change is lost when no notification of its product named
+			// it or
+			// a later change. An event id or a change seen twice is a duplicate. Changes
+			// of one
+			// product sent to different nodes within a few milliseconds may be published
+			// in
 			// another order than they were sent: counted apart, not as a failure.
 			long lost = 0;
 			long merged = 0;
@@ -505,7 +522,9 @@ public final class ClusterHarness {
 		}
 	}
 
-	/** Wait for the tail: until everything arrived, nothing arrives for 5 s, or 30 s pass. */
+	/**
+	 * Wait for the tail: until everything arrived, nothing arrives for 5 s, or 30 s pass.
+	 */
 	private static void drain(LatencyStats stats, long expected) throws InterruptedException {
 		LoadHarness.awaitDrain(stats, expected, Duration.ofSeconds(5), Duration.ofSeconds(30));
 	}
@@ -518,12 +537,15 @@ public final class ClusterHarness {
 	private static Map<String, Integer> streamsPerNode(List<Node> nodes, List<SseSubscriber> subscribers) {
 		Map<String, Integer> counts = new LinkedHashMap<>();
 		for (Node node : nodes) {
-			counts.put(node.name, (int) subscribers.stream().filter((s) -> node.mcp.equals(s.streamEndpoint())).count());
+			counts.put(node.name,
+					(int) subscribers.stream().filter((s) -> node.mcp.equals(s.streamEndpoint())).count());
 		}
 		return counts;
 	}
 
-	/** The next node (from a counter) that is alive; for changes, also still taking them. */
+	/**
+	 * The next node (from a counter) that is alive; for changes, also still taking them.
+	 */
 	private static Node nextLive(List<Node> nodes, int counter, boolean forChanges) {
 		for (int i = 0; i < nodes.size(); i++) {
 			Node node = nodes.get(Math.floorMod(counter + i, nodes.size()));
@@ -535,16 +557,14 @@ public final class ClusterHarness {
 	}
 
 	/**
-	 * Kill -9 the node holding the most streams. It first leaves the rotation of changes and
-	 * finishes the calls it has in flight, so that every change counted as published was
-	 * answered (a change whose answer died with the node would be neither lost nor
+	 * Kill -9 the node holding the most streams. It first leaves the rotation of changes
+	 * and finishes the calls it has in flight, so that every change counted as published
+	 * was answered (a change whose answer died with the node would be neither lost nor
 	 * published).
 	 */
 	private static Map<String, Object> killBusiestNode(List<Node> nodes, List<SseSubscriber> subscribers) {
 		Map<String, Integer> streams = streamsPerNode(nodes, subscribers);
-		Node victim = nodes.stream()
-			.max(Comparator.comparingInt((Node node) -> streams.get(node.name)))
-			.orElseThrow();
+		Node victim = nodes.stream().max(Comparator.comparingInt((Node node) -> streams.get(node.name))).orElseThrow();
 		victim.takesChanges = false;
 		long deadline = System.nanoTime() + 10_000_000_000L;
 		while (victim.inFlight.get() > 0 && System.nanoTime() < deadline) {
@@ -556,8 +576,8 @@ public final class ClusterHarness {
 		kill.put("streamsHeld", streams.get(victim.name));
 		victim.alive = false;
 		victim.kill();
-		LoadHarness.log("kill -9 " + victim.process.pid() + " (" + victim.name + ", " + streams.get(victim.name)
-				+ " streams)");
+		LoadHarness.log(
+				"kill -9 " + victim.process.pid() + " (" + victim.name + ", " + streams.get(victim.name) + " streams)");
 		return kill;
 	}
 
@@ -607,7 +627,8 @@ public final class ClusterHarness {
 			.filter((e) -> e.getValue() > 0)
 			.sorted(Map.Entry.<String, Long>comparingByValue().reversed())
 			.limit(8)
-			.forEach((e) -> perCommand.put(e.getKey(), LoadHarness.round((double) e.getValue() / Math.max(1, changes))));
+			.forEach(
+					(e) -> perCommand.put(e.getKey(), LoadHarness.round((double) e.getValue() / Math.max(1, changes))));
 		work.put("perChangeByCommand", perCommand);
 		work.put("note", "INFO commandstats deltas, server-wide");
 		return work;
@@ -619,7 +640,10 @@ public final class ClusterHarness {
 
 	private static final Pattern METRIC_VALUE = Pattern.compile("\"statistic\":\"COUNT\",\"value\":([0-9.E]+)");
 
-	/** mcp.notifications.coalesced summed over the nodes still alive (a killed node's count is gone). */
+	/**
+	 * mcp.notifications.coalesced summed over the nodes still alive (a killed node's
+	 * count is gone).
+	 */
 	private static long coalesced(HttpClient http, List<Node> nodes) {
 		long sum = 0;
 		for (Node node : nodes) {
@@ -627,11 +651,10 @@ public final class ClusterHarness {
 				continue;
 			}
 			try {
-				HttpResponse<String> response = http.send(
-						HttpRequest.newBuilder(node.base.resolve("/actuator/metrics/mcp.notifications.coalesced"))
-							.timeout(Duration.ofSeconds(10))
-							.build(),
-						HttpResponse.BodyHandlers.ofString());
+				HttpResponse<String> response = http
+					.send(HttpRequest.newBuilder(node.base.resolve("/actuator/metrics/mcp.notifications.coalesced"))
+						.timeout(Duration.ofSeconds(10))
+						.build(), HttpResponse.BodyHandlers.ofString());
 				Matcher value = METRIC_VALUE.matcher(response.body());
 				if (response.statusCode() == 200 && value.find()) {
 					sum += (long) Double.parseDouble(value.group(1));
@@ -706,13 +729,14 @@ public final class ClusterHarness {
 			long deadline = System.nanoTime() + 180_000_000_000L;
 			while (System.nanoTime() < deadline) {
 				if (!this.process.isAlive()) {
-					throw new IllegalStateException(this.name + " ended during start-up (exit " + this.process.exitValue()
-							+ "); see its log");
+					throw new IllegalStateException(
+							this.name + " ended during start-up (exit " + this.process.exitValue() + "); see its log");
 				}
 				try {
-					HttpResponse<String> health = http.send(HttpRequest.newBuilder(this.base.resolve("/actuator/health"))
-						.timeout(Duration.ofSeconds(5))
-						.build(), HttpResponse.BodyHandlers.ofString());
+					HttpResponse<String> health = http
+						.send(HttpRequest.newBuilder(this.base.resolve("/actuator/health"))
+							.timeout(Duration.ofSeconds(5))
+							.build(), HttpResponse.BodyHandlers.ofString());
 					if (health.statusCode() == 200) {
 						return;
 					}

@@ -5,8 +5,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * Counts received notifications and their publish-to-receive latencies, in buckets of 20
- * microseconds up to 30 seconds (later ones count in the last bucket; the maximum is exact).
- * Lock-free: the HTTP client's threads record concurrently.
+ * microseconds up to 30 seconds (later ones count in the last bucket; the maximum is
+ * exact). Lock-free: the HTTP client's threads record concurrently.
  */
 final class LatencyStats {
 
@@ -33,7 +33,9 @@ final class LatencyStats {
 
 	private final AtomicLongArray timeline = new AtomicLongArray(TIMELINE_SECONDS * TIMELINE_BUCKETS);
 
-	/** When the measured window's first change was published, or Long.MIN_VALUE before. */
+	/**
+	 * When the measured window's first change was published, or Long.MIN_VALUE before.
+	 */
 	private volatile long windowStart = Long.MIN_VALUE;
 
 	void record(long latencyNanos, long receivedAt) {
@@ -62,8 +64,8 @@ final class LatencyStats {
 	}
 
 	/**
-	 * The p99 of the changes published in each second of the window, in milliseconds (to 10
-	 * ms, at most 10 s): where in the window a tail comes from.
+	 * The p99 of the changes published in each second of the window, in milliseconds (to
+	 * 10 ms, at most 10 s): where in the window a tail comes from.
 	 * @param seconds the window's length
 	 * @return one value per second, NaN for a second without samples
 	 */
@@ -101,7 +103,9 @@ final class LatencyStats {
 		return -1;
 	}
 
-	/** Forget everything recorded: after a warm-up, once its notifications have arrived. */
+	/**
+	 * Forget everything recorded: after a warm-up, once its notifications have arrived.
+	 */
 	void reset() {
 		for (int i = 0; i < BUCKETS; i++) {
 			this.buckets.set(i, 0);
@@ -112,7 +116,10 @@ final class LatencyStats {
 		this.lastReceiveNanos.set(0);
 	}
 
-	/** A notification whose resource number the harness did not publish (or could not read). */
+	/**
+	 * A notification whose resource number the harness did not publish (or could not
+	 * read).
+	 */
 	void unmatched() {
 		this.unmatched.incrementAndGet();
 	}

@@ -34,9 +34,10 @@ import io.github.mcpsubscriptions.benchmarks.JsonText;
  * End-to-end load: N concurrent SSE subscribers of an MCP server (2025 era: initialize,
  * subscribe, GET stream; 2026 era: {@code subscriptions/listen}), changes published at a
  * given rate through a pluggable {@link ChangeTrigger}, and a report of delivered
- * notifications per second, publish-to-receive latency, errors and server heap per session:
- * one JSON line per run on standard output, and a table. Loopback only, bounded in count
- * and time; it stops by itself and closes everything it opened. Run with {@code --help}.
+ * notifications per second, publish-to-receive latency, errors and server heap per
+ * session: one JSON line per run on standard output, and a table. Loopback only, bounded
+ * in count and time; it stops by itself and closes everything it opened. Run with
+ * {@code --help}.
  */
 public final class LoadHarness {
 
@@ -178,7 +179,8 @@ public final class LoadHarness {
 			throw new IllegalArgumentException("--server must be fork or in-process");
 		}
 		if (trigger.equals("in-process") && (url != null || !server.equals("in-process"))) {
-			throw new IllegalArgumentException("--trigger in-process needs the embedded server with --server in-process");
+			throw new IllegalArgumentException(
+					"--trigger in-process needs the embedded server with --server in-process");
 		}
 		if (!trigger.equals("http") && !trigger.equals("in-process")) {
 			throw new IllegalArgumentException("--trigger must be http or in-process");
@@ -203,7 +205,8 @@ public final class LoadHarness {
 		int setupConcurrency = intOption(values, "setup-concurrency", 16, 1, 256);
 		String serverJar = values.remove("server-jar");
 		if (serverJar != null && (url != null || !server.equals("fork"))) {
-			throw new IllegalArgumentException("--server-jar is for the forked embedded server (no --url, --server fork)");
+			throw new IllegalArgumentException(
+					"--server-jar is for the forked embedded server (no --url, --server fork)");
 		}
 		String propertyList = values.remove("server-properties");
 		List<String> serverProperties = new ArrayList<>();
@@ -244,9 +247,9 @@ public final class LoadHarness {
 		if (!values.isEmpty()) {
 			throw new IllegalArgumentException("unknown option(s): --" + String.join(", --", values.keySet()));
 		}
-		return new Options(url, era, subscribers, rate, duration, warmup, subscribeUri, perSession, trigger,
-				triggerUrl, triggerMethod, triggerBody, ids, baseline, server, setupConcurrency, streams.equals("on"),
-				serverJar, serverProperties);
+		return new Options(url, era, subscribers, rate, duration, warmup, subscribeUri, perSession, trigger, triggerUrl,
+				triggerMethod, triggerBody, ids, baseline, server, setupConcurrency, streams.equals("on"), serverJar,
+				serverProperties);
 	}
 
 	/**
@@ -303,7 +306,8 @@ public final class LoadHarness {
 		boolean ok = bare.equalsIgnoreCase("localhost") || bare.equals("::1") || bare.equals("0:0:0:0:0:0:0:1")
 				|| (bare.matches("127\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}") && isLoopbackLiteral(bare));
 		if (!ok) {
-			throw new IllegalArgumentException(option + " must be on this machine (localhost, 127.x, ::1), got " + host);
+			throw new IllegalArgumentException(
+					option + " must be on this machine (localhost, 127.x, ::1), got " + host);
 		}
 		return uri;
 	}
@@ -332,7 +336,9 @@ public final class LoadHarness {
 
 		ChangeTrigger inProcessTrigger();
 
-		/** CPU time the server's process used so far, in nanoseconds, or -1 when unknown. */
+		/**
+		 * CPU time the server's process used so far, in nanoseconds, or -1 when unknown.
+		 */
 		default long cpuNanos() {
 			return -1;
 		}
@@ -369,7 +375,8 @@ public final class LoadHarness {
 		Server server = null;
 		List<SseSubscriber> subscribers = new ArrayList<>();
 		ExecutorService setup = Executors.newFixedThreadPool(options.setupConcurrency(), daemon("harness-setup"));
-		// The trigger's calls get a client and a thread of their own: their round trip then
+		// The trigger's calls get a client and a thread of their own: their round trip
+		// then
 		// measures the server, not the harness's threads busy parsing streams.
 		ExecutorService triggerExecutor = Executors.newSingleThreadExecutor(daemon("harness-trigger"));
 		HttpClient triggerHttp = HttpClient.newBuilder()
@@ -384,7 +391,8 @@ public final class LoadHarness {
 				endpoint = options.url();
 			}
 			else {
-				server = options.server().equals("fork") ? forkServer(raw, options.serverJar(), options.serverProperties()) : inProcessServer(raw);
+				server = options.server().equals("fork")
+						? forkServer(raw, options.serverJar(), options.serverProperties()) : inProcessServer(raw);
 				endpoint = URI.create("http://127.0.0.1:" + server.port() + (raw ? "/raw/stream" : "/mcp"));
 			}
 			log("endpoint " + endpoint);
@@ -401,8 +409,10 @@ public final class LoadHarness {
 			SseSubscriber.Context context = new SseSubscriber.Context(http, endpoint, stats, publishedAt, streamErrors,
 					streamsEnded);
 
-			// Set up the subscribers, a bounded number at a time: first a tenth of them (which
-			// also warms the server up), then the rest. Heap per session is the growth of the
+			// Set up the subscribers, a bounded number at a time: first a tenth of them
+			// (which
+			// also warms the server up), then the rest. Heap per session is the growth of
+			// the
 			// server's heap (after GC) over the second batch, divided by its size.
 			long setupStart = System.nanoTime();
 			AtomicInteger firstErrors = new AtomicInteger();
@@ -410,8 +420,10 @@ public final class LoadHarness {
 			int firstBatch = (options.subscribers() >= 10) ? options.subscribers() / 10 : options.subscribers();
 			openBatch(options, raw, context, subscribers, readies, 0, firstBatch, setup, firstErrors);
 			long readyFirst = readies.stream().filter((f) -> !f.isCompletedExceptionally()).count();
-			long heapFirst = (server != null && firstBatch < options.subscribers()) ? server.usedHeapAfterGc() : heapBefore;
-			openBatch(options, raw, context, subscribers, readies, firstBatch, options.subscribers(), setup, firstErrors);
+			long heapFirst = (server != null && firstBatch < options.subscribers()) ? server.usedHeapAfterGc()
+					: heapBefore;
+			openBatch(options, raw, context, subscribers, readies, firstBatch, options.subscribers(), setup,
+					firstErrors);
 			long ready = readies.stream().filter((f) -> f.isDone() && !f.isCompletedExceptionally()).count();
 			long setupErrors = options.subscribers() - ready;
 			double setupSeconds = (System.nanoTime() - setupStart) / 1e9;
@@ -427,7 +439,8 @@ public final class LoadHarness {
 				publish(options, trigger, publishedAt, warmupEvents, events, System.nanoTime());
 				awaitDrain(stats, warmupEvents * ready);
 				stats.reset();
-				// The warm-up's changes were all answered before their notifications drained.
+				// The warm-up's changes were all answered before their notifications
+				// drained.
 				LatencyStats warmupRoundTrips = trigger.roundTrips();
 				if (warmupRoundTrips != null) {
 					warmupRoundTrips.reset();
@@ -491,10 +504,12 @@ public final class LoadHarness {
 			latency.put("max", round(stats.maxMillis()));
 			json.put("latencyMs", latency);
 			json.put("windowStartEpochMillis", windowStartEpochMillis);
-			// A trigger that fell behind publishes past the window's last second: a few more.
-			json.put("p99BySecondMs", Arrays.stream(stats.p99BySecond(options.durationSeconds() + 5))
-				.mapToObj((v) -> Double.isNaN(v) ? null : (Object) round(v))
-				.toList());
+			// A trigger that fell behind publishes past the window's last second: a few
+			// more.
+			json.put("p99BySecondMs",
+					Arrays.stream(stats.p99BySecond(options.durationSeconds() + 5))
+						.mapToObj((v) -> Double.isNaN(v) ? null : (Object) round(v))
+						.toList());
 			LatencyStats roundTrips = trigger.roundTrips();
 			Map<String, Object> roundTrip = null;
 			if (roundTrips != null && roundTrips.count() > 0) {
@@ -508,12 +523,13 @@ public final class LoadHarness {
 			json.put("serverCpuPercent", (cpuBefore >= 0 && cpuAfter >= 0)
 					? round(100.0 * (cpuAfter - cpuBefore) / Math.max(1, cpuWindowEnd - firstPublish)) : null);
 			// The clients share the machine: a harness short of CPU delays what it reads.
-			json.put("harnessCpuPercent", (harnessCpuBefore >= 0 && harnessCpuAfter >= 0)
-					? round(100.0 * (harnessCpuAfter - harnessCpuBefore) / Math.max(1, cpuWindowEnd - firstPublish))
-					: null);
+			json.put("harnessCpuPercent",
+					(harnessCpuBefore >= 0 && harnessCpuAfter >= 0) ? round(
+							100.0 * (harnessCpuAfter - harnessCpuBefore) / Math.max(1, cpuWindowEnd - firstPublish))
+							: null);
 			// A paused harness reads nothing: its collections' time shows up as latency.
-			json.put("harnessGcMillis", (harnessGcBefore >= 0 && harnessGcAfter >= 0)
-					? harnessGcAfter - harnessGcBefore : null);
+			json.put("harnessGcMillis",
+					(harnessGcBefore >= 0 && harnessGcAfter >= 0) ? harnessGcAfter - harnessGcBefore : null);
 			long writes = (writesBefore >= 0 && writesAfter >= 0) ? writesAfter - writesBefore : -1;
 			json.put("serverWriteCalls", (writes >= 0) ? writes : null);
 			json.put("notificationsPerWrite", (writes > 0) ? round((double) delivered / writes) : null);
@@ -527,12 +543,14 @@ public final class LoadHarness {
 			errors.put("unmatched", stats.unmatchedCount());
 			json.put("errors", errors);
 			if (server != null && heapFirst > 0 && heapOpen > 0) {
-				json.put("heapPerSessionBytes", Math.round((double) (heapOpen - heapFirst) / Math.max(1, measuredSessions)));
-				json.put("heapNote", (options.server().equals("fork") ? "server JVM" : "in-process, includes the harness's clients")
+				json.put("heapPerSessionBytes",
+						Math.round((double) (heapOpen - heapFirst) / Math.max(1, measuredSessions)));
+				json.put("heapNote", (options.server().equals("fork") ? "server JVM"
+						: "in-process, includes the harness's clients")
 						+ ": used heap after GC with all subscribers open minus with the first tenth open, / the other nine tenths"
 						+ (options.openStreams() || raw ? "" : " (sessions without streams)"));
-				json.put("heapAfterRunPerSessionBytes",
-						(heapAfterRun > 0) ? Math.round((double) (heapAfterRun - heapOpen) / Math.max(1, ready)) : null);
+				json.put("heapAfterRunPerSessionBytes", (heapAfterRun > 0)
+						? Math.round((double) (heapAfterRun - heapOpen) / Math.max(1, ready)) : null);
 			}
 			else {
 				json.put("heapPerSessionBytes", null);
@@ -543,10 +561,12 @@ public final class LoadHarness {
 			json.put("cores", Runtime.getRuntime().availableProcessors());
 			if (baseline != null) {
 				Map<String, Object> ratio = new LinkedHashMap<>();
-				ratio.put("deliveredPerSecond", ratioOf(json.get("deliveredPerSecond"), baseline.json(), "deliveredPerSecond"));
+				ratio.put("deliveredPerSecond",
+						ratioOf(json.get("deliveredPerSecond"), baseline.json(), "deliveredPerSecond"));
 				ratio.put("p99", ratioOf(latency.get("p99"), baseline.json().get("latencyMs"), "p99"));
 				ratio.put("p50", ratioOf(latency.get("p50"), baseline.json().get("latencyMs"), "p50"));
-				ratio.put("heapPerSession", ratioOf(json.get("heapPerSessionBytes"), baseline.json(), "heapPerSessionBytes"));
+				ratio.put("heapPerSession",
+						ratioOf(json.get("heapPerSessionBytes"), baseline.json(), "heapPerSessionBytes"));
 				ratio.put("triggerRoundTripP50", (roundTrip != null)
 						? ratioOf(roundTrip.get("p50"), baseline.json().get("triggerRoundTripMs"), "p50") : null);
 				json.put("ratioToRaw", ratio);
@@ -562,7 +582,8 @@ public final class LoadHarness {
 				subscriber.close();
 			}
 			if (options.url() != null && options.era().equals("2025")) {
-				// A server the harness did not start keeps sessions until they expire: end them.
+				// A server the harness did not start keeps sessions until they expire:
+				// end them.
 				List<CompletableFuture<Void>> deletes = new ArrayList<>();
 				for (SseSubscriber subscriber : subscribers) {
 					deletes.add(CompletableFuture.runAsync(subscriber::deleteSession, setup));
@@ -614,7 +635,8 @@ public final class LoadHarness {
 			}));
 		}
 		try {
-			CompletableFuture.allOf(batch.toArray(CompletableFuture[]::new)).get(MAX_DURATION_SECONDS, TimeUnit.SECONDS);
+			CompletableFuture.allOf(batch.toArray(CompletableFuture[]::new))
+				.get(MAX_DURATION_SECONDS, TimeUnit.SECONDS);
 		}
 		catch (Exception ex) {
 			// Counted as not ready.
@@ -635,7 +657,8 @@ public final class LoadHarness {
 		String uri = options.subscribeUri();
 		uris.add(uri);
 		for (int k = 1; k < options.subscriptionsPerSession(); k++) {
-			// Exact URIs that no change of the run matches (numbers above any published one).
+			// Exact URIs that no change of the run matches (numbers above any published
+			// one).
 			String extra = Long.toString(1_000_000_000L + subscriber * 100L + k);
 			int open = uri.indexOf('{');
 			int close = uri.indexOf('}', Math.max(open, 0));
@@ -685,8 +708,8 @@ public final class LoadHarness {
 
 	/**
 	 * Start the embedded server in a child JVM from the same class path: its heap and its
-	 * file descriptors are then its own. It ends when the harness closes its standard input
-	 * (or dies).
+	 * file descriptors are then its own. It ends when the harness closes its standard
+	 * input (or dies).
 	 */
 	private static Server forkServer(boolean raw, String serverJar, List<String> properties) throws Exception {
 		String java = System.getProperty("java.home") + "/bin/java";
@@ -741,10 +764,10 @@ public final class LoadHarness {
 
 			@Override
 			public long usedHeapAfterGc() throws Exception {
-				HttpResponse<String> response = control.send(HttpRequest
-					.newBuilder(URI.create("http://127.0.0.1:" + serverPort + "/harness/heap"))
-					.timeout(Duration.ofSeconds(60))
-					.build(), HttpResponse.BodyHandlers.ofString());
+				HttpResponse<String> response = control
+					.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + serverPort + "/harness/heap"))
+						.timeout(Duration.ofSeconds(60))
+						.build(), HttpResponse.BodyHandlers.ofString());
 				String body = response.body();
 				int at = body.indexOf(':');
 				return Long.parseLong(body.substring(at + 1).replaceAll("[^0-9]", ""));
@@ -817,7 +840,10 @@ public final class LoadHarness {
 				? os.getProcessCpuTime() : -1;
 	}
 
-	/** Time this process spent in garbage collections so far (their pauses, for G1's young ones), or -1. */
+	/**
+	 * Time this process spent in garbage collections so far (their pauses, for G1's young
+	 * ones), or -1.
+	 */
 	private static long harnessGcMillis() {
 		long total = 0;
 		for (GarbageCollectorMXBean collector : ManagementFactory.getGarbageCollectorMXBeans()) {
@@ -927,7 +953,9 @@ public final class LoadHarness {
 		}
 	}
 
-	/** Wait for the tail: until everything arrived, nothing arrives for 3 s, or 15 s pass. */
+	/**
+	 * Wait for the tail: until everything arrived, nothing arrives for 3 s, or 15 s pass.
+	 */
 	private static void awaitDrain(LatencyStats stats, long expected) throws InterruptedException {
 		awaitDrain(stats, expected, Duration.ofSeconds(3), Duration.ofSeconds(15));
 	}

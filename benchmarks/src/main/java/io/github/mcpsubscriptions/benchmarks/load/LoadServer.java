@@ -37,15 +37,18 @@ import org.springframework.web.servlet.mvc.method.annotation.ResponseBodyEmitter
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
 /**
- * The harness's embedded servers, on 127.0.0.1 and a free port: the MCP server (the starter,
- * one {@code @McpResource} template, the sample application's {@code PUT /api/products/{id}})
- * and the raw broadcaster (N plain {@code SseEmitter}s that get the same bytes per event,
- * with no MCP logic). Both answer {@code GET /harness/heap} with the heap in use after
- * garbage collection.
+ * The harness's embedded servers, on 127.0.0.1 and a free port: the MCP server (the
+ * starter, one {@code @McpResource} template, the sample application's {@code PUT
+ * /api/products/{id}}) and the raw broadcaster (N plain {@code SseEmitter}s that get the
+ * same bytes per event, with no MCP logic). Both answer {@code GET /harness/heap} with
+ * the heap in use after garbage collection.
  */
 public final class LoadServer implements AutoCloseable {
 
-	/** The template the MCP server serves and the raw broadcaster names as {@code subscribedUri}. */
+	/**
+	 * The template the MCP server serves and the raw broadcaster names as
+	 * {@code subscribedUri}.
+	 */
 	static final String TEMPLATE = "catalog://products/{id}";
 
 	/**
@@ -56,16 +59,16 @@ public final class LoadServer implements AutoCloseable {
 	 * accept queue); set-up requests need a few more.</li>
 	 * <li>{@code server.tomcat.accept-count=2000}: the back-log of connections not yet
 	 * accepted, for the burst of connects while N subscribers set up (default 100).</li>
-	 * <li>{@code server.tomcat.threads.max=200}: unchanged from the default on purpose. SSE
-	 * streams are asynchronous requests and hold no thread while open; on two cores more
-	 * request threads only add contention.</li>
+	 * <li>{@code server.tomcat.threads.max=200}: unchanged from the default on purpose.
+	 * SSE streams are asynchronous requests and hold no thread while open; on two cores
+	 * more request threads only add contention.</li>
 	 * <li>{@code server.tomcat.max-keep-alive-requests=-1}: set-up requests reuse their
 	 * connections (the default closes a connection after 100 requests).</li>
 	 * <li>{@code mcp.sessions.max}, {@code mcp.listen.max-streams},
-	 * {@code mcp.subscriptions.max-total}: above what the largest run opens (the defaults are
-	 * 10,000 sessions, 1,000 listen streams and 100,000 subscriptions).</li>
-	 * <li>{@code mcp.listen.rate-limit.requests=0}: every subscriber of a run listens from
-	 * the one loopback address, far faster than a single client is allowed to.</li>
+	 * {@code mcp.subscriptions.max-total}: above what the largest run opens (the defaults
+	 * are 10,000 sessions, 1,000 listen streams and 100,000 subscriptions).</li>
+	 * <li>{@code mcp.listen.rate-limit.requests=0}: every subscriber of a run listens
+	 * from the one loopback address, far faster than a single client is allowed to.</li>
 	 * </ul>
 	 */
 	static final Map<String, Object> PROPERTIES = Map.ofEntries(Map.entry("server.address", "127.0.0.1"),
@@ -142,9 +145,10 @@ public final class LoadServer implements AutoCloseable {
 	}
 
 	/**
-	 * Tomcat connector attributes that Spring Boot has no property for (the per-connection
-	 * socket buffers, {@code socket.appReadBufSize} and {@code socket.appWriteBufSize}), from
-	 * system properties named {@code harness.tomcat.connector.<attribute>}: the harness's
+	 * Tomcat connector attributes that Spring Boot has no property for (the
+	 * per-connection socket buffers, {@code socket.appReadBufSize} and
+	 * {@code socket.appWriteBufSize}), from system properties named
+	 * {@code harness.tomcat.connector.<attribute>}: the harness's
 	 * {@code --server-properties} then measures their effect on the heap per open stream.
 	 */
 	@Configuration(proxyBeanMethods = false)
@@ -251,11 +255,11 @@ public final class LoadServer implements AutoCloseable {
 
 	/**
 	 * Holds plain {@code SseEmitter}s and writes the MCP server's notification bytes
-	 * ({@code id}, {@code event: message}, the same JSON) to each of them, the way the MCP
-	 * server delivers: 16 writers each own a sixteenth of the emitters (so events reach one
-	 * emitter in order), at most half the cores' worth of them run at once, and what waits
-	 * for a writer is sent to each of its emitters with one flush, up to the MCP server's
-	 * default batch (64 events or 32 KiB).
+	 * ({@code id}, {@code event: message}, the same JSON) to each of them, the way the
+	 * MCP server delivers: 16 writers each own a sixteenth of the emitters (so events
+	 * reach one emitter in order), at most half the cores' worth of them run at once, and
+	 * what waits for a writer is sent to each of its emitters with one flush, up to the
+	 * MCP server's default batch (64 events or 32 KiB).
 	 */
 	@RestController
 	static class RawBroadcaster {
@@ -266,8 +270,7 @@ public final class LoadServer implements AutoCloseable {
 
 		private static final int BATCH_BYTES = 32 * 1024;
 
-		private static final MediaType UTF8_TEXT = new MediaType(MediaType.TEXT_PLAIN,
-				StandardCharsets.UTF_8);
+		private static final MediaType UTF8_TEXT = new MediaType(MediaType.TEXT_PLAIN, StandardCharsets.UTF_8);
 
 		private final List<Map<SseEmitter, Boolean>> slices = IntStream.range(0, WRITERS)
 			.mapToObj((i) -> (Map<SseEmitter, Boolean>) new ConcurrentHashMap<SseEmitter, Boolean>())
@@ -277,13 +280,11 @@ public final class LoadServer implements AutoCloseable {
 			.mapToObj((i) -> (Queue<String>) new ConcurrentLinkedQueue<String>())
 			.toList();
 
-		private final AtomicBoolean[] scheduled = IntStream
-			.range(0, WRITERS)
+		private final AtomicBoolean[] scheduled = IntStream.range(0, WRITERS)
 			.mapToObj((i) -> new AtomicBoolean())
 			.toArray(AtomicBoolean[]::new);
 
-		private final Semaphore running = new Semaphore(
-				Math.max(1, Runtime.getRuntime().availableProcessors() / 2));
+		private final Semaphore running = new Semaphore(Math.max(1, Runtime.getRuntime().availableProcessors() / 2));
 
 		private final ExecutorService[] writers = IntStream.range(0, WRITERS)
 			.mapToObj((i) -> Executors.newSingleThreadExecutor((task) -> {
@@ -315,8 +316,8 @@ public final class LoadServer implements AutoCloseable {
 		}
 
 		void broadcast(long n) {
-			String frame = "id:raw-" + this.sequence.incrementAndGet() + "\nevent:message\ndata:"
-					+ notificationJson(n) + "\n\n";
+			String frame = "id:raw-" + this.sequence.incrementAndGet() + "\nevent:message\ndata:" + notificationJson(n)
+					+ "\n\n";
 			for (int i = 0; i < WRITERS; i++) {
 				this.pending.get(i).add(frame);
 				schedule(i);

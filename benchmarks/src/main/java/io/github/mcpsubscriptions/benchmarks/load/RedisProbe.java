@@ -41,7 +41,8 @@ final class RedisProbe implements AutoCloseable {
 	}
 
 	/**
-	 * Calls per command since the server started (server-wide: every database and client).
+	 * Calls per command since the server started (server-wide: every database and
+	 * client).
 	 * @return command name to calls
 	 */
 	Map<String, Long> commandCalls() throws IOException {
@@ -52,7 +53,8 @@ final class RedisProbe implements AutoCloseable {
 				int colon = line.indexOf(':');
 				int start = line.indexOf("calls=", colon) + 6;
 				int end = line.indexOf(',', start);
-				calls.put(line.substring(8, colon), Long.parseLong(line.substring(start, (end < 0) ? line.length() : end)));
+				calls.put(line.substring(8, colon),
+						Long.parseLong(line.substring(start, (end < 0) ? line.length() : end)));
 			}
 		}
 		return calls;
@@ -61,7 +63,11 @@ final class RedisProbe implements AutoCloseable {
 	private String command(String... words) throws IOException {
 		StringBuilder request = new StringBuilder("*").append(words.length).append("\r\n");
 		for (String word : words) {
-			request.append('$').append(word.getBytes(StandardCharsets.UTF_8).length).append("\r\n").append(word).append("\r\n");
+			request.append('$')
+				.append(word.getBytes(StandardCharsets.UTF_8).length)
+				.append("\r\n")
+				.append(word)
+				.append("\r\n");
 		}
 		this.out.write(request.toString().getBytes(StandardCharsets.UTF_8));
 		this.out.flush();

@@ -18,8 +18,8 @@ import java.util.function.Consumer;
 import java.util.function.IntFunction;
 
 /**
- * One subscriber of the load: sets itself up in the protocol of its era, then reads its SSE
- * stream asynchronously (the JDK client's line subscriber: no thread per connection),
+ * One subscriber of the load: sets itself up in the protocol of its era, then reads its
+ * SSE stream asynchronously (the JDK client's line subscriber: no thread per connection),
  * recording the latency of each {@code notifications/resources/updated} by the number at
  * the end of its {@code uri}. For the cluster harness it can also send each request to
  * another node ({@link #route}), count what it received per resource number and per event
@@ -34,10 +34,15 @@ final class SseSubscriber {
 
 	static final String ACCEPT_BOTH = "application/json, text/event-stream";
 
-	/** How a change names itself in a notification's {@code _meta} (see {@link #changeNumber}). */
+	/**
+	 * How a change names itself in a notification's {@code _meta} (see
+	 * {@link #changeNumber}).
+	 */
 	static final String CHANGE_MARKER = "\"name\":\"change-";
 
-	/** The {@code _meta} key of a resync notification (NotificationEncoder.RESYNC_META). */
+	/**
+	 * The {@code _meta} key of a resync notification (NotificationEncoder.RESYNC_META).
+	 */
 	static final String RESYNC_META = "\"io.github.mcpsubscriptions/resync\"";
 
 	/** Shared by all subscribers of a run. */
@@ -57,14 +62,19 @@ final class SseSubscriber {
 
 	private volatile String sessionId;
 
-	/** The endpoint of the subscriber's request number k (all on one endpoint by default). */
+	/**
+	 * The endpoint of the subscriber's request number k (all on one endpoint by default).
+	 */
 	private IntFunction<URI> route;
 
 	private int requests;
 
 	private volatile URI streamEndpoint;
 
-	/** Told when the stream ends or fails without {@link #close()} (the cluster harness reconnects). */
+	/**
+	 * Told when the stream ends or fails without {@link #close()} (the cluster harness
+	 * reconnects).
+	 */
 	private volatile Consumer<SseSubscriber> onStreamLost = (subscriber) -> {
 	};
 
@@ -85,7 +95,8 @@ final class SseSubscriber {
 
 	private long resyncs;
 
-	// The last few notifications, and the first ones after a resume: what a reconnect did.
+	// The last few notifications, and the first ones after a resume: what a reconnect
+	// did.
 	private final ArrayDeque<String> recent = new ArrayDeque<>();
 
 	private final List<String> resumeTrace = new ArrayList<>();
@@ -102,8 +113,8 @@ final class SseSubscriber {
 	 * @param context the run's shared state
 	 * @param number this subscriber's number
 	 * @param route the endpoint for each request, by its number (0: initialize)
-	 * @param countNumbersBelow count received notifications per resource number below this
-	 * (0: not at all)
+	 * @param countNumbersBelow count received notifications per resource number below
+	 * this (0: not at all)
 	 */
 	SseSubscriber(Context context, int number, IntFunction<URI> route, int countNumbersBelow) {
 		this.context = context;
@@ -137,8 +148,8 @@ final class SseSubscriber {
 	}
 
 	/**
-	 * The highest change number (see {@link #changeNumber}) received for resource number n,
-	 * or 0.
+	 * The highest change number (see {@link #changeNumber}) received for resource number
+	 * n, or 0.
 	 */
 	synchronized long lastChange(int n) {
 		return this.lastChangeByNumber[n];
@@ -150,8 +161,9 @@ final class SseSubscriber {
 	}
 
 	/**
-	 * Notifications whose change number was below the last one for their resource: changes
-	 * sent at once to different nodes may be published in another order than they were sent.
+	 * Notifications whose change number was below the last one for their resource:
+	 * changes sent at once to different nodes may be published in another order than they
+	 * were sent.
 	 */
 	synchronized long outOfOrder() {
 		return this.outOfOrder;
@@ -177,20 +189,22 @@ final class SseSubscriber {
 
 	/**
 	 * 2025 era: initialize, notifications/initialized, resources/subscribe per URI (all
-	 * blocking, on the caller's thread), then the GET stream (asynchronous). Ready when the
-	 * stream's headers arrive: what is published before the stream attaches waits in the
-	 * outbox. Without a stream, ready once subscribed.
+	 * blocking, on the caller's thread), then the GET stream (asynchronous). Ready when
+	 * the stream's headers arrive: what is published before the stream attaches waits in
+	 * the outbox. Without a stream, ready once subscribed.
 	 */
 	void open2025(List<String> uris, boolean openStream) throws Exception {
 		HttpResponse<String> init = post(null,
 				"{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\""
-						+ VERSION_2025 + "\",\"capabilities\":{},\"clientInfo\":{\"name\":\"load-harness\",\"version\":\"1\"}}}");
+						+ VERSION_2025
+						+ "\",\"capabilities\":{},\"clientInfo\":{\"name\":\"load-harness\",\"version\":\"1\"}}}");
 		String session = init.headers().firstValue("Mcp-Session-Id").orElse(null);
 		if (init.statusCode() != 200 || session == null) {
 			throw new IllegalStateException("initialize: HTTP " + init.statusCode() + " " + abbreviate(init.body()));
 		}
 		this.sessionId = session;
-		HttpResponse<String> initialized = post(session, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
+		HttpResponse<String> initialized = post(session,
+				"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
 		if (initialized.statusCode() != 202) {
 			throw new IllegalStateException("notifications/initialized: HTTP " + initialized.statusCode());
 		}
@@ -373,9 +387,9 @@ final class SseSubscriber {
 	}
 
 	/**
-	 * The change's own number, when the server names it: the sample application puts the new
-	 * name in the notification's {@code _meta}, and the cluster harness names each change
-	 * {@code change-<number>}.
+	 * The change's own number, when the server names it: the sample application puts the
+	 * new name in the notification's {@code _meta}, and the cluster harness names each
+	 * change {@code change-<number>}.
 	 * @return the number, or -1
 	 */
 	static long changeNumber(String data) {
@@ -412,8 +426,8 @@ final class SseSubscriber {
 	}
 
 	/**
-	 * Count an event; false when it is not a change's notification: its id arrived before (a
-	 * duplicate, not counted again) or it is a resync.
+	 * Count an event; false when it is not a change's notification: its id arrived before
+	 * (a duplicate, not counted again) or it is a resync.
 	 */
 	private synchronized boolean count(String eventId, long n, long change, boolean resync) {
 		if (eventId != null) {
@@ -471,7 +485,9 @@ final class SseSubscriber {
 
 		private volatile boolean cancelled;
 
-		/** The id of the event being read (SSE: the id line comes before the data line). */
+		/**
+		 * The id of the event being read (SSE: the id line comes before the data line).
+		 */
 		String eventId;
 
 		void cancel() {

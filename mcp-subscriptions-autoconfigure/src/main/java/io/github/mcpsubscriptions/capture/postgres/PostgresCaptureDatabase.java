@@ -44,18 +44,17 @@ import tools.jackson.databind.json.JsonMapper;
  * template's columns of the new and the old row as text, the table's name as the
  * installer knew it, the operation, the top-level transaction id
  * ({@code pg_current_xact_id()}) and the time, and calls {@code pg_notify} to wake the
- * reader. It runs as its owner ({@code security definer}), so it runs nothing a user
- * can define: only built-in types' text forms (the check refuses other key types), with
- * a fixed {@code search_path}; only its owner may attach it, and it refuses to run for a
- * table other than its own. A row id alone is no safe cursor
- * (transactions commit out of id order), so the reader reads only rows whose transaction
- * id is below a horizon under which every transaction of this database has ended (its
- * rows are visible, or rolled back and gone): its snapshot's xmin, not held back by
- * transactions known to run in other databases of the server. It reads in (transaction
- * id, row id) order and keeps that position in the cursor table. A long-running
- * transaction of this database that has written anything holds the horizon back, and with
- * it every notification after it. The reader's lease is a session-level advisory lock on
- * its connection.
+ * reader. It runs as its owner ({@code security definer}), so it runs nothing a user can
+ * define: only built-in types' text forms (the check refuses other key types), with a
+ * fixed {@code search_path}; only its owner may attach it, and it refuses to run for a
+ * table other than its own. A row id alone is no safe cursor (transactions commit out of
+ * id order), so the reader reads only rows whose transaction id is below a horizon under
+ * which every transaction of this database has ended (its rows are visible, or rolled
+ * back and gone): its snapshot's xmin, not held back by transactions known to run in
+ * other databases of the server. It reads in (transaction id, row id) order and keeps
+ * that position in the cursor table. A long-running transaction of this database that has
+ * written anything holds the horizon back, and with it every notification after it. The
+ * reader's lease is a session-level advisory lock on its connection.
  */
 public class PostgresCaptureDatabase implements CaptureDatabase {
 
@@ -159,8 +158,9 @@ public class PostgresCaptureDatabase implements CaptureDatabase {
 		for (CapturedTable table : tables) {
 			Long oid = relation(connection, table.name());
 			if (oid == null) {
-				problems.add("table " + table.name() + " does not exist (as the capture's connection sees it, search_path "
-						+ searchPath(connection) + ")");
+				problems
+					.add("table " + table.name() + " does not exist (as the capture's connection sees it, search_path "
+							+ searchPath(connection) + ")");
 				continue;
 			}
 			Map<String, Column> columns = columns(connection, oid);
@@ -174,13 +174,16 @@ public class PostgresCaptureDatabase implements CaptureDatabase {
 					column = typed(connection, column);
 				}
 				if (column == null) {
-					problems.add("variable {" + variable + "} of \"" + table.template().getTemplate() + "\" is not a column of "
-							+ table.name() + "; it has " + String.join(", ", columns.keySet()));
+					problems.add("variable {" + variable + "} of \"" + table.template().getTemplate()
+							+ "\" is not a column of " + table.name() + "; it has "
+							+ String.join(", ", columns.keySet()));
 				}
 				else if (column.foreignType() != null) {
-					// Its cast or output function would run in the trigger, as the function's owner.
-					problems.add("column " + variable + " of " + table.name() + ", in \"" + table.template().getTemplate()
-							+ "\", is of type " + column.foreignType() + ", which is not built into PostgreSQL: its "
+					// Its cast or output function would run in the trigger, as the
+					// function's owner.
+					problems.add("column " + variable + " of " + table.name() + ", in \""
+							+ table.template().getTemplate() + "\", is of type " + column.foreignType()
+							+ ", which is not built into PostgreSQL: its "
 							+ "conversion to text would run as the capture's installer; use a column of a built-in type "
 							+ "(text, a number, uuid, a date or time)");
 				}
@@ -206,8 +209,8 @@ public class PostgresCaptureDatabase implements CaptureDatabase {
 	 * its exact case; unquoted: folded to lower case).
 	 */
 	private static @Nullable Long relation(Connection connection, String table) throws SQLException {
-		try (PreparedStatement statement = connection
-			.prepareStatement("select c.oid from pg_class c where c.oid = to_regclass(?) and c.relkind in ('r', 'p')")) {
+		try (PreparedStatement statement = connection.prepareStatement(
+				"select c.oid from pg_class c where c.oid = to_regclass(?) and c.relkind in ('r', 'p')")) {
 			statement.setString(1, table);
 			try (ResultSet result = statement.executeQuery()) {
 				return result.next() ? result.getLong(1) : null;
@@ -233,8 +236,8 @@ public class PostgresCaptureDatabase implements CaptureDatabase {
 			statement.setLong(1, table);
 			try (ResultSet result = statement.executeQuery()) {
 				while (result.next()) {
-					columns.put(result.getString(1), new Column(result.getString(1), result.getString(2),
-							result.getLong(3), "", null));
+					columns.put(result.getString(1),
+							new Column(result.getString(1), result.getString(2), result.getLong(3), "", null));
 				}
 			}
 		}
@@ -262,7 +265,8 @@ public class PostgresCaptureDatabase implements CaptureDatabase {
 						type = result.getLong(2);
 						continue;
 					}
-					return result.getBoolean(3) ? new Column(column.name(), column.quoted(), type, result.getString(4), null)
+					return result.getBoolean(3)
+							? new Column(column.name(), column.quoted(), type, result.getString(4), null)
 							: new Column(column.name(), column.quoted(), type, "", result.getString(5));
 				}
 			}
@@ -425,7 +429,8 @@ public class PostgresCaptureDatabase implements CaptureDatabase {
 				+ "  saved_at timestamptz not null default now())");
 		// Only the capture's functions write them, and only its reader reads them.
 		sql.add("revoke all on table " + names.changes() + ", " + names.cursor() + " from public");
-		// An earlier version's one function for every table, and the triggers that use it.
+		// An earlier version's one function for every table, and the triggers that use
+		// it.
 		sql.add("drop function if exists " + names.schema() + "." + ident(names.stem() + "_capture") + "() cascade");
 		for (Table table : tables) {
 			String function = names.schema() + "." + ident(functionName(names.stem(), table));
@@ -442,8 +447,8 @@ public class PostgresCaptureDatabase implements CaptureDatabase {
 	}
 
 	/**
-	 * One function per table, so that it reads the template's columns by name and
-	 * nothing else of the row, and records the table by the name the installer knew.
+	 * One function per table, so that it reads the template's columns by name and nothing
+	 * else of the row, and records the table by the name the installer knew.
 	 */
 	private static String functionSql(Names names, Table table, String function) {
 		StringBuilder settings = new StringBuilder("set search_path = pg_catalog, pg_temp");
@@ -452,7 +457,8 @@ public class PostgresCaptureDatabase implements CaptureDatabase {
 			stable &= STABLE_TEXT.contains(key.typeName());
 		}
 		if (!stable) {
-			// The text of dates, times, intervals, floats and bytea follows these settings.
+			// The text of dates, times, intervals, floats and bytea follows these
+			// settings.
 			settings.append(" set datestyle = 'ISO, YMD' set intervalstyle = 'postgres' set timezone = 'UTC' "
 					+ "set extra_float_digits = 1 set bytea_output = 'hex'");
 		}
@@ -504,8 +510,10 @@ public class PostgresCaptureDatabase implements CaptureDatabase {
 			String value = row + "." + key.quoted();
 			keys.append(literal(key.name())).append(", ");
 			if ("timestamptz".equals(key.typeName())) {
-				// As java.time.Instant writes it: UTC, "T", "Z", fractions in groups of three.
-				keys.append("regexp_replace(regexp_replace(to_char(").append(value)
+				// As java.time.Instant writes it: UTC, "T", "Z", fractions in groups of
+				// three.
+				keys.append("regexp_replace(regexp_replace(to_char(")
+					.append(value)
 					.append(" at time zone 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US'), '\\.000000$', ''), "
 							+ "'(\\.\\d{3})000$', '\\1') || 'Z'");
 			}
@@ -624,8 +632,8 @@ public class PostgresCaptureDatabase implements CaptureDatabase {
 
 	/**
 	 * A recorded row, or, when its key or operation cannot be read, the row with neither
-	 * key: the capture rejects it alone (it counts it in {@code mcp.capture.rejected}) and
-	 * goes on past it.
+	 * key: the capture rejects it alone (it counts it in {@code mcp.capture.rejected})
+	 * and goes on past it.
 	 */
 	private CapturedRow row(CapturePosition position, String table, String op, @Nullable String newKey,
 			@Nullable String oldKey, Instant at) {
@@ -670,8 +678,7 @@ public class PostgresCaptureDatabase implements CaptureDatabase {
 		}
 		catch (JacksonException ex) {
 			String message = ex.getOriginalMessage();
-			throw new UnreadableKeyException(
-					(message.length() > 200) ? message.substring(0, 200) + "..." : message);
+			throw new UnreadableKeyException((message.length() > 200) ? message.substring(0, 200) + "..." : message);
 		}
 		if (values == null) {
 			throw new UnreadableKeyException("it is null");
@@ -723,11 +730,11 @@ public class PostgresCaptureDatabase implements CaptureDatabase {
 	/**
 	 * {@inheritDoc}
 	 * <p>
-	 * The rows that wait are those the capture's snapshot sees (of ended transactions)
-	 * at or above the horizon; the holder is the session whose {@code backend_xid} is the
+	 * The rows that wait are those the capture's snapshot sees (of ended transactions) at
+	 * or above the horizon; the holder is the session whose {@code backend_xid} is the
 	 * horizon. Another role's session shows its transaction id only to a role that may
-	 * read all statistics ({@code pg_read_all_stats}, part of {@code pg_monitor}), or to a
-	 * superuser; without, the hold is seen, its holder not.
+	 * read all statistics ({@code pg_read_all_stats}, part of {@code pg_monitor}), or to
+	 * a superuser; without, the hold is seen, its holder not.
 	 */
 	@Override
 	public @Nullable Hold hold(Connection connection, CapturePosition after) throws SQLException {
@@ -787,8 +794,9 @@ public class PostgresCaptureDatabase implements CaptureDatabase {
 		if (ids.isEmpty()) {
 			return names;
 		}
-		try (PreparedStatement statement = connection.prepareStatement("select c.oid::bigint, quote_ident(n.nspname) || '.' || "
-				+ "quote_ident(c.relname) from pg_class c join pg_namespace n on n.oid = c.relnamespace where c.oid::bigint = any(?)")) {
+		try (PreparedStatement statement = connection
+			.prepareStatement("select c.oid::bigint, quote_ident(n.nspname) || '.' || "
+					+ "quote_ident(c.relname) from pg_class c join pg_namespace n on n.oid = c.relnamespace where c.oid::bigint = any(?)")) {
 			statement.setArray(1, connection.createArrayOf("int8", ids.toArray(Long[]::new)));
 			try (ResultSet result = statement.executeQuery()) {
 				while (result.next()) {
@@ -821,8 +829,8 @@ public class PostgresCaptureDatabase implements CaptureDatabase {
 	@Override
 	public @Nullable CapturePosition pruned(Connection connection) throws SQLException {
 		try (Statement statement = connection.createStatement();
-				ResultSet result = statement.executeQuery(
-						"select txid, id from " + names(connection).cursor() + " where name = 'pruned'")) {
+				ResultSet result = statement
+					.executeQuery("select txid, id from " + names(connection).cursor() + " where name = 'pruned'")) {
 			return result.next() ? new CapturePosition(result.getLong(1), result.getLong(2)) : null;
 		}
 	}
@@ -833,8 +841,8 @@ public class PostgresCaptureDatabase implements CaptureDatabase {
 	 * @param schema the schema
 	 * @param changes the change table, schema-qualified
 	 * @param cursor the cursor table, schema-qualified
-	 * @param stem the change table's name without schema, as configured: the
-	 * notification channel's, the functions' and the triggers' stem
+	 * @param stem the change table's name without schema, as configured: the notification
+	 * channel's, the functions' and the triggers' stem
 	 */
 	record Names(String schema, String changes, String cursor, String stem) {
 	}

@@ -47,7 +47,8 @@ class CapturePrivilegeTests {
 		try (Connection connection = this.schema.connectAs(intruder);
 				Statement statement = connection.createStatement()) {
 			statement.execute("create type pg_temp.mood as enum ('ok')");
-			// Runs as whoever converts the value: it forges a change and says who it ran as.
+			// Runs as whoever converts the value: it forges a change and says who it ran
+			// as.
 			String forge = "begin insert into " + this.schema.schema() + ".mcp_change (tbl, op, new_key) values ('"
 					+ this.schema.schema() + ".product', 'I', '{\"id\": 999999}'); "
 					+ "perform set_config('mcp.test.ran_as', current_user, false); return %s; end";
@@ -80,12 +81,13 @@ class CapturePrivilegeTests {
 			}
 			assertThat(ranAs(statement)).as("no cast of the intruder ran as another role").isIn(null, "", intruder);
 			assertThatExceptionOfType(SQLException.class)
-				.isThrownBy(() -> statement.execute("insert into " + this.schema.schema()
-						+ ".mcp_change (tbl, op, new_key) values ('" + this.schema.schema()
-						+ ".product', 'I', '{\"id\": 999999}')"))
+				.isThrownBy(() -> statement
+					.execute("insert into " + this.schema.schema() + ".mcp_change (tbl, op, new_key) values ('"
+							+ this.schema.schema() + ".product', 'I', '{\"id\": 999999}')"))
 				.satisfies((ex) -> assertThat(ex.getSQLState()).isEqualTo("42501"));
 			assertThatExceptionOfType(SQLException.class)
-				.isThrownBy(() -> statement.executeQuery("select * from " + this.schema.schema() + ".mcp_change_cursor"))
+				.isThrownBy(
+						() -> statement.executeQuery("select * from " + this.schema.schema() + ".mcp_change_cursor"))
 				.satisfies((ex) -> assertThat(ex.getSQLState()).isEqualTo("42501"));
 		}
 		assertThat(attached).as("no capture function can be attached by a role that is not its owner").isEmpty();
@@ -99,9 +101,10 @@ class CapturePrivilegeTests {
 		this.schema.install(this.product);
 		List<String> functions = captureFunctions();
 		assertThat(functions).hasSize(1);
-		// Even its owner cannot make it record another table's rows as the captured table's.
-		this.schema.sql("create trigger misplaced after insert on other for each row execute function " + functions.get(0)
-				+ "()");
+		// Even its owner cannot make it record another table's rows as the captured
+		// table's.
+		this.schema.sql("create trigger misplaced after insert on other for each row execute function "
+				+ functions.get(0) + "()");
 		assertThatExceptionOfType(IllegalStateException.class)
 			.isThrownBy(() -> this.schema.sql("insert into other values (999999)"))
 			.withMessageContaining("captures " + this.schema.schema() + ".product only");
@@ -118,7 +121,8 @@ class CapturePrivilegeTests {
 				"grant select, insert, update, delete on product to " + writer);
 		try (Connection connection = this.schema.connectAs(writer);
 				Statement statement = connection.createStatement()) {
-			// Firing a trigger checks no privilege on its function: only creating one does.
+			// Firing a trigger checks no privilege on its function: only creating one
+			// does.
 			statement.execute("insert into product values (1, 'tea')");
 			statement.execute("update product set name = 'green tea' where id = 1");
 			statement.execute("delete from product where id = 1");
@@ -131,20 +135,21 @@ class CapturePrivilegeTests {
 	void publicHasNoPrivilegeOnTheChangeTablesNorTheFunctions() throws Exception {
 		this.schema.sql("create table product (id bigint primary key)");
 		// As a database whose default privileges grant every new table to PUBLIC.
-		this.schema.sql("alter default privileges in schema " + this.schema.schema()
-				+ " grant all on tables to public", "alter default privileges in schema " + this.schema.schema()
-						+ " grant all on sequences to public");
+		this.schema.sql("alter default privileges in schema " + this.schema.schema() + " grant all on tables to public",
+				"alter default privileges in schema " + this.schema.schema() + " grant all on sequences to public");
 		try {
 			this.schema.install(this.product);
 		}
 		finally {
-			this.schema.sql("alter default privileges in schema " + this.schema.schema()
-					+ " revoke all on tables from public", "alter default privileges in schema " + this.schema.schema()
+			this.schema.sql(
+					"alter default privileges in schema " + this.schema.schema() + " revoke all on tables from public",
+					"alter default privileges in schema " + this.schema.schema()
 							+ " revoke all on sequences from public");
 		}
 		assertThat(this.schema.queryLong("select count(*) from pg_class c, aclexplode(c.relacl) a "
 				+ "where c.relnamespace = '" + this.schema.schema() + "'::regnamespace and c.relkind = 'r' "
-				+ "and c.relname like 'mcp_change%' and a.grantee = 0")).as("privileges of PUBLIC on the change table and the cursor table")
+				+ "and c.relname like 'mcp_change%' and a.grantee = 0"))
+			.as("privileges of PUBLIC on the change table and the cursor table")
 			.isZero();
 		assertThat(this.schema.queryLong("select count(*) from pg_proc p where p.pronamespace = '"
 				+ this.schema.schema() + "'::regnamespace and p.prorettype = 'trigger'::regtype "
@@ -167,9 +172,10 @@ class CapturePrivilegeTests {
 		List<String> functions = new ArrayList<>();
 		try (Connection connection = this.schema.connectAs("postgres");
 				Statement statement = connection.createStatement();
-				ResultSet result = statement.executeQuery("select quote_ident(n.nspname) || '.' || quote_ident(p.proname) "
-						+ "from pg_proc p join pg_namespace n on n.oid = p.pronamespace where n.nspname = '"
-						+ this.schema.schema() + "' and p.prorettype = 'trigger'::regtype order by 1")) {
+				ResultSet result = statement
+					.executeQuery("select quote_ident(n.nspname) || '.' || quote_ident(p.proname) "
+							+ "from pg_proc p join pg_namespace n on n.oid = p.pronamespace where n.nspname = '"
+							+ this.schema.schema() + "' and p.prorettype = 'trigger'::regtype order by 1")) {
 			while (result.next()) {
 				functions.add(result.getString(1));
 			}

@@ -31,7 +31,8 @@ class ConcurrentInstallTests {
 
 	@Test
 	void nodesInstallingAtOnceAllSucceed() throws Exception {
-		List<CapturedTable> tables = List.of(new CapturedTable("product", UriTemplate.parse("catalog://products/{id}")));
+		List<CapturedTable> tables = List
+			.of(new CapturedTable("product", UriTemplate.parse("catalog://products/{id}")));
 		AtomicInteger installed = new AtomicInteger();
 		ExecutorService pool = Executors.newFixedThreadPool(NODES);
 		try (PostgresTestDatabase database = new PostgresTestDatabase()) {

@@ -13,9 +13,9 @@ import static io.github.mcpsubscriptions.capture.postgres.CaptureSchema.table;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Names from the settings reach the installed SQL as identifiers, never as SQL: a table is
- * named as PostgreSQL names it (quoted, its exact case; unquoted, folded to lower case),
- * and a name full of SQL is only a name.
+ * Names from the settings reach the installed SQL as identifiers, never as SQL: a table
+ * is named as PostgreSQL names it (quoted, its exact case; unquoted, folded to lower
+ * case), and a name full of SQL is only a name.
  */
 class IdentifierQuotingTests {
 
@@ -28,7 +28,8 @@ class IdentifierQuotingTests {
 
 	@Test
 	void aMixedCaseTableNamedQuotedIsTheOneCaptured() throws Exception {
-		this.schema.sql("create table \"Orders\" (\"orderNo\" int primary key)", "create table orders (\"orderNo\" int)");
+		this.schema.sql("create table \"Orders\" (\"orderNo\" int primary key)",
+				"create table orders (\"orderNo\" int)");
 		CapturedTable orders = table("\"Orders\"", "shop://orders/{orderNo}");
 		assertThat(this.schema.check(orders)).isEmpty();
 		this.schema.install(orders);
@@ -59,8 +60,10 @@ class IdentifierQuotingTests {
 		assertThat(this.schema.check(odd)).isEmpty();
 		this.schema.install(odd);
 		this.schema.sql("insert into " + quoted + " values (7, 'q')");
-		assertThat(this.schema.queryLong("select count(*) from pg_tables where schemaname = '" + this.schema.schema()
-				+ "' and tablename = 'v'")).as("v is still there").isOne();
+		assertThat(this.schema.queryLong(
+				"select count(*) from pg_tables where schemaname = '" + this.schema.schema() + "' and tablename = 'v'"))
+			.as("v is still there")
+			.isOne();
 		assertThat(this.schema.rows()).singleElement()
 			.satisfies((row) -> assertThat(row.newValues()).isEqualTo(Map.of("Id", "7", "x.y", "q")));
 	}

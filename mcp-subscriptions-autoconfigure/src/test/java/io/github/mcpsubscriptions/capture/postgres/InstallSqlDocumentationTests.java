@@ -13,9 +13,10 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The SQL that {@code docs/changes-from-the-database.md} shows for installing the capture by
- * hand is the SQL the capture installs: the block after the marker is compared with it,
- * and the SQL is written to {@code target/generated-docs/capture-install.sql} on every run.
+ * The SQL that {@code docs/changes-from-the-database.md} shows for installing the capture
+ * by hand is the SQL the capture installs: the block after the marker is compared with
+ * it, and the SQL is written to {@code target/generated-docs/capture-install.sql} on
+ * every run.
  */
 class InstallSqlDocumentationTests {
 
@@ -27,7 +28,10 @@ class InstallSqlDocumentationTests {
 	static final Names EXAMPLE_NAMES = new Names("public", "public.mcp_change", "public.mcp_change_cursor",
 			"mcp_change");
 
-	/** {@code product=catalog://products/{id}}, its {@code id} a {@code bigint}, its oid 16385. */
+	/**
+	 * {@code product=catalog://products/{id}}, its {@code id} a {@code bigint}, its oid
+	 * 16385.
+	 */
 	static final Table EXAMPLE_TABLE = new Table("public.product", "product", 16385, false,
 			List.of(new Column("id", "id", 20, "int8", null)));
 

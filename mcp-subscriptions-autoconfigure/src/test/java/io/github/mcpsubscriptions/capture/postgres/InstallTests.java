@@ -38,7 +38,8 @@ class InstallTests {
 				+ this.schema.schema() + ".product'::regclass, '" + this.schema.schema() + ".\"Item\"'::regclass)"))
 			.isEqualTo(2);
 		assertThat(this.schema.queryLong("select count(*) from pg_proc where pronamespace = '" + this.schema.schema()
-				+ "'::regnamespace and prorettype = 'trigger'::regtype")).isEqualTo(2);
+				+ "'::regnamespace and prorettype = 'trigger'::regtype"))
+			.isEqualTo(2);
 		this.schema.sql("insert into product values (1)", "insert into \"Item\" values (2)");
 		assertThat(this.schema.rows()).hasSize(2);
 	}
@@ -92,9 +93,10 @@ class InstallTests {
 				"create trigger mcp_change_capture after insert or update or delete on gone "
 						+ "for each row execute function mcp_change_capture('id')");
 		this.schema.install(this.product);
-		assertThat(this.schema
-			.queryLong("select count(*) from pg_proc where oid = to_regprocedure('" + this.schema.schema()
-					+ ".mcp_change_capture()')")).as("the generic function is gone").isZero();
+		assertThat(this.schema.queryLong("select count(*) from pg_proc where oid = to_regprocedure('"
+				+ this.schema.schema() + ".mcp_change_capture()')"))
+			.as("the generic function is gone")
+			.isZero();
 		this.schema.sql("insert into product values (1)", "insert into gone values (2)");
 		assertThat(this.schema.rows()).extracting(CapturedRow::table)
 			.containsExactly(this.schema.schema() + ".product");

@@ -23,9 +23,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A captured key comes out as the application writes the same value into its own URIs
- * (with {@code String.valueOf} of the JDBC value's Java type, or its
- * {@code java.time} form), whatever the writing session's settings: one case per common
- * key type, written by a session with another time zone and date style.
+ * (with {@code String.valueOf} of the JDBC value's Java type, or its {@code java.time}
+ * form), whatever the writing session's settings: one case per common key type, written
+ * by a session with another time zone and date style.
  */
 class KeyRenderingTests {
 

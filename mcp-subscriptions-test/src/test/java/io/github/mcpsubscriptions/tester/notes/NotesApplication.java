@@ -21,8 +21,8 @@ import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
- * A small application with the starter for the tester's own tests: notes 1 to 3 as resources,
- * and with {@code notes.bearer-token} set, an endpoint that wants that token.
+ * A small application with the starter for the tester's own tests: notes 1 to 3 as
+ * resources, and with {@code notes.bearer-token} set, an endpoint that wants that token.
  */
 @SpringBootApplication(proxyBeanMethods = false)
 public class NotesApplication {
@@ -35,8 +35,8 @@ public class NotesApplication {
 		OncePerRequestFilter filter = new OncePerRequestFilter() {
 
 			@Override
-			protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response,
-					FilterChain chain) throws ServletException, IOException {
+			protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+					throws ServletException, IOException {
 				if (("Bearer " + token).equals(request.getHeader("Authorization"))) {
 					chain.doFilter(request, response);
 				}

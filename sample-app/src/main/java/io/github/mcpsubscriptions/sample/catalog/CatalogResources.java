@@ -28,7 +28,8 @@ public class CatalogResources {
 			description = "Every product of the catalogue as a JSON array. Subscribe to it to hear of any product change.")
 	@PreAuthorize("hasAuthority('SCOPE_catalog:read')")
 	public List<Product> products() {
-		// The collection's contents are this method's business: it shows what the caller may read.
+		// The collection's contents are this method's business: it shows what the caller
+		// may read.
 		return this.access.readable(this.products.findAll());
 	}
 

@@ -13,9 +13,10 @@ import org.springframework.transaction.annotation.Transactional;
 /**
  * Changes to the catalogue, each in a transaction. Every change publishes a
  * {@link ResourceChangedEvent} for the product's URI; subscribers are told after the
- * transaction commits, and never if it rolls back. In profile {@code postgres} the database
- * captures every committed change of table {@code product}, these included, and the starter
- * drops these events for the URIs the capture reports, so that each commit is notified once.
+ * transaction commits, and never if it rolls back. In profile {@code postgres} the
+ * database captures every committed change of table {@code product}, these included, and
+ * the starter drops these events for the URIs the capture reports, so that each commit is
+ * notified once.
  */
 @Service
 public class CatalogService {
@@ -41,7 +42,8 @@ public class CatalogService {
 	@Transactional
 	public Product create(String name, BigDecimal price) {
 		long id = this.products.insert(name, price);
-		// "created" (and "deleted" below) also tells list listeners that the list changed:
+		// "created" (and "deleted" below) also tells list listeners that the list
+		// changed:
 		// catalog://products/{id} lists its instances.
 		changed(id, "created", name);
 		return this.products.findById(id).orElseThrow();

@@ -10,9 +10,9 @@ import org.springframework.security.access.prepost.PreAuthorize;
 import org.springframework.stereotype.Component;
 
 /**
- * The catalogue's tools, written with Spring AI's {@code @Tool} and served on {@code /mcp}
- * beside the resources (see {@code CatalogToolsConfiguration}). A price changed by
- * {@code change_price} goes through {@link CatalogService}, which publishes a
+ * The catalogue's tools, written with Spring AI's {@code @Tool} and served on
+ * {@code /mcp} beside the resources (see {@code CatalogToolsConfiguration}). A price
+ * changed by {@code change_price} goes through {@link CatalogService}, which publishes a
  * {@code ResourceChangedEvent} after the commit, so whoever subscribed to the product (or
  * the collection) is told of the tool's effect. In profile {@code secure}, each tool's
  * {@code @PreAuthorize} decides who sees and calls it.
@@ -41,7 +41,8 @@ public class CatalogTools {
 	@PreAuthorize("hasAuthority('SCOPE_catalog:read')")
 	public List<Product> findProducts(@ToolParam(description = "Text the product name contains") String query) {
 		String needle = query.toLowerCase(Locale.ROOT);
-		// The tool runs on the request's thread: the caller's restricted products stay hidden.
+		// The tool runs on the request's thread: the caller's restricted products stay
+		// hidden.
 		return this.access.readable(this.products.findAll())
 			.stream()
 			.filter((product) -> product.name().toLowerCase(Locale.ROOT).contains(needle))

@@ -6,8 +6,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * Spring AI's way to offer {@code @Tool} methods: a {@link ToolCallbackProvider} bean. The
- * starter serves every such bean's tools on {@code /mcp}.
+ * Spring AI's way to offer {@code @Tool} methods: a {@link ToolCallbackProvider} bean.
+ * The starter serves every such bean's tools on {@code /mcp}.
  */
 @Configuration(proxyBeanMethods = false)
 class CatalogToolsConfiguration {

@@ -26,9 +26,9 @@ import org.springframework.stereotype.Component;
  * The resources the official MCP conformance suite reads, active only under the Spring
  * profile {@code conformance} (see {@code .ci/conformance.sh}).
  * <p>
- * {@code test://watched-resource} changes every 3 seconds, and {@code test://dynamic-resource}
- * appears 2 seconds after the application is ready; both run on a single daemon thread
- * owned by this bean.
+ * {@code test://watched-resource} changes every 3 seconds, and
+ * {@code test://dynamic-resource} appears 2 seconds after the application is ready; both
+ * run on a single daemon thread owned by this bean.
  */
 @Component
 @Profile("conformance")

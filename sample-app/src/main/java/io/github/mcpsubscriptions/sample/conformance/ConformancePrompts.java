@@ -13,8 +13,8 @@ import org.springframework.context.annotation.Profile;
 import org.springframework.stereotype.Component;
 
 /**
- * The prompts the official MCP conformance suite gets, active only under the Spring profile
- * {@code conformance}, written as {@link McpPrompt} methods.
+ * The prompts the official MCP conformance suite gets, active only under the Spring
+ * profile {@code conformance}, written as {@link McpPrompt} methods.
  */
 @Component
 @Profile("conformance")
@@ -27,7 +27,8 @@ public class ConformancePrompts {
 
 	@McpPrompt(name = "test_prompt_with_arguments", description = "A prompt with two required arguments")
 	public String promptWithArguments(
-			@McpPromptArgument(description = "First test argument", values = { "test", "testing", "other" }) String arg1,
+			@McpPromptArgument(description = "First test argument",
+					values = { "test", "testing", "other" }) String arg1,
 			@McpPromptArgument(description = "Second test argument") String arg2) {
 		return "Prompt with arguments: arg1='" + arg1 + "', arg2='" + arg2 + "'";
 	}
@@ -36,16 +37,16 @@ public class ConformancePrompts {
 	public List<PromptMessage> promptWithEmbeddedResource(
 			@McpPromptArgument(description = "URI of the resource to embed") String resourceUri) {
 		return List.of(
-				PromptMessage.user(PromptContent
-					.resource(ResourceContents.text(resourceUri, "text/plain", "Embedded resource content for testing."))),
+				PromptMessage.user(PromptContent.resource(
+						ResourceContents.text(resourceUri, "text/plain", "Embedded resource content for testing."))),
 				PromptMessage.user("Please process the embedded resource above."));
 	}
 
 	@McpPrompt(name = "test_prompt_with_image", description = "A prompt with an image")
 	public List<PromptMessage> promptWithImage() {
 		return List.of(
-				PromptMessage.user(PromptContent.image(
-						Base64.getDecoder().decode(ConformanceFixtures.STATIC_BINARY_BASE64), "image/png")),
+				PromptMessage.user(PromptContent
+					.image(Base64.getDecoder().decode(ConformanceFixtures.STATIC_BINARY_BASE64), "image/png")),
 				PromptMessage.user("Please analyze the image above."));
 	}
 

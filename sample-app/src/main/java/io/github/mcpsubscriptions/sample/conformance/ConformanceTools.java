@@ -25,12 +25,12 @@ import org.springframework.context.annotation.Profile;
 import org.springframework.stereotype.Component;
 
 /**
- * The tools the official MCP conformance suite calls, active only under the Spring profile
- * {@code conformance}, registered with the {@link ToolRegistry} as plain {@link McpTool}s
- * (they need image, audio and embedded-resource content, progress and log messages, which
- * Spring AI's string results cannot carry). Tools that would need sampling, elicitation,
- * input-required rounds or tasks are not here: the server does not offer those features
- * (see the expected failures in {@code .ci/}).
+ * The tools the official MCP conformance suite calls, active only under the Spring
+ * profile {@code conformance}, registered with the {@link ToolRegistry} as plain
+ * {@link McpTool}s (they need image, audio and embedded-resource content, progress and
+ * log messages, which Spring AI's string results cannot carry). Tools that would need
+ * sampling, elicitation, input-required rounds or tasks are not here: the server does not
+ * offer those features (see the expected failures in {@code .ci/}).
  */
 @Component
 @Profile("conformance")
@@ -40,7 +40,10 @@ public class ConformanceTools {
 
 	static final String DYNAMIC_PROMPT = "test_dynamic_prompt";
 
-	/** The input schema the json-schema-2020-12 scenario expects to find unchanged in tools/list. */
+	/**
+	 * The input schema the json-schema-2020-12 scenario expects to find unchanged in
+	 * tools/list.
+	 */
 	static final String JSON_SCHEMA_2020_12 = """
 			{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",
 			 "$defs":{"address":{"$anchor":"addressDef","type":"object",
@@ -60,17 +63,17 @@ public class ConformanceTools {
 
 	public ConformanceTools(ToolRegistry registry, PromptRegistry prompts) {
 		this.registry = registry;
-		tool("test_simple_text", "Returns simple text", (call) -> ToolResult.text("This is a simple text response for testing."));
+		tool("test_simple_text", "Returns simple text",
+				(call) -> ToolResult.text("This is a simple text response for testing."));
 		tool("test_image_content", "Returns an image", (call) -> content(image()));
 		tool("test_audio_content", "Returns a short WAV sound",
 				(call) -> content(Map.of("type", "audio", "data", wav(), "mimeType", "audio/wav")));
-		tool("test_embedded_resource", "Returns an embedded resource",
-				(call) -> content(resource("test://embedded-resource", "text/plain",
-						"This is an embedded resource content.")));
-		tool("test_multiple_content_types", "Returns text, an image and a resource",
-				(call) -> new ToolResult(List.of(ToolResult.textBlock("Multiple content types test:"), image(),
-						resource("test://mixed-content-resource", "application/json", "{\"test\":\"data\",\"value\":123}")),
-						null, false));
+		tool("test_embedded_resource", "Returns an embedded resource", (call) -> content(
+				resource("test://embedded-resource", "text/plain", "This is an embedded resource content.")));
+		tool("test_multiple_content_types", "Returns text, an image and a resource", (call) -> new ToolResult(
+				List.of(ToolResult.textBlock("Multiple content types test:"), image(), resource(
+						"test://mixed-content-resource", "application/json", "{\"test\":\"data\",\"value\":123}")),
+				null, false));
 		tool("test_tool_with_logging", "Sends three log messages while it runs", (call) -> {
 			call.progress().log("info", "Tool execution started");
 			pause();
@@ -100,9 +103,9 @@ public class ConformanceTools {
 				ToolDefinition.of("test_missing_capability", "Needs the client's sampling capability",
 						ToolDefinition.NO_ARGUMENTS),
 				Set.of("sampling"), (call) -> ToolResult.text("The client declared sampling")));
-		this.registry.register(new Tool(ToolDefinition.of("json_schema_2020_12_tool",
-				"Tool with JSON Schema 2020-12 features", JSON_SCHEMA_2020_12), Set.of(),
-				(call) -> ToolResult.text("ok")));
+		this.registry
+			.register(new Tool(ToolDefinition.of("json_schema_2020_12_tool", "Tool with JSON Schema 2020-12 features",
+					JSON_SCHEMA_2020_12), Set.of(), (call) -> ToolResult.text("ok")));
 		tool("test_trigger_tool_change", "Adds test_dynamic_tool, or removes it if it is there", (call) -> {
 			if (!this.registry.unregister(DYNAMIC_TOOL)) {
 				tool(DYNAMIC_TOOL, "A tool added at run time", (inner) -> ToolResult.text("dynamic"));
@@ -118,8 +121,8 @@ public class ConformanceTools {
 	}
 
 	private void tool(String name, String description, Function<ToolCall, ToolResult> body) {
-		this.registry.register(new Tool(ToolDefinition.of(name, description, ToolDefinition.NO_ARGUMENTS), Set.of(),
-				body));
+		this.registry
+			.register(new Tool(ToolDefinition.of(name, description, ToolDefinition.NO_ARGUMENTS), Set.of(), body));
 	}
 
 	private static ToolResult content(Map<String, Object> block) {
@@ -139,8 +142,14 @@ public class ConformanceTools {
 		int samples = 800;
 		ByteBuffer header = ByteBuffer.allocate(44).order(ByteOrder.LITTLE_ENDIAN);
 		header.put("RIFF".getBytes()).putInt(36 + samples).put("WAVE".getBytes());
-		header.put("fmt ".getBytes()).putInt(16).putShort((short) 1).putShort((short) 1).putInt(8000).putInt(8000)
-			.putShort((short) 1).putShort((short) 8);
+		header.put("fmt ".getBytes())
+			.putInt(16)
+			.putShort((short) 1)
+			.putShort((short) 1)
+			.putInt(8000)
+			.putInt(8000)
+			.putShort((short) 1)
+			.putShort((short) 8);
 		header.put("data".getBytes()).putInt(samples);
 		ByteArrayOutputStream out = new ByteArrayOutputStream();
 		out.writeBytes(header.array());

@@ -9,8 +9,9 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  *
  * @param root the directory served as {@code file:///} resources; created at start
  * @param maxListed the most files {@code resources/list} shows
- * @param watch whether this node publishes the directory's changes; in a cluster whose nodes
- * share one directory, only one of them should, or every change is published once per node
+ * @param watch whether this node publishes the directory's changes; in a cluster whose
+ * nodes share one directory, only one of them should, or every change is published once
+ * per node
  */
 @ConfigurationProperties("sample.files")
 public record SampleFilesProperties(Path root, Integer maxListed, Boolean watch) {

@@ -36,7 +36,8 @@ import org.springframework.stereotype.Component;
  * A directory served as {@code file:///} resources: the directory itself (its URI ends in
  * {@code /}, so a subscription to it covers every file below it, and
  * {@code ?pattern=*.log} narrows that) and every file in it, through the template
- * {@code file:///<root>/{+path}}. File-system changes become {@link ResourceChangedEvent}s.
+ * {@code file:///<root>/{+path}}. File-system changes become
+ * {@link ResourceChangedEvent}s.
  * <p>
  * Resources are registered at run time through the {@link ResourceRegistry}, as the
  * directory's URI is only known once the application knows where it runs.
@@ -46,7 +47,6 @@ public class WatchedDirectory implements SmartLifecycle {
 
 	/** Who may read the files (enforced in profile {@code secure}). */
 	static final String ACCESS_RULE = "hasAuthority('SCOPE_files:read')";
-
 
 	private static final Log logger = LogFactory.getLog(WatchedDirectory.class);
 
@@ -112,7 +112,8 @@ public class WatchedDirectory implements SmartLifecycle {
 			.build());
 		this.running = true;
 		if (!this.watch) {
-			logger.info("Serving " + this.root + " as " + this.rootUri + " (its changes are published by another node)");
+			logger
+				.info("Serving " + this.root + " as " + this.rootUri + " (its changes are published by another node)");
 			return;
 		}
 		try {
@@ -179,8 +180,10 @@ public class WatchedDirectory implements SmartLifecycle {
 	}
 
 	private List<ResourceInstance> files() throws IOException {
-		// The value is the encoded path, the same string change notifications use: {+path}
-		// keeps it as it is, so a listed URI is exactly the one its changes are sent for (an
+		// The value is the encoded path, the same string change notifications use:
+		// {+path}
+		// keeps it as it is, so a listed URI is exactly the one its changes are sent for
+		// (an
 		// exact subscription compares strings).
 		return regularFiles().stream()
 			.map((path) -> new ResourceInstance(Map.of("path", encode(relative(path))), path.getFileName().toString(),
@@ -230,7 +233,8 @@ public class WatchedDirectory implements SmartLifecycle {
 						publish(directory, event);
 					}
 					catch (IOException | RuntimeException ex) {
-						// One bad event (a vanished directory, a listener that threw) must not
+						// One bad event (a vanished directory, a listener that threw)
+						// must not
 						// stop the watching of every later change.
 						logger.warn("Could not publish the change of " + event.context() + " in " + directory, ex);
 					}
@@ -260,8 +264,8 @@ public class WatchedDirectory implements SmartLifecycle {
 		}
 		String change = (event.kind() == StandardWatchEventKinds.ENTRY_CREATE) ? "created"
 				: (event.kind() == StandardWatchEventKinds.ENTRY_DELETE) ? "deleted" : "modified";
-		this.events.publishEvent(new ResourceChangedEvent(this.rootUri + encode(relative(path)),
-				Map.of("change", change)));
+		this.events
+			.publishEvent(new ResourceChangedEvent(this.rootUri + encode(relative(path)), Map.of("change", change)));
 	}
 
 	/**
@@ -279,7 +283,8 @@ public class WatchedDirectory implements SmartLifecycle {
 				encoded.append((char) c);
 			}
 			else {
-				encoded.append('%').append(Character.toUpperCase(Character.forDigit(c >> 4, 16)))
+				encoded.append('%')
+					.append(Character.toUpperCase(Character.forDigit(c >> 4, 16)))
 					.append(Character.toUpperCase(Character.forDigit(c & 0xF, 16)));
 			}
 		}

@@ -22,10 +22,10 @@ import org.springframework.security.web.SecurityFilterChain;
 
 /**
  * Profile {@code secure}: the MCP endpoint and the REST API as an OAuth 2.1 resource
- * server, and an authorization server in the same process that issues JWTs to the
- * clients of {@code application-secure.properties} by the {@code client_credentials}
- * grant. Clients find it as MCP clients do: the 401's {@code resource_metadata} link,
- * its {@code authorization_servers}, that server's
+ * server, and an authorization server in the same process that issues JWTs to the clients
+ * of {@code application-secure.properties} by the {@code client_credentials} grant.
+ * Clients find it as MCP clients do: the 401's {@code resource_metadata} link, its
+ * {@code authorization_servers}, that server's
  * {@code /.well-known/oauth-authorization-server}.
  * <p>
  * The Actuator is the operator's: who follows which resource, the server's paths, the
@@ -40,8 +40,7 @@ class SecureConfiguration {
 	@Bean
 	@Order(1)
 	SecurityFilterChain authorizationServerSecurity(HttpSecurity http) {
-		return http
-			.oauth2AuthorizationServer((server) -> http.securityMatcher(server.getEndpointsMatcher()))
+		return http.oauth2AuthorizationServer((server) -> http.securityMatcher(server.getEndpointsMatcher()))
 			.authorizeHttpRequests((requests) -> requests.anyRequest().authenticated())
 			.build();
 	}
@@ -54,7 +53,8 @@ class SecureConfiguration {
 				.permitAll()
 				.requestMatchers(EndpointRequest.toAnyEndpoint())
 				.hasAuthority("SCOPE_actuator:read")
-				// The live page itself holds no data: it asks for a token and sends it with
+				// The live page itself holds no data: it asks for a token and sends it
+				// with
 				// every request it makes.
 				.requestMatchers(HttpMethod.GET, "/", "/index.html", "/live/*")
 				.permitAll()
@@ -74,9 +74,9 @@ class SecureConfiguration {
 	}
 
 	/**
-	 * Access tokens name the resource they are for (RFC 8707): the one the client asked for
-	 * with {@code resource=…}, else the MCP endpoint. The resource server rejects tokens
-	 * for any other audience.
+	 * Access tokens name the resource they are for (RFC 8707): the one the client asked
+	 * for with {@code resource=…}, else the MCP endpoint. The resource server rejects
+	 * tokens for any other audience.
 	 */
 	@Bean
 	OAuth2TokenCustomizer<JwtEncodingContext> audienceCustomizer(McpProtectedResource resource) {
@@ -84,8 +84,9 @@ class SecureConfiguration {
 			if (!OAuth2TokenType.ACCESS_TOKEN.equals(context.getTokenType())) {
 				return;
 			}
-			Object requested = (context.getAuthorizationGrant() instanceof OAuth2ClientCredentialsAuthenticationToken grant)
-					? grant.getAdditionalParameters().get("resource") : null;
+			Object requested = (context
+				.getAuthorizationGrant() instanceof OAuth2ClientCredentialsAuthenticationToken grant)
+						? grant.getAdditionalParameters().get("resource") : null;
 			context.getClaims().audience(List.of((requested instanceof String uri) ? uri : resource.resource()));
 		};
 	}

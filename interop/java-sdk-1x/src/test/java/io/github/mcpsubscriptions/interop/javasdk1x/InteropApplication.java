@@ -16,8 +16,8 @@ import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 
 /**
- * The server the 1.x client talks to: the starter and a small catalogue, a collection
- * and a template, like the sample application's.
+ * The server the 1.x client talks to: the starter and a small catalogue, a collection and
+ * a template, like the sample application's.
  */
 @SpringBootConfiguration
 @EnableAutoConfiguration

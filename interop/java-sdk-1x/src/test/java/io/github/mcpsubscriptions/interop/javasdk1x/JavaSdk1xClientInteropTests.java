@@ -84,7 +84,8 @@ class JavaSdk1xClientInteropTests {
 		Map<String, AtomicInteger> reads = new ConcurrentHashMap<>();
 		BlockingQueue<String> updated = new LinkedBlockingQueue<>();
 		HttpClientStreamableHttpTransport transport = transport()
-			// Sees every request the client sends: counts its resources/read calls per product.
+			// Sees every request the client sends: counts its resources/read calls per
+			// product.
 			.httpRequestCustomizer((builder, method, uri, body, context) -> {
 				for (String product : List.of("catalog://products/3", "catalog://products/4")) {
 					if (body != null && body.contains("\"resources/read\"") && body.contains(product + "\"")) {
@@ -95,8 +96,8 @@ class JavaSdk1xClientInteropTests {
 			.build();
 		McpSyncClient client = McpClient.sync(transport)
 			.requestTimeout(WAIT)
-			.resourcesUpdateConsumer((contents) -> contents.forEach((content) -> updated
-				.add(content.uri() + " " + ((McpSchema.TextResourceContents) content).text())))
+			.resourcesUpdateConsumer((contents) -> contents.forEach(
+					(content) -> updated.add(content.uri() + " " + ((McpSchema.TextResourceContents) content).text())))
 			.build();
 		try {
 			client.initialize();
@@ -107,8 +108,10 @@ class JavaSdk1xClientInteropTests {
 			long sentBefore = this.dispatcher.getStats().getSent();
 
 			this.catalog.rename(3, "Merged pen");
-			// Product 4 is covered by two of the subscriptions. Its notification follows product
-			// 3's on the stream (often in the same write), but the client reads each resource
+			// Product 4 is covered by two of the subscriptions. Its notification follows
+			// product
+			// 3's on the stream (often in the same write), but the client reads each
+			// resource
 			// before it reports the change, and those reads may finish in either order.
 			this.catalog.rename(4, "Merged chair");
 			List<String> seen = new ArrayList<>();

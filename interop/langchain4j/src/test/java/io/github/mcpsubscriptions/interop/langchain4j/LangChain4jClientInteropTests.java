@@ -89,9 +89,9 @@ class LangChain4jClientInteropTests {
 	}
 
 	/**
-	 * LangChain4j sends no DELETE when it closes, and on Java 17 its HTTP client keeps the
-	 * GET stream's connection: the session would live until its idle timeout, so the test
-	 * ends it as that timeout would.
+	 * LangChain4j sends no DELETE when it closes, and on Java 17 its HTTP client keeps
+	 * the GET stream's connection: the session would live until its idle timeout, so the
+	 * test ends it as that timeout would.
 	 */
 	@AfterEach
 	void close() throws Exception {
@@ -137,7 +137,8 @@ class LangChain4jClientInteropTests {
 
 			this.client.unsubscribeFromResource("catalog://products/2");
 			this.client.unsubscribeFromResource("catalog://products");
-			// What follows a change nobody follows any more is this one, on another product.
+			// What follows a change nobody follows any more is this one, on another
+			// product.
 			this.client.subscribeToResource("catalog://products/5");
 			put(2, "{\"name\":\"Unfollowed notebook\",\"price\":3.50}");
 			this.events.publishEvent(new ResourceChangedEvent("catalog://products/5", Map.of()));
@@ -178,8 +179,8 @@ class LangChain4jClientInteropTests {
 	void listsAndCallsTools() throws Exception {
 		assertThat(this.client.listTools()).extracting(ToolSpecification::name)
 			.contains("find_products", "change_price");
-		ToolExecutionResult found = this.client.executeTool(
-				ToolExecutionRequest.builder().name("find_products").arguments("{\"query\":\"pen\"}").build());
+		ToolExecutionResult found = this.client
+			.executeTool(ToolExecutionRequest.builder().name("find_products").arguments("{\"query\":\"pen\"}").build());
 		assertThat(found.isError()).isFalse();
 		assertThat(found.resultText()).contains("Fountain pen");
 		// A tool error (price is missing) is an exception in LangChain4j.
@@ -191,10 +192,8 @@ class LangChain4jClientInteropTests {
 		sessionWithStream();
 		this.client.subscribeToResource("catalog://products/1");
 		try {
-			ToolExecutionResult changed = this.client.executeTool(ToolExecutionRequest.builder()
-				.name("change_price")
-				.arguments("{\"id\":1,\"price\":31.5}")
-				.build());
+			ToolExecutionResult changed = this.client.executeTool(
+					ToolExecutionRequest.builder().name("change_price").arguments("{\"id\":1,\"price\":31.5}").build());
 			assertThat(changed.resultText()).contains("is now 31.5");
 			awaitUpdate(new ArrayList<>(), "catalog://products/1");
 		}

@@ -79,7 +79,8 @@ class SpringAiClientInteropTests {
 		this.clientContext = new SpringApplicationBuilder(ClientApplication.class).web(WebApplicationType.NONE)
 			.initializers((context) -> context.getBeanFactory().registerSingleton("updates", this.updates))
 			.properties("spring.ai.mcp.client.streamable-http.connections.sample.url=http://localhost:" + this.port,
-					// The sample's own settings are on this class path too; the client needs none of them.
+					// The sample's own settings are on this class path too; the client
+					// needs none of them.
 					"spring.sql.init.mode=never")
 			.run();
 		List<?> clients = this.clientContext.getBean("mcpSyncClients", List.class);
@@ -139,7 +140,8 @@ class SpringAiClientInteropTests {
 
 			this.client.unsubscribeResource(new McpSchema.UnsubscribeRequest("catalog://products/2"));
 			this.client.unsubscribeResource(new McpSchema.UnsubscribeRequest("catalog://products"));
-			// What follows a change nobody follows any more is this one, on another product.
+			// What follows a change nobody follows any more is this one, on another
+			// product.
 			this.client.subscribeResource(new McpSchema.SubscribeRequest("catalog://products/5"));
 			put(2, "{\"name\":\"Unfollowed notebook\",\"price\":4.20}");
 			this.events.publishEvent(new ResourceChangedEvent("catalog://products/5", Map.of()));
@@ -230,8 +232,8 @@ class SpringAiClientInteropTests {
 
 		@Bean
 		McpClientCustomizer<McpClient.SyncSpec> resourceUpdates(BlockingQueue<String> updates) {
-			return (name, spec) -> spec.resourcesUpdateConsumer((contents) -> contents
-				.forEach((content) -> updates.add(content.uri() + " " + ((McpSchema.TextResourceContents) content).text())));
+			return (name, spec) -> spec.resourcesUpdateConsumer((contents) -> contents.forEach(
+					(content) -> updates.add(content.uri() + " " + ((McpSchema.TextResourceContents) content).text())));
 		}
 
 	}
