@@ -105,6 +105,7 @@ final class DeliveryGate {
 	 * with the lock held.
 	 */
 	private void awaitPlace(Waiter waiter) throws InterruptedException {
+		assert this.lock.isHeldByCurrentThread();
 		while (!waiter.granted) {
 			if (this.queue.peekFirst() != waiter) {
 				waiter.turn.await();
@@ -131,6 +132,7 @@ final class DeliveryGate {
 	 * lock held.
 	 */
 	private boolean tryTake(long ticket) {
+		assert this.lock.isHeldByCurrentThread();
 		long now = this.nanoTime.getAsLong();
 		int oldest = oldestPlace();
 		if (this.holders[oldest] == 0) {
@@ -152,6 +154,7 @@ final class DeliveryGate {
 	 * Called with the lock held.
 	 */
 	private void handOverExpired() {
+		assert this.lock.isHeldByCurrentThread();
 		long now = this.nanoTime.getAsLong();
 		while (!this.queue.isEmpty()) {
 			int oldest = oldestPlace();
@@ -169,6 +172,7 @@ final class DeliveryGate {
 	 * A free place if there is one, else the one held longest. Called with the lock held.
 	 */
 	private int oldestPlace() {
+		assert this.lock.isHeldByCurrentThread();
 		int oldest = 0;
 		for (int i = 0; i < this.holders.length; i++) {
 			if (this.holders[i] == 0) {
@@ -186,6 +190,7 @@ final class DeliveryGate {
 	 * leases from now on. Called with the lock held.
 	 */
 	private void grant(Waiter waiter, int place, long now) {
+		assert this.lock.isHeldByCurrentThread();
 		take(place, waiter.ticket, now);
 		waiter.granted = true;
 		waiter.turn.signal();
@@ -201,6 +206,7 @@ final class DeliveryGate {
 	 * meanwhile, giving that place on. Called with the lock held.
 	 */
 	private void leave(Waiter waiter) {
+		assert this.lock.isHeldByCurrentThread();
 		if (waiter.granted) {
 			release(waiter.ticket);
 			return;
@@ -236,6 +242,7 @@ final class DeliveryGate {
 
 	/** Called with the lock held. */
 	private void release(long ticket) {
+		assert this.lock.isHeldByCurrentThread();
 		for (int i = 0; i < this.holders.length; i++) {
 			if (this.holders[i] == ticket) {
 				Waiter next = this.queue.pollFirst();

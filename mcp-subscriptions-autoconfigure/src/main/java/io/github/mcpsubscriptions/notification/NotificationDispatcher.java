@@ -64,6 +64,9 @@ public class NotificationDispatcher implements AutoCloseable {
 	/** Numbers the changes fanned out, on the dispatcher's thread only. */
 	private long changeSequence;
 
+	/** The dispatcher's thread, for the confinement checks: set with -ea only. */
+	private @Nullable Thread dispatching;
+
 	private final Clock clock;
 
 	private final int outboxCapacity;
@@ -384,10 +387,12 @@ public class NotificationDispatcher implements AutoCloseable {
 	 * task ends. On the dispatcher's thread only.
 	 */
 	private void tell(Subscriber subscriber, OutboundNotification notification) {
+		assert Thread.currentThread() == this.dispatching : "On the dispatcher's thread only";
 		offers(subscriber).tell(subscriber, notification);
 	}
 
 	private DeliveryLane.Offers offers(Subscriber subscriber) {
+		assert Thread.currentThread() == this.dispatching : "On the dispatcher's thread only";
 		DeliveryLane lane = subscriber.getLane();
 		DeliveryLane.Offers offers = lane.building;
 		if (offers == null) {
@@ -400,6 +405,7 @@ public class NotificationDispatcher implements AutoCloseable {
 
 	/** Hand every lane what the task that ends gave it. */
 	private void handOver() {
+		assert Thread.currentThread() == this.dispatching : "On the dispatcher's thread only";
 		for (DeliveryLane lane : this.lanesToHandOver) {
 			DeliveryLane.Offers offers = lane.building;
 			lane.building = null;
@@ -415,6 +421,8 @@ public class NotificationDispatcher implements AutoCloseable {
 		try {
 			this.executor.execute(() -> {
 				try {
+					// An assignment only with assertions on: the executor has one thread.
+					assert (this.dispatching = Thread.currentThread()) != null;
 					task.run();
 				}
 				catch (RuntimeException ex) {
@@ -502,6 +510,7 @@ public class NotificationDispatcher implements AutoCloseable {
 
 		@Override
 		public void accept(Subscriber subscriber, String subscribedUri) {
+			assert Thread.currentThread() == NotificationDispatcher.this.dispatching : "Dispatcher's thread only";
 			if (!permitted(this.change, subscribedUri, subscriber.getPrincipal(), this.decisions)) {
 				return;
 			}

@@ -262,6 +262,7 @@ public final class Outbox {
 	 * re-read after this change too. Called with the lock held.
 	 */
 	private boolean coveredByResync(OutboundNotification notification) {
+		assert Thread.holdsLock(this.lock);
 		String subscribedUri = notification.subscribedUri();
 		if (subscribedUri == null || notification.resync()) {
 			return false;
@@ -273,6 +274,7 @@ public final class Outbox {
 
 	/** Called with the lock held. */
 	private @Nullable MessageStream overflow() {
+		assert Thread.holdsLock(this.lock);
 		this.stats.overflows.increment();
 		this.stats.droppedOnOverflow.add(this.pending.size() + 1);
 		this.pending.clear();
@@ -290,11 +292,13 @@ public final class Outbox {
 	 * missed changes and should re-read. Called with the lock held.
 	 */
 	private void queueResyncs() {
+		assert Thread.holdsLock(this.lock);
 		queueResyncs((subscribedUri) -> true);
 	}
 
 	/** Called with the lock held. */
 	private void queueResyncs(Predicate<String> subscriptions) {
+		assert Thread.holdsLock(this.lock);
 		Instant now = this.clock.instant();
 		for (String subscribedUri : this.activeSubscriptions.get()) {
 			if (!subscriptions.test(subscribedUri)) {
@@ -561,6 +565,7 @@ public final class Outbox {
 	 * it).
 	 */
 	private boolean startDrain() {
+		assert Thread.holdsLock(this.lock);
 		boolean work = !this.pending.isEmpty() || this.attachAction != null || this.keepAliveRequested
 				|| (this.replay != null && this.replayStream == this.stream);
 		if (this.draining || this.stream == null || this.awaiting == this.stream || !work) {
@@ -575,6 +580,7 @@ public final class Outbox {
 	 * write, made once per stream rather than once per batch.
 	 */
 	private Runnable writableCallback(MessageStream target) {
+		assert Thread.holdsLock(this.lock);
 		Runnable callback = this.onWritable;
 		if (callback == null || this.onWritableStream != target) {
 			callback = () -> writable(target);
@@ -642,6 +648,7 @@ public final class Outbox {
 				batch = new Batch(action, keepAlive, first);
 			}
 			try {
+				assert !Thread.holdsLock(this.lock) : "Never written under the outbox's lock";
 				this.writeStartedAt = this.clock.millis();
 				target.sendBatch(this.batchBytes, batch);
 			}
@@ -684,6 +691,7 @@ public final class Outbox {
 	 * it waits for company instead, handed to the scheduler.
 	 */
 	private boolean gatherFirst() {
+		assert Thread.holdsLock(this.lock);
 		boolean waited = this.gathered;
 		this.gathered = false;
 		int waiting = this.pending.size();
@@ -775,6 +783,7 @@ public final class Outbox {
 			}
 			this.written++;
 			try {
+				assert !Thread.holdsLock(Outbox.this.lock) : "Never written under the outbox's lock";
 				Outbox.this.writer.write(stream, notification);
 				Outbox.this.stats.sent(notification.publishedAt(), Outbox.this.clock);
 			}
@@ -845,6 +854,7 @@ public final class Outbox {
 	 * Called with the lock held.
 	 */
 	private @Nullable OutboundNotification pollDue() {
+		assert Thread.holdsLock(this.lock);
 		if (!this.rateLimited) {
 			OutboundNotification first = this.pending.pollFirst();
 			if (this.pending.isEmpty()) {
@@ -888,6 +898,7 @@ public final class Outbox {
 	 * Called with the lock held: wake up when the earliest delayed notification is due.
 	 */
 	private void scheduleWakeUp() {
+		assert Thread.holdsLock(this.lock);
 		Instant earliest = null;
 		for (OutboundNotification waiting : this.pending) {
 			Instant last = this.lastSent.get(waiting.subscribedUri());
@@ -913,6 +924,7 @@ public final class Outbox {
 
 	/** Called with the lock held. */
 	private void putFirst(OutboundNotification notification) {
+		assert Thread.holdsLock(this.lock);
 		this.pending.putFirst(notification);
 		this.resyncMayWait |= notification.resync();
 	}

@@ -183,6 +183,7 @@ public final class SessionEventLog {
 
 	/** A kept message, by its sequence. Called with the lock held. */
 	private String message(long sequence) {
+		assert Thread.holdsLock(this);
 		long position = sequence - 1;
 		return this.spine[(int) ((position / CHUNK) % this.spine.length)][(int) (position % CHUNK)];
 	}

@@ -271,6 +271,7 @@ final class AsyncSseStream implements MessageStream {
 	 * with the lock held.
 	 */
 	private @Nullable BatchBuffer batchBuffer() {
+		assert Thread.holdsLock(this.lock);
 		if (!this.batching) {
 			return null;
 		}
@@ -362,6 +363,7 @@ final class AsyncSseStream implements MessageStream {
 			this.batching = true;
 		}
 		try {
+			assert !Thread.holdsLock(this.lock) : "Lock order: outbox, then stream";
 			while (writer.writeNext(this)) {
 				synchronized (this.lock) {
 					BatchBuffer batch = batchBuffer();
@@ -408,6 +410,7 @@ final class AsyncSseStream implements MessageStream {
 	 * (the thread's buffer is its next batch's). Called with the lock held.
 	 */
 	private @Nullable IOException handOver(BatchBuffer batch) {
+		assert Thread.holdsLock(this.lock);
 		try {
 			if (batch.length > 0 && this.waiting.isEmpty() && ready()) {
 				writeThrough(batch.current, 0, batch.length);
@@ -426,6 +429,7 @@ final class AsyncSseStream implements MessageStream {
 	 * first. Called with the lock held.
 	 */
 	private void takeBatch() {
+		assert Thread.holdsLock(this.lock);
 		BatchBuffer batch = batchBuffer();
 		if (batch != null) {
 			queueCopy(batch);
@@ -434,6 +438,7 @@ final class AsyncSseStream implements MessageStream {
 
 	/** What the batch holds waits, in an array of its own. Called with the lock held. */
 	private void queueCopy(BatchBuffer batch) {
+		assert Thread.holdsLock(this.lock);
 		if (batch.length > 0) {
 			this.waiting.add(ByteBuffer.wrap(Arrays.copyOf(batch.current, batch.length)));
 			batch.length = 0;
@@ -471,6 +476,7 @@ final class AsyncSseStream implements MessageStream {
 	 * once it does. Called with the lock held.
 	 */
 	private boolean ready() {
+		assert Thread.holdsLock(this.lock);
 		if (!this.ready) {
 			this.ready = this.out.isReady();
 		}
@@ -482,6 +488,7 @@ final class AsyncSseStream implements MessageStream {
 	 * held; never blocks. A failure ends the stream (the caller reports it).
 	 */
 	private @Nullable IOException pumpOrFail() {
+		assert Thread.holdsLock(this.lock);
 		try {
 			while (ready()) {
 				ByteBuffer next = this.waiting.poll();
@@ -510,6 +517,7 @@ final class AsyncSseStream implements MessageStream {
 	 * the lock held.
 	 */
 	private void writeThrough(byte[] bytes, int from, int length) throws IOException {
+		assert Thread.holdsLock(this.lock);
 		this.ready = false;
 		this.out.write(bytes, from, length);
 		this.needsFlush = true;
@@ -521,6 +529,7 @@ final class AsyncSseStream implements MessageStream {
 	 * Called with the lock held.
 	 */
 	private IOException failed(Exception ex) {
+		assert Thread.holdsLock(this.lock);
 		this.state = State.DONE;
 		this.waiting.clear();
 		return (ex instanceof IOException io) ? io : new IOException(ex.getMessage(), ex);
@@ -528,6 +537,7 @@ final class AsyncSseStream implements MessageStream {
 
 	/** Called with the lock held: everything written is in the container's hands. */
 	private boolean handedOver() {
+		assert Thread.holdsLock(this.lock);
 		return this.waiting.isEmpty() && !this.needsFlush;
 	}
 
@@ -538,6 +548,7 @@ final class AsyncSseStream implements MessageStream {
 	 * taken them).
 	 */
 	private boolean containerHoldsNothing() {
+		assert Thread.holdsLock(this.lock);
 		try {
 			return handedOver() && ready();
 		}
@@ -728,6 +739,7 @@ final class AsyncSseStream implements MessageStream {
 	}
 
 	private void ended() {
+		assert !Thread.holdsLock(this.lock) : "Lock order: outbox, then stream";
 		if (this.reported.compareAndSet(false, true)) {
 			this.onClosed.accept(this);
 		}
@@ -824,6 +836,7 @@ final class AsyncSseStream implements MessageStream {
 					AsyncSseStream.this.onDone.accept(AsyncSseStream.this);
 				}
 			}
+			assert !Thread.holdsLock(AsyncSseStream.this.lock) : "Lock order: outbox, then stream";
 			callbacks.forEach(Runnable::run);
 		}
 
