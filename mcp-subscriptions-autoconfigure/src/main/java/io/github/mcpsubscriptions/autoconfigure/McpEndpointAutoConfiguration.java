@@ -71,6 +71,7 @@ import io.github.mcpsubscriptions.transport.McpEndpointOptions;
 
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -183,9 +184,27 @@ public final class McpEndpointAutoConfiguration {
 				(int) Math.min(Integer.MAX_VALUE, notifications.getWriteBatchBytes().toBytes())));
 		dispatcher.setResyncTargets(new ResyncTargets(resourceRegistry, accessPolicy));
 		dispatcher.setDetachedOutboxCapacity(notifications.getDetachedOutboxCapacity());
-		resourceRegistry.addListener(dispatcher::resourceListChanged);
 		dispatcher.setListedResources(resourceRegistry::isListedInstance);
 		return dispatcher;
+	}
+
+	/**
+	 * The registries tell the notification dispatcher of list changes. Wired apart from
+	 * the dispatchers' factory methods, so that an application's own dispatcher (or
+	 * request dispatcher) is told as well.
+	 */
+	@Bean
+	SmartInitializingSingleton mcpListChangedNotifications(ResourceRegistry resources, ToolRegistry tools,
+			PromptRegistry prompts, NotificationDispatcher dispatcher, McpProperties properties) {
+		return () -> {
+			resources.addListener(dispatcher::resourceListChanged);
+			if (properties.getTools().isEnabled()) {
+				tools.addListener(dispatcher::toolListChanged);
+			}
+			if (properties.getPrompts().isEnabled()) {
+				prompts.addListener(dispatcher::promptListChanged);
+			}
+		};
 	}
 
 	@Bean
@@ -234,12 +253,6 @@ public final class McpEndpointAutoConfiguration {
 			ObjectProvider<PromptCompleter> promptCompleters) {
 		McpProperties.Subscriptions subscriptions = properties.getSubscriptions();
 		McpProperties.Resources.Cache cache = properties.getResources().getCache();
-		if (properties.getTools().isEnabled()) {
-			toolRegistry.addListener(notifications::toolListChanged);
-		}
-		if (properties.getPrompts().isEnabled()) {
-			promptRegistry.addListener(notifications::promptListChanged);
-		}
 		return new McpRequestDispatcher(serverInfo, sessionManager, resourceRegistry, contentMapper,
 				completers.orderedStream().toList(), properties.getResources().getPageSize(), notifications,
 				accessPolicy,

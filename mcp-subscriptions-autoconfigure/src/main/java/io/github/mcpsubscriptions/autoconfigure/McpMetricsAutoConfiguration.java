@@ -19,6 +19,7 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.observation.ObservationRegistry;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -52,18 +53,28 @@ public final class McpMetricsAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean
-		McpToolMetrics mcpToolMetrics(ObjectProvider<McpRequestDispatcher> requests) {
-			McpToolMetrics metrics = new McpToolMetrics();
-			requests.ifAvailable((dispatcher) -> dispatcher.setToolCallObserver(metrics));
-			return metrics;
+		McpToolMetrics mcpToolMetrics() {
+			return new McpToolMetrics();
 		}
 
 		@Bean
 		@ConditionalOnMissingBean
-		McpOperationMetrics mcpOperationMetrics(ObjectProvider<McpRequestDispatcher> requests) {
-			McpOperationMetrics metrics = new McpOperationMetrics();
-			requests.ifAvailable((dispatcher) -> dispatcher.setRequestObserver(metrics));
-			return metrics;
+		McpOperationMetrics mcpOperationMetrics() {
+			return new McpOperationMetrics();
+		}
+
+		/**
+		 * The request dispatcher reports to the tool and operation metrics. Wired apart
+		 * from the factory methods, so that an application's own metrics (or request
+		 * dispatcher) are wired as well.
+		 */
+		@Bean
+		SmartInitializingSingleton mcpRequestObservers(ObjectProvider<McpRequestDispatcher> requests,
+				ObjectProvider<McpToolMetrics> toolMetrics, ObjectProvider<McpOperationMetrics> operationMetrics) {
+			return () -> requests.ifUnique((dispatcher) -> {
+				toolMetrics.ifUnique(dispatcher::setToolCallObserver);
+				operationMetrics.ifUnique(dispatcher::setRequestObserver);
+			});
 		}
 
 		@Bean
@@ -81,12 +92,19 @@ public final class McpMetricsAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean
-		McpDispatchObservation mcpDispatchObservation(ObjectProvider<ObservationRegistry> registry,
-				NotificationDispatcher dispatcher) {
-			McpDispatchObservation observation = new McpDispatchObservation(
-					registry.getIfAvailable(() -> ObservationRegistry.NOOP));
-			dispatcher.setObserver(observation);
-			return observation;
+		McpDispatchObservation mcpDispatchObservation(ObjectProvider<ObservationRegistry> registry) {
+			return new McpDispatchObservation(registry.getIfAvailable(() -> ObservationRegistry.NOOP));
+		}
+
+		/**
+		 * The notification dispatcher reports to the observation. Wired apart from the
+		 * factory method, so that an application's own observation (or dispatcher) is
+		 * wired as well.
+		 */
+		@Bean
+		SmartInitializingSingleton mcpDispatchObserver(NotificationDispatcher dispatcher,
+				ObjectProvider<McpDispatchObservation> observation) {
+			return () -> observation.ifUnique(dispatcher::setObserver);
 		}
 
 	}
