@@ -45,7 +45,8 @@ import org.springframework.util.ClassUtils;
  * (PostgreSQL) and notify the subscribers of the mapped resources. Active with
  * {@code mcp.capture.enabled=true}, one {@link DataSource} and the MCP endpoint.
  */
-@AutoConfiguration(after = { McpEndpointAutoConfiguration.class, McpJpaAutoConfiguration.class },
+@AutoConfiguration(
+		after = { McpClusterAutoConfiguration.class, McpEndpointAutoConfiguration.class, McpJpaAutoConfiguration.class },
 		afterName = "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration")
 @ConditionalOnBooleanProperty(name = "mcp.enabled", matchIfMissing = true)
 @ConditionalOnBooleanProperty("mcp.capture.enabled")
@@ -77,8 +78,12 @@ public final class McpCaptureAutoConfiguration {
 		return new PostgresCaptureDatabase(properties.getCapture().getTableName());
 	}
 
+	/**
+	 * The single node's sink: not in a cluster, whose log is configured before this (see
+	 * {@link ClusterCaptureConfiguration}).
+	 */
 	@Bean
-	@ConditionalOnMissingBean
+	@ConditionalOnMissingBean(value = CaptureSink.class, type = "io.github.mcpsubscriptions.cluster.RedisChangeLog")
 	static CaptureSink mcpCaptureSink(ResourceChangeFeed feed, NotificationDispatcher dispatcher) {
 		return new FeedCaptureSink(feed, dispatcher);
 	}
@@ -137,8 +142,8 @@ public final class McpCaptureAutoConfiguration {
 
 	/**
 	 * In a cluster, captured changes enter the shared change log, each once whichever
-	 * node reads it. Processed before the enclosing class's beans, so that this sink
-	 * replaces the single node's.
+	 * node reads it. The single node's sink is conditional on the log's absence, so
+	 * neither depends on the order the two are processed in.
 	 */
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnClass(name = "org.springframework.data.redis.connection.RedisConnectionFactory")

@@ -1,28 +1,9 @@
 package io.github.mcpsubscriptions.autoconfigure;
 
-import io.github.mcpsubscriptions.security.McpProtectedResource;
-import io.github.mcpsubscriptions.security.OAuth2TokenExpiry;
-import io.github.mcpsubscriptions.security.PromptRuleAccessPolicy;
-import io.github.mcpsubscriptions.security.ResourceRuleAccessPolicy;
-import io.github.mcpsubscriptions.security.ToolRuleAccessPolicy;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
-import org.springframework.context.ApplicationContext;
-import org.springframework.security.access.PermissionEvaluator;
-import org.springframework.security.access.expression.method.DefaultMethodSecurityExpressionHandler;
-import org.springframework.security.access.expression.method.MethodSecurityExpressionHandler;
-import org.springframework.security.access.hierarchicalroles.RoleHierarchy;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 
-import io.github.mcpsubscriptions.cluster.ClusterHealthIndicator;
-import io.github.mcpsubscriptions.cluster.ClusterKeys;
-import io.github.mcpsubscriptions.cluster.ClusterMeterBinder;
-import io.github.mcpsubscriptions.cluster.ClusterStats;
-import io.github.mcpsubscriptions.cluster.RedisChangeLog;
-import io.github.mcpsubscriptions.cluster.RedisSessionStore;
-import io.github.mcpsubscriptions.cluster.RedisStreamHistory;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcCodec;
 import io.github.mcpsubscriptions.notification.DeliveryScheduler;
 import io.github.mcpsubscriptions.notification.ExecutorDeliveryScheduler;
@@ -69,17 +50,14 @@ import io.github.mcpsubscriptions.transport.DnsRebindingProtection;
 import io.github.mcpsubscriptions.transport.McpEndpoint;
 import io.github.mcpsubscriptions.transport.McpEndpointOptions;
 
-import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisProperties;
 import org.springframework.boot.info.BuildProperties;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.ApplicationEventPublisher;
@@ -89,17 +67,16 @@ import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.Environment;
-import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.util.function.SingletonSupplier;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
 /**
  * Auto-configuration for the MCP Streamable HTTP endpoint in a Spring MVC application:
- * sessions, subscriptions and the delivery of notifications.
+ * sessions, subscriptions and the delivery of notifications. The integrations that
+ * replace some of its defaults ({@link McpSecurityAutoConfiguration},
+ * {@link McpClusterAutoConfiguration}) are ordered before it.
  */
-@AutoConfiguration(after = McpServerAutoConfiguration.class,
-		afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")
+@AutoConfiguration(after = McpServerAutoConfiguration.class)
 @ConditionalOnBooleanProperty(name = "mcp.enabled", matchIfMissing = true)
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @ConditionalOnClass(SseEmitter.class)
@@ -310,177 +287,6 @@ public final class McpEndpointAutoConfiguration {
 		// runs.
 		registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
 		return registration;
-	}
-
-	/**
-	 * With Spring Security: the resources', tools' and prompts' rules decide access
-	 * (unless the application has its own {@link ResourceAccessPolicy},
-	 * {@link ToolAccessPolicy} or {@link PromptAccessPolicy}), and with its OAuth 2.0
-	 * resource server support, the endpoint's protected-resource description. Processed
-	 * before the enclosing class's beans, so that the policy here replaces the permissive
-	 * default.
-	 */
-	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnClass(name = "org.springframework.security.access.expression.method.MethodSecurityExpressionHandler")
-	@ConditionalOnBooleanProperty(name = "mcp.security.enabled", matchIfMissing = true)
-	static class SecurityConfiguration {
-
-		@Bean
-		@ConditionalOnMissingBean(ResourceAccessPolicy.class)
-		ResourceRuleAccessPolicy mcpResourceRuleAccessPolicy(ResourceRegistry registry,
-				ObjectProvider<MethodSecurityExpressionHandler> expressionHandler,
-				ObjectProvider<RoleHierarchy> roleHierarchy, ObjectProvider<PermissionEvaluator> permissionEvaluator,
-				ApplicationContext context, McpProperties properties) {
-			MethodSecurityExpressionHandler handler = expressionHandler(expressionHandler, roleHierarchy,
-					permissionEvaluator, context);
-			McpProperties.Security.DecisionCache cache = properties.getSecurity().getDecisionCache();
-			return new ResourceRuleAccessPolicy(registry, handler, cache.getTtl(), cache.getMaxSize());
-		}
-
-		@Bean
-		@ConditionalOnMissingBean(ToolAccessPolicy.class)
-		ToolRuleAccessPolicy mcpToolRuleAccessPolicy(ObjectProvider<MethodSecurityExpressionHandler> expressionHandler,
-				ObjectProvider<RoleHierarchy> roleHierarchy, ObjectProvider<PermissionEvaluator> permissionEvaluator,
-				ApplicationContext context) {
-			return new ToolRuleAccessPolicy(
-					expressionHandler(expressionHandler, roleHierarchy, permissionEvaluator, context));
-		}
-
-		@Bean
-		@ConditionalOnMissingBean(PromptAccessPolicy.class)
-		PromptRuleAccessPolicy mcpPromptRuleAccessPolicy(
-				ObjectProvider<MethodSecurityExpressionHandler> expressionHandler,
-				ObjectProvider<RoleHierarchy> roleHierarchy, ObjectProvider<PermissionEvaluator> permissionEvaluator,
-				ApplicationContext context) {
-			return new PromptRuleAccessPolicy(
-					expressionHandler(expressionHandler, roleHierarchy, permissionEvaluator, context));
-		}
-
-		private static MethodSecurityExpressionHandler expressionHandler(
-				ObjectProvider<MethodSecurityExpressionHandler> expressionHandler,
-				ObjectProvider<RoleHierarchy> roleHierarchy, ObjectProvider<PermissionEvaluator> permissionEvaluator,
-				ApplicationContext context) {
-			return expressionHandler.getIfAvailable(() -> {
-				DefaultMethodSecurityExpressionHandler defaults = new DefaultMethodSecurityExpressionHandler();
-				defaults.setApplicationContext(context);
-				roleHierarchy.ifAvailable(defaults::setRoleHierarchy);
-				permissionEvaluator.ifAvailable(defaults::setPermissionEvaluator);
-				return defaults;
-			});
-		}
-
-		/** Streams opened with a bearer token end when it expires. */
-		@Bean
-		@ConditionalOnMissingBean
-		@ConditionalOnClass(
-				name = "org.springframework.security.oauth2.server.resource.authentication.AbstractOAuth2TokenAuthenticationToken")
-		CredentialExpiry mcpCredentialExpiry() {
-			return new OAuth2TokenExpiry();
-		}
-
-		@Bean
-		@ConditionalOnMissingBean
-		@ConditionalOnClass(
-				name = "org.springframework.security.oauth2.server.resource.OAuth2ProtectedResourceMetadata")
-		@ConditionalOnProperty("mcp.security.oauth2.resource")
-		McpProtectedResource mcpProtectedResource(McpProperties properties) {
-			McpProperties.Security.OAuth2 oauth2 = properties.getSecurity().getOauth2();
-			return new McpProtectedResource(oauth2.getResource(), oauth2.getAuthorizationServers(), oauth2.getScopes(),
-					oauth2.getResourceName());
-		}
-
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnClass(RedisConnectionFactory.class)
-	@ConditionalOnBooleanProperty("mcp.cluster.enabled")
-	static class ClusterConfiguration {
-
-		@Bean
-		@ConditionalOnMissingBean
-		ClusterStats mcpClusterStats() {
-			return new ClusterStats();
-		}
-
-		@Bean
-		@ConditionalOnMissingBean
-		RedisChangeLog mcpClusterChangeLog(RedisConnectionFactory connectionFactory, McpProperties properties,
-				ClusterStats stats) {
-			McpProperties.Cluster cluster = properties.getCluster();
-			String nodeName = (cluster.getNodeName() != null) ? cluster.getNodeName()
-					: "node-" + UUID.randomUUID().toString().substring(0, 8);
-			return new RedisChangeLog(new StringRedisTemplate(connectionFactory),
-					new ClusterKeys(cluster.getKeyPrefix()), cluster.getLogSize(), cluster.getPollTimeout(), nodeName,
-					stats);
-		}
-
-		@Bean
-		@ConditionalOnMissingBean
-		RedisSessionStore mcpSessionStore(RedisConnectionFactory connectionFactory, McpProperties properties,
-				RedisChangeLog log, ClusterStats stats) {
-			return new RedisSessionStore(new StringRedisTemplate(connectionFactory),
-					new ClusterKeys(properties.getCluster().getKeyPrefix()), log,
-					properties.getSessions().getIdleTimeout(), Clock.systemUTC(), stats);
-		}
-
-		@Bean
-		@ConditionalOnMissingBean
-		RedisStreamHistory mcpSessionStreamHistory(RedisConnectionFactory connectionFactory, McpProperties properties,
-				RedisChangeLog log, NotificationDispatcher dispatcher, ObjectProvider<McpSessionManager> sessions,
-				ClusterStats stats) {
-			RedisStreamHistory history = new RedisStreamHistory(new StringRedisTemplate(connectionFactory),
-					new ClusterKeys(properties.getCluster().getKeyPrefix()), log, dispatcher, log.getNodeName(),
-					sessions::getObject, stats);
-			history.setMaxReplay(properties.getSessions().getMaxReplay());
-			return history;
-		}
-
-		@Bean
-		@ConditionalOnMissingBean
-		ClusterStartLog mcpClusterStartLog(RedisChangeLog log, McpProperties properties,
-				ListableBeanFactory beanFactory) {
-			return new ClusterStartLog(log.getNodeName(), properties.getCluster().getKeyPrefix(), beanFactory);
-		}
-
-		@Configuration(proxyBeanMethods = false)
-		@ConditionalOnClass(name = { "io.lettuce.core.ClientOptions",
-				"org.springframework.boot.data.redis.autoconfigure.LettuceClientOptionsBuilderCustomizer" })
-		static class ClusterRedisClientConfiguration {
-
-			@Bean
-			@ConditionalOnMissingBean(name = "mcpClusterRedisClientCustomizer")
-			@ConditionalOnBean(DataRedisProperties.class)
-			ClusterRedisClientCustomizer mcpClusterRedisClientCustomizer(DataRedisProperties redisProperties,
-					McpProperties properties) {
-				return new ClusterRedisClientCustomizer(redisProperties, properties.getCluster().getPollTimeout());
-			}
-
-		}
-
-		@Configuration(proxyBeanMethods = false)
-		@ConditionalOnClass(name = "org.springframework.boot.health.contributor.HealthIndicator")
-		static class ClusterHealthConfiguration {
-
-			@Bean
-			@ConditionalOnMissingBean(name = "mcpClusterHealthIndicator")
-			ClusterHealthIndicator mcpClusterHealthIndicator(RedisChangeLog log, ClusterStats stats) {
-				return new ClusterHealthIndicator(log, stats);
-			}
-
-		}
-
-		@Configuration(proxyBeanMethods = false)
-		@ConditionalOnClass(name = "io.micrometer.core.instrument.binder.MeterBinder")
-		static class ClusterMetricsConfiguration {
-
-			@Bean
-			@ConditionalOnMissingBean
-			ClusterMeterBinder mcpClusterMeterBinder(ClusterStats stats) {
-				return new ClusterMeterBinder(stats);
-			}
-
-		}
-
 	}
 
 	@Configuration(proxyBeanMethods = false)

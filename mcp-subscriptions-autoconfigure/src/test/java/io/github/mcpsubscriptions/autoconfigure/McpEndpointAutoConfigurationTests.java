@@ -39,7 +39,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class McpEndpointAutoConfigurationTests {
 
 	private final WebApplicationContextRunner runner = new WebApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(McpServerAutoConfiguration.class, McpEndpointAutoConfiguration.class));
+		.withConfiguration(AutoConfigurations.of(McpServerAutoConfiguration.class, McpSpringAiAutoConfiguration.class,
+				McpSecurityAutoConfiguration.class, McpEndpointAutoConfiguration.class));
 
 	@Test
 	void createsEndpointAndItsCollaborators() {
