@@ -22,6 +22,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -44,6 +45,7 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 @ConditionalOnBooleanProperty("mcp.cluster.enabled")
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @ConditionalOnClass({ SseEmitter.class, RedisConnectionFactory.class })
+@EnableConfigurationProperties(McpClusterProperties.class)
 public final class McpClusterAutoConfiguration {
 
 	@Bean
@@ -54,9 +56,8 @@ public final class McpClusterAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	RedisChangeLog mcpClusterChangeLog(RedisConnectionFactory connectionFactory, McpProperties properties,
+	RedisChangeLog mcpClusterChangeLog(RedisConnectionFactory connectionFactory, McpClusterProperties cluster,
 			ClusterStats stats) {
-		McpProperties.Cluster cluster = properties.getCluster();
 		String nodeName = (cluster.getNodeName() != null) ? cluster.getNodeName()
 				: "node-" + UUID.randomUUID().toString().substring(0, 8);
 		return new RedisChangeLog(new StringRedisTemplate(connectionFactory),
@@ -66,20 +67,20 @@ public final class McpClusterAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean(SessionStore.class)
-	RedisSessionStore mcpSessionStore(RedisConnectionFactory connectionFactory, McpProperties properties,
-			RedisChangeLog log, ClusterStats stats) {
-		return new RedisSessionStore(new StringRedisTemplate(connectionFactory),
-				new ClusterKeys(properties.getCluster().getKeyPrefix()), log,
+	RedisSessionStore mcpSessionStore(RedisConnectionFactory connectionFactory, McpClusterProperties cluster,
+			McpProperties properties, RedisChangeLog log, ClusterStats stats) {
+		return new RedisSessionStore(new StringRedisTemplate(connectionFactory), new ClusterKeys(cluster.getKeyPrefix()),
+				log,
 				properties.getSessions().getIdleTimeout(), Clock.systemUTC(), stats);
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
-	RedisStreamHistory mcpSessionStreamHistory(RedisConnectionFactory connectionFactory, McpProperties properties,
-			RedisChangeLog log, NotificationDispatcher dispatcher, ObjectProvider<McpSessionManager> sessions,
+	RedisStreamHistory mcpSessionStreamHistory(RedisConnectionFactory connectionFactory, McpClusterProperties cluster,
+			McpProperties properties, RedisChangeLog log, NotificationDispatcher dispatcher, ObjectProvider<McpSessionManager> sessions,
 			ClusterStats stats) {
 		RedisStreamHistory history = new RedisStreamHistory(new StringRedisTemplate(connectionFactory),
-				new ClusterKeys(properties.getCluster().getKeyPrefix()), log, dispatcher, log.getNodeName(),
+				new ClusterKeys(cluster.getKeyPrefix()), log, dispatcher, log.getNodeName(),
 				sessions::getObject, stats);
 		history.setMaxReplay(properties.getSessions().getMaxReplay());
 		return history;
@@ -87,9 +88,9 @@ public final class McpClusterAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	ClusterStartLog mcpClusterStartLog(RedisChangeLog log, McpProperties properties,
+	ClusterStartLog mcpClusterStartLog(RedisChangeLog log, McpClusterProperties cluster,
 			ListableBeanFactory beanFactory) {
-		return new ClusterStartLog(log.getNodeName(), properties.getCluster().getKeyPrefix(), beanFactory);
+		return new ClusterStartLog(log.getNodeName(), cluster.getKeyPrefix(), beanFactory);
 	}
 
 	@Configuration(proxyBeanMethods = false)
@@ -101,8 +102,8 @@ public final class McpClusterAutoConfiguration {
 		@ConditionalOnMissingBean(name = "mcpClusterRedisClientCustomizer")
 		@ConditionalOnBean(DataRedisProperties.class)
 		ClusterRedisClientCustomizer mcpClusterRedisClientCustomizer(DataRedisProperties redisProperties,
-				McpProperties properties) {
-			return new ClusterRedisClientCustomizer(redisProperties, properties.getCluster().getPollTimeout());
+				McpClusterProperties cluster) {
+			return new ClusterRedisClientCustomizer(redisProperties, cluster.getPollTimeout());
 		}
 
 	}

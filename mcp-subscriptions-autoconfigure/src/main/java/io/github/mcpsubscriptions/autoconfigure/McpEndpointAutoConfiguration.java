@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcCodec;
+import io.github.mcpsubscriptions.notification.CorrelationMode;
 import io.github.mcpsubscriptions.notification.DeliveryScheduler;
 import io.github.mcpsubscriptions.notification.ExecutorDeliveryScheduler;
 import io.github.mcpsubscriptions.notification.FilteredResourceChangeFeed;
@@ -12,7 +13,6 @@ import io.github.mcpsubscriptions.notification.PublishedChangeFilter;
 import io.github.mcpsubscriptions.notification.InMemoryResourceChangeFeed;
 import io.github.mcpsubscriptions.notification.MinIntervals;
 import io.github.mcpsubscriptions.notification.NotificationDispatcher;
-import io.github.mcpsubscriptions.notification.WriteBatch;
 import io.github.mcpsubscriptions.notification.NotificationEncoder;
 import io.github.mcpsubscriptions.notification.ResourceChange;
 import io.github.mcpsubscriptions.notification.ResourceChangeFeed;
@@ -125,7 +125,7 @@ public final class McpEndpointAutoConfiguration {
 		int parallelism = ExecutorDeliveryScheduler.parallelism(notifications.getDeliveryCpuShare(),
 				Runtime.getRuntime().availableProcessors());
 		return new ExecutorDeliveryScheduler(notifications.getDeliveryThreads(), parallelism,
-				ExecutorDeliveryScheduler.DEFAULT_LEASE, notifications.getGatheringWindow(),
+				ExecutorDeliveryScheduler.DEFAULT_LEASE, ExecutorDeliveryScheduler.DEFAULT_GATHERING_WINDOW,
 				notifications.getSaturatedWriteInterval());
 	}
 
@@ -154,11 +154,11 @@ public final class McpEndpointAutoConfiguration {
 		NotificationDispatcher dispatcher = new NotificationDispatcher(feed,
 				new SubscriptionIndex<>(matchers.orderedStream().toList()), accessPolicy,
 				filters.orderedStream().toList(),
-				new NotificationEncoder(codec, properties.getSubscriptions().effectiveCorrelationMode()), scheduler,
+				new NotificationEncoder(codec,
+						CorrelationMode.valueOf(properties.getSubscriptions().getCorrelationMode().name())),
+				scheduler,
 				Clock.systemUTC(), notifications.getOutboxCapacity(),
 				new MinIntervals(notifications.getMinInterval(), notifications.getMinIntervalByUri()));
-		dispatcher.setWriteBatch(new WriteBatch(notifications.getWriteBatchSize(),
-				(int) Math.min(Integer.MAX_VALUE, notifications.getWriteBatchBytes().toBytes())));
 		dispatcher.setResyncTargets(new ResyncTargets(resourceRegistry, accessPolicy));
 		dispatcher.setDetachedOutboxCapacity(notifications.getDetachedOutboxCapacity());
 		dispatcher.setListedResources(resourceRegistry::isListedInstance);
@@ -235,8 +235,8 @@ public final class McpEndpointAutoConfiguration {
 				accessPolicy,
 				new SubscriptionLimits(subscriptions.getMaxPerSession(), subscriptions.getMaxTotal(),
 						subscriptions.getMaxPerPrincipal()),
-				events, codec, new CacheHints(cache.getTtl(), cache.getScope()),
-				properties.getListen().isEnabled() && properties.getListen().getMode() == ListenManager.Mode.STREAM,
+				events, codec, new CacheHints(cache.getTtl(), CacheHints.Scope.valueOf(cache.getScope().name())),
+				properties.getListen().isEnabled() && properties.getListen().getMode() == McpProperties.Listen.Mode.STREAM,
 				// Disabled: none served, whatever is registered.
 				properties.getTools().isEnabled() ? toolRegistry : new ToolRegistry(), toolAccessPolicy,
 				properties.getTools().getPageSize(),
@@ -253,7 +253,7 @@ public final class McpEndpointAutoConfiguration {
 		ListenManager manager = new ListenManager(notifications, requests, codec, Clock.systemUTC(),
 				new ListenManager.Settings(listen.isEnabled(), listen.getMaxStreams(), listen.getMaxDuration(),
 						properties.getEndpoint().getKeepAlive(), subscriptions.getMaxPerSession(),
-						subscriptions.getMaxTotal(), listen.getMode(),
+						subscriptions.getMaxTotal(), ListenManager.Mode.valueOf(listen.getMode().name()),
 						new ListenManager.RateLimit(listen.getRateLimit().getRequests(),
 								listen.getRateLimit().getWindow(), listen.getRateLimit().getMaxClients()),
 						listen.getMaxStreamsPerPrincipal()));

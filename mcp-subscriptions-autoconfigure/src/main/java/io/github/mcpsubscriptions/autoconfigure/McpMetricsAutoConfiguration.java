@@ -25,9 +25,11 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 
 /**
  * Auto-configuration for observing MCP subscriptions: Micrometer meters, a dispatch
@@ -36,6 +38,7 @@ import org.springframework.context.annotation.Configuration;
  */
 @AutoConfiguration(after = McpEndpointAutoConfiguration.class)
 @ConditionalOnBean({ McpSessionManager.class, NotificationDispatcher.class })
+@EnableConfigurationProperties(McpManagementProperties.class)
 public final class McpMetricsAutoConfiguration {
 
 	@Configuration(proxyBeanMethods = false)
@@ -116,11 +119,11 @@ public final class McpMetricsAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean
 		McpSubscriptionsEndpoint mcpSubscriptionsEndpoint(McpSessionManager sessions, NotificationDispatcher dispatcher,
-				McpProperties properties, McpServerInfo serverInfo, ResourceChangeFeed feed) {
+				McpProperties properties, McpManagementProperties management, McpServerInfo serverInfo,
+				ResourceChangeFeed feed, Environment environment) {
 			return new McpSubscriptionsEndpoint(sessions, dispatcher,
-					McpConfigurationDescription.describe(properties, serverInfo),
-					properties.getManagement().getTopUris(), properties.getManagement().isAllowSessionClose(),
-					feed.getNodeName());
+					McpConfigurationDescription.describe(properties, serverInfo, environment), management.getTopUris(),
+					management.isAllowSessionClose(), feed.getNodeName());
 		}
 
 	}
@@ -131,9 +134,9 @@ public final class McpMetricsAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean(name = "mcpHealthIndicator")
-		McpHealthIndicator mcpHealthIndicator(NotificationDispatcher dispatcher, McpProperties properties,
+		McpHealthIndicator mcpHealthIndicator(NotificationDispatcher dispatcher, McpManagementProperties management,
 				ObjectProvider<ListenManager> listens) {
-			return new McpHealthIndicator(dispatcher, properties.getManagement().getHealthMaxBacklog(),
+			return new McpHealthIndicator(dispatcher, management.getHealthMaxBacklog(),
 					listens.getIfAvailable());
 		}
 

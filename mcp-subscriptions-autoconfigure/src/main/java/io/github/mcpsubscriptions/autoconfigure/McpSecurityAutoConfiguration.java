@@ -18,6 +18,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.security.access.PermissionEvaluator;
@@ -40,6 +41,7 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 @ConditionalOnBooleanProperty(name = { "mcp.enabled", "mcp.security.enabled" }, matchIfMissing = true)
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @ConditionalOnClass({ SseEmitter.class, MethodSecurityExpressionHandler.class })
+@EnableConfigurationProperties(McpSecurityProperties.class)
 public final class McpSecurityAutoConfiguration {
 
 	@Bean
@@ -47,10 +49,10 @@ public final class McpSecurityAutoConfiguration {
 	ResourceRuleAccessPolicy mcpResourceRuleAccessPolicy(ResourceRegistry registry,
 			ObjectProvider<MethodSecurityExpressionHandler> expressionHandler,
 			ObjectProvider<RoleHierarchy> roleHierarchy, ObjectProvider<PermissionEvaluator> permissionEvaluator,
-			ApplicationContext context, McpProperties properties) {
+			ApplicationContext context, McpSecurityProperties properties) {
 		MethodSecurityExpressionHandler handler = expressionHandler(expressionHandler, roleHierarchy,
 				permissionEvaluator, context);
-		McpProperties.Security.DecisionCache cache = properties.getSecurity().getDecisionCache();
+		McpSecurityProperties.DecisionCache cache = properties.getDecisionCache();
 		return new ResourceRuleAccessPolicy(registry, handler, cache.getTtl(), cache.getMaxSize());
 	}
 
@@ -100,8 +102,8 @@ public final class McpSecurityAutoConfiguration {
 	@ConditionalOnClass(
 			name = "org.springframework.security.oauth2.server.resource.OAuth2ProtectedResourceMetadata")
 	@ConditionalOnProperty("mcp.security.oauth2.resource")
-	McpProtectedResource mcpProtectedResource(McpProperties properties) {
-		McpProperties.Security.OAuth2 oauth2 = properties.getSecurity().getOauth2();
+	McpProtectedResource mcpProtectedResource(McpSecurityProperties properties) {
+		McpSecurityProperties.OAuth2 oauth2 = properties.getOauth2();
 		return new McpProtectedResource(oauth2.getResource(), oauth2.getAuthorizationServers(), oauth2.getScopes(),
 				oauth2.getResourceName());
 	}
