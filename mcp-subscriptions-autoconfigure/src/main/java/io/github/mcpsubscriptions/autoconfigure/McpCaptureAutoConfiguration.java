@@ -47,7 +47,8 @@ import org.springframework.util.ClassUtils;
  * {@code mcp.capture.enabled=true}, one {@link DataSource} and the MCP endpoint.
  */
 @AutoConfiguration(
-		after = { McpClusterAutoConfiguration.class, McpEndpointAutoConfiguration.class, McpJpaAutoConfiguration.class },
+		after = { McpClusterAutoConfiguration.class, McpEndpointAutoConfiguration.class,
+				McpJpaAutoConfiguration.class },
 		afterName = "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration")
 @ConditionalOnBooleanProperty(name = "mcp.enabled", matchIfMissing = true)
 @ConditionalOnBooleanProperty("mcp.capture.enabled")

@@ -7,7 +7,8 @@ import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
- * Configuration properties for the change capture: committed row changes read from the database.
+ * Configuration properties for the change capture: committed row changes read from the
+ * database.
  *
  * @since 0.1.0
  */
@@ -21,29 +22,26 @@ public class McpCaptureProperties {
 	private boolean enabled;
 
 	/**
-	 * Captured tables (optionally schema-qualified) and the URI template of each,
-	 * such as product=catalog://products/{id}; template variables name columns of the
-	 * table.
+	 * Captured tables (optionally schema-qualified) and the URI template of each, such as
+	 * product=catalog://products/{id}; template variables name columns of the table.
 	 */
 	private Map<String, String> tables = new LinkedHashMap<>();
 
 	/**
 	 * Whether the change table, the trigger function and the triggers are created (or
-	 * brought up to date) at start-up; otherwise they must have been installed
-	 * before.
+	 * brought up to date) at start-up; otherwise they must have been installed before.
 	 */
 	private boolean installSchema = true;
 
 	/**
-	 * Name of the change table the triggers fill, optionally schema-qualified; its
-	 * cursor table gets the same name with "_cursor" appended.
+	 * Name of the change table the triggers fill, optionally schema-qualified; its cursor
+	 * table gets the same name with "_cursor" appended.
 	 */
 	private String tableName = "mcp_change";
 
 	/**
-	 * How long captured rows are kept; older ones are pruned, and a capture that
-	 * finds unread rows pruned tells the subscribers of the captured resources to
-	 * resync.
+	 * How long captured rows are kept; older ones are pruned, and a capture that finds
+	 * unread rows pruned tells the subscribers of the captured resources to resync.
 	 */
 	private Duration retention = Duration.ofHours(24);
 
@@ -58,8 +56,8 @@ public class McpCaptureProperties {
 	private int batchSize = 500;
 
 	/**
-	 * Longest wait between two attempts to reconnect after the capture's connection
-	 * is lost.
+	 * Longest wait between two attempts to reconnect after the capture's connection is
+	 * lost.
 	 */
 	private Duration maxBackOff = Duration.ofSeconds(5);
 

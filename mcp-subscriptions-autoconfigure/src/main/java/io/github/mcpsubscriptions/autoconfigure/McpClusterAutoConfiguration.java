@@ -34,8 +34,8 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
  * Auto-configuration for a cluster of MCP endpoints sharing sessions, subscriptions and
  * changes through Redis: active with {@code mcp.cluster.enabled=true} and Spring Data
  * Redis. After Spring Data Redis's auto-configuration, whose properties it reads, and
- * before {@link McpEndpointAutoConfiguration}, whose in-memory {@link SessionStore}
- * backs off for the shared one.
+ * before {@link McpEndpointAutoConfiguration}, whose in-memory {@link SessionStore} backs
+ * off for the shared one.
  *
  * @since 0.1.0
  */
@@ -60,28 +60,27 @@ public final class McpClusterAutoConfiguration {
 			ClusterStats stats) {
 		String nodeName = (cluster.getNodeName() != null) ? cluster.getNodeName()
 				: "node-" + UUID.randomUUID().toString().substring(0, 8);
-		return new RedisChangeLog(new StringRedisTemplate(connectionFactory),
-				new ClusterKeys(cluster.getKeyPrefix()), cluster.getLogSize(), cluster.getPollTimeout(), nodeName,
-				stats);
+		return new RedisChangeLog(new StringRedisTemplate(connectionFactory), new ClusterKeys(cluster.getKeyPrefix()),
+				cluster.getLogSize(), cluster.getPollTimeout(), nodeName, stats);
 	}
 
 	@Bean
 	@ConditionalOnMissingBean(SessionStore.class)
 	RedisSessionStore mcpSessionStore(RedisConnectionFactory connectionFactory, McpClusterProperties cluster,
 			McpProperties properties, RedisChangeLog log, ClusterStats stats) {
-		return new RedisSessionStore(new StringRedisTemplate(connectionFactory), new ClusterKeys(cluster.getKeyPrefix()),
-				log,
-				properties.getSessions().getIdleTimeout(), Clock.systemUTC(), stats);
+		return new RedisSessionStore(new StringRedisTemplate(connectionFactory),
+				new ClusterKeys(cluster.getKeyPrefix()), log, properties.getSessions().getIdleTimeout(),
+				Clock.systemUTC(), stats);
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
 	RedisStreamHistory mcpSessionStreamHistory(RedisConnectionFactory connectionFactory, McpClusterProperties cluster,
-			McpProperties properties, RedisChangeLog log, NotificationDispatcher dispatcher, ObjectProvider<McpSessionManager> sessions,
-			ClusterStats stats) {
+			McpProperties properties, RedisChangeLog log, NotificationDispatcher dispatcher,
+			ObjectProvider<McpSessionManager> sessions, ClusterStats stats) {
 		RedisStreamHistory history = new RedisStreamHistory(new StringRedisTemplate(connectionFactory),
-				new ClusterKeys(cluster.getKeyPrefix()), log, dispatcher, log.getNodeName(),
-				sessions::getObject, stats);
+				new ClusterKeys(cluster.getKeyPrefix()), log, dispatcher, log.getNodeName(), sessions::getObject,
+				stats);
 		history.setMaxReplay(properties.getSessions().getMaxReplay());
 		return history;
 	}

@@ -15,8 +15,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 public class McpClusterProperties {
 
 	/**
-	 * Whether nodes share sessions, subscriptions and changes through Redis (needs
-	 * Spring Data Redis). Never on merely because Redis is on the class path.
+	 * Whether nodes share sessions, subscriptions and changes through Redis (needs Spring
+	 * Data Redis). Never on merely because Redis is on the class path.
 	 */
 	private boolean enabled;
 
@@ -26,8 +26,8 @@ public class McpClusterProperties {
 	private String keyPrefix = "mcp:";
 
 	/**
-	 * How many entries the shared change log keeps: the replay window for resuming on
-	 * any node.
+	 * How many entries the shared change log keeps: the replay window for resuming on any
+	 * node.
 	 */
 	private int logSize = 10000;
 

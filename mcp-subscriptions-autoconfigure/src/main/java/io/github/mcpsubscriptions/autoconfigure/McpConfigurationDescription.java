@@ -30,21 +30,21 @@ final class McpConfigurationDescription {
 	}
 
 	/**
-	 * The integrations' properties by the key under {@code mcp.} they are bound to.
-	 * Bound here rather than taken from the context: an integration that is off has no
+	 * The integrations' properties by the key under {@code mcp.} they are bound to. Bound
+	 * here rather than taken from the context: an integration that is off has no
 	 * properties bean, and its settings are still shown.
 	 */
-	private static final Map<String, Class<?>> INTEGRATIONS = Map.of("security", McpSecurityProperties.class,
-			"cluster", McpClusterProperties.class, "capture", McpCaptureProperties.class, "jpa",
-			McpJpaProperties.class, "management", McpManagementProperties.class);
+	private static final Map<String, Class<?>> INTEGRATIONS = Map.of("security", McpSecurityProperties.class, "cluster",
+			McpClusterProperties.class, "capture", McpCaptureProperties.class, "jpa", McpJpaProperties.class,
+			"management", McpManagementProperties.class);
 
 	@SuppressWarnings("unchecked")
 	static Map<String, Object> describe(McpProperties properties, McpServerInfo serverInfo, Environment environment) {
 		Map<String, Object> description = MAPPER.convertValue(properties, new TypeReference<Map<String, Object>>() {
 		});
 		Binder binder = Binder.get(environment);
-		INTEGRATIONS.forEach((key, type) -> description.put(key, MAPPER.convertValue(
-				binder.bindOrCreate("mcp." + key, type), new TypeReference<Map<String, Object>>() {
+		INTEGRATIONS.forEach((key, type) -> description.put(key,
+				MAPPER.convertValue(binder.bindOrCreate("mcp." + key, type), new TypeReference<Map<String, Object>>() {
 				})));
 		Map<String, Object> server = (Map<String, Object>) description.get("server");
 		server.put("name", serverInfo.name());

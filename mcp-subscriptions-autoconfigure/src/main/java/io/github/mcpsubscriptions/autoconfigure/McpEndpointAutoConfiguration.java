@@ -156,8 +156,7 @@ public final class McpEndpointAutoConfiguration {
 				filters.orderedStream().toList(),
 				new NotificationEncoder(codec,
 						CorrelationMode.valueOf(properties.getSubscriptions().getCorrelationMode().name())),
-				scheduler,
-				Clock.systemUTC(), notifications.getOutboxCapacity(),
+				scheduler, Clock.systemUTC(), notifications.getOutboxCapacity(),
 				new MinIntervals(notifications.getMinInterval(), notifications.getMinIntervalByUri()));
 		dispatcher.setResyncTargets(new ResyncTargets(resourceRegistry, accessPolicy));
 		dispatcher.setDetachedOutboxCapacity(notifications.getDetachedOutboxCapacity());
@@ -236,7 +235,8 @@ public final class McpEndpointAutoConfiguration {
 				new SubscriptionLimits(subscriptions.getMaxPerSession(), subscriptions.getMaxTotal(),
 						subscriptions.getMaxPerPrincipal()),
 				events, codec, new CacheHints(cache.getTtl(), CacheHints.Scope.valueOf(cache.getScope().name())),
-				properties.getListen().isEnabled() && properties.getListen().getMode() == McpProperties.Listen.Mode.STREAM,
+				properties.getListen().isEnabled()
+						&& properties.getListen().getMode() == McpProperties.Listen.Mode.STREAM,
 				// Disabled: none served, whatever is registered.
 				properties.getTools().isEnabled() ? toolRegistry : new ToolRegistry(), toolAccessPolicy,
 				properties.getTools().getPageSize(),

@@ -11,8 +11,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 public class McpJpaProperties {
 
 	/**
-	 * Whether committed JPA changes of entities annotated with @McpResourceEntity
-	 * notify subscribers.
+	 * Whether committed JPA changes of entities annotated with @McpResourceEntity notify
+	 * subscribers.
 	 */
 	private boolean enabled = true;
 

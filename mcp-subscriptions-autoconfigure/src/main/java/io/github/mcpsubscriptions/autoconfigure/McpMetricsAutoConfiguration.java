@@ -136,8 +136,7 @@ public final class McpMetricsAutoConfiguration {
 		@ConditionalOnMissingBean(name = "mcpHealthIndicator")
 		McpHealthIndicator mcpHealthIndicator(NotificationDispatcher dispatcher, McpManagementProperties management,
 				ObjectProvider<ListenManager> listens) {
-			return new McpHealthIndicator(dispatcher, management.getHealthMaxBacklog(),
-					listens.getIfAvailable());
+			return new McpHealthIndicator(dispatcher, management.getHealthMaxBacklog(), listens.getIfAvailable());
 		}
 
 	}

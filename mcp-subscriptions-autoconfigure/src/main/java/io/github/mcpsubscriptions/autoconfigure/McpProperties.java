@@ -214,7 +214,6 @@ public class McpProperties {
 
 		}
 
-
 		/**
 		 * How listen requests are answered.
 		 */
@@ -227,6 +226,7 @@ public class McpProperties {
 			COMPLETE_IMMEDIATELY
 
 		}
+
 	}
 
 	public static class Subscriptions {
@@ -528,7 +528,6 @@ public class McpProperties {
 				this.scope = scope;
 			}
 
-
 			/**
 			 * Who may reuse cached results.
 			 */
@@ -541,6 +540,7 @@ public class McpProperties {
 				PRIVATE
 
 			}
+
 		}
 
 		public int getPageSize() {

@@ -31,8 +31,8 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
  * Auto-configuration for the MCP endpoint with Spring Security: the resources', tools'
  * and prompts' rules decide access (unless the application has its own
  * {@link ResourceAccessPolicy}, {@link ToolAccessPolicy} or {@link PromptAccessPolicy}),
- * streams opened with a bearer token end when it expires, and with its OAuth 2.0
- * resource server support, the endpoint's protected-resource description. Before
+ * streams opened with a bearer token end when it expires, and with its OAuth 2.0 resource
+ * server support, the endpoint's protected-resource description. Before
  * {@link McpEndpointAutoConfiguration}, whose permissive policies back off for these.
  *
  * @since 0.1.0
@@ -67,8 +67,7 @@ public final class McpSecurityAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean(PromptAccessPolicy.class)
-	PromptRuleAccessPolicy mcpPromptRuleAccessPolicy(
-			ObjectProvider<MethodSecurityExpressionHandler> expressionHandler,
+	PromptRuleAccessPolicy mcpPromptRuleAccessPolicy(ObjectProvider<MethodSecurityExpressionHandler> expressionHandler,
 			ObjectProvider<RoleHierarchy> roleHierarchy, ObjectProvider<PermissionEvaluator> permissionEvaluator,
 			ApplicationContext context) {
 		return new PromptRuleAccessPolicy(
@@ -99,8 +98,7 @@ public final class McpSecurityAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	@ConditionalOnClass(
-			name = "org.springframework.security.oauth2.server.resource.OAuth2ProtectedResourceMetadata")
+	@ConditionalOnClass(name = "org.springframework.security.oauth2.server.resource.OAuth2ProtectedResourceMetadata")
 	@ConditionalOnProperty("mcp.security.oauth2.resource")
 	McpProtectedResource mcpProtectedResource(McpSecurityProperties properties) {
 		McpSecurityProperties.OAuth2 oauth2 = properties.getOauth2();

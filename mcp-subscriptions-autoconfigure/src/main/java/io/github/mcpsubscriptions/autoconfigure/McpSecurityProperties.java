@@ -17,9 +17,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 public class McpSecurityProperties {
 
 	/**
-	 * Whether the resources' rules (@PreAuthorize on @McpResource methods) decide
-	 * reads, listings, subscriptions and deliveries when Spring Security is on the
-	 * class path.
+	 * Whether the resources' rules (@PreAuthorize on @McpResource methods) decide reads,
+	 * listings, subscriptions and deliveries when Spring Security is on the class path.
 	 */
 	private boolean enabled = true;
 
@@ -46,8 +45,8 @@ public class McpSecurityProperties {
 	public static class DecisionCache {
 
 		/**
-		 * How long an access decision at delivery is kept per authentication, rule
-		 * and URI variables; zero to evaluate the rule for every notification.
+		 * How long an access decision at delivery is kept per authentication, rule and
+		 * URI variables; zero to evaluate the rule for every notification.
 		 */
 		private Duration ttl = Duration.ofSeconds(10);
 
@@ -77,9 +76,8 @@ public class McpSecurityProperties {
 	public static class OAuth2 {
 
 		/**
-		 * The resource URI of the MCP endpoint, such as https://mcp.example.com/mcp:
-		 * the audience access tokens must carry and the "resource" of the metadata
-		 * document.
+		 * The resource URI of the MCP endpoint, such as https://mcp.example.com/mcp: the
+		 * audience access tokens must carry and the "resource" of the metadata document.
 		 */
 		private @Nullable String resource;
 
@@ -89,9 +87,9 @@ public class McpSecurityProperties {
 		private List<String> authorizationServers = new ArrayList<>();
 
 		/**
-		 * The scopes the resource understands: listed in the metadata document, and
-		 * the order 401 and insufficient_scope challenges name and prefer the needed
-		 * scopes in.
+		 * The scopes the resource understands: listed in the metadata document, and the
+		 * order 401 and insufficient_scope challenges name and prefer the needed scopes
+		 * in.
 		 */
 		private List<String> scopes = new ArrayList<>();
 

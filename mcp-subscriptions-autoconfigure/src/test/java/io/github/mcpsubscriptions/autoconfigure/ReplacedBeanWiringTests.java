@@ -139,8 +139,8 @@ class ReplacedBeanWiringTests {
 				PromptAccessPolicy promptAccessPolicy) {
 			return new McpRequestDispatcher(serverInfo, sessions, resources, contentMapper, List.of(), 50,
 					notifications, accessPolicy, new SubscriptionLimits(100, 1000, 0), events, codec,
-					new CacheHints(Duration.ZERO, CacheHints.Scope.PRIVATE), true, tools, toolAccessPolicy, 50,
-					prompts, promptAccessPolicy, List.of(), 50);
+					new CacheHints(Duration.ZERO, CacheHints.Scope.PRIVATE), true, tools, toolAccessPolicy, 50, prompts,
+					promptAccessPolicy, List.of(), 50);
 		}
 
 	}
