@@ -33,6 +33,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -45,12 +46,15 @@ import org.springframework.util.ClassUtils;
  * (PostgreSQL) and notify the subscribers of the mapped resources. Active with
  * {@code mcp.capture.enabled=true}, one {@link DataSource} and the MCP endpoint.
  */
-@AutoConfiguration(after = { McpEndpointAutoConfiguration.class, McpJpaAutoConfiguration.class },
+@AutoConfiguration(
+		after = { McpClusterAutoConfiguration.class, McpEndpointAutoConfiguration.class,
+				McpJpaAutoConfiguration.class },
 		afterName = "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration")
 @ConditionalOnBooleanProperty(name = "mcp.enabled", matchIfMissing = true)
 @ConditionalOnBooleanProperty("mcp.capture.enabled")
 @ConditionalOnSingleCandidate(DataSource.class)
 @ConditionalOnBean(NotificationDispatcher.class)
+@EnableConfigurationProperties(McpCaptureProperties.class)
 public final class McpCaptureAutoConfiguration {
 
 	private static final String POSTGRES_DRIVER = "org.postgresql.PGConnection";
@@ -63,22 +67,26 @@ public final class McpCaptureAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	static CapturedUriFilter mcpCapturedUriFilter(McpProperties properties, CaptureStats stats) {
+	static CapturedUriFilter mcpCapturedUriFilter(McpCaptureProperties properties, CaptureStats stats) {
 		return new CapturedUriFilter(tables(properties), stats);
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
-	static CaptureDatabase mcpCaptureDatabase(McpProperties properties, ResourceLoader resourceLoader) {
+	static CaptureDatabase mcpCaptureDatabase(McpCaptureProperties properties, ResourceLoader resourceLoader) {
 		if (!ClassUtils.isPresent(POSTGRES_DRIVER, resourceLoader.getClassLoader())) {
 			throw new InvalidCaptureException(List.of("the PostgreSQL JDBC driver (org.postgresql:postgresql) is not "
 					+ "on the class path, and the change capture works on PostgreSQL only"));
 		}
-		return new PostgresCaptureDatabase(properties.getCapture().getTableName());
+		return new PostgresCaptureDatabase(properties.getTableName());
 	}
 
+	/**
+	 * The single node's sink: not in a cluster, whose log is configured before this (see
+	 * {@link ClusterCaptureConfiguration}).
+	 */
 	@Bean
-	@ConditionalOnMissingBean
+	@ConditionalOnMissingBean(value = CaptureSink.class, type = "io.github.mcpsubscriptions.cluster.RedisChangeLog")
 	static CaptureSink mcpCaptureSink(ResourceChangeFeed feed, NotificationDispatcher dispatcher) {
 		return new FeedCaptureSink(feed, dispatcher);
 	}
@@ -101,9 +109,9 @@ public final class McpCaptureAutoConfiguration {
 	@ConditionalOnMissingBean
 	@DependsOnDatabaseInitialization
 	static ChangeCapture mcpChangeCapture(CaptureDatabase database, CaptureConnections connections,
-			McpProperties properties, CaptureSink sink, CaptureStats stats, ResourceChangeFeed feed,
+			McpCaptureProperties properties, CaptureSink sink, CaptureStats stats, ResourceChangeFeed feed,
 			ObjectProvider<CapturedChangeAttributes> attributes) {
-		McpProperties.Capture capture = properties.getCapture();
+		McpCaptureProperties capture = properties;
 		ChangeCapture changeCapture = new ChangeCapture(database, connections, tables(properties), sink, stats,
 				new ChangeCapture.Settings(capture.getBatchSize(), capture.getPollInterval(), capture.getRetention(),
 						capture.getMaxBackOff(), capture.isInstallSchema(), capture.getHoldWarningThreshold()),
@@ -117,10 +125,10 @@ public final class McpCaptureAutoConfiguration {
 	/**
 	 * The captured tables, their templates parsed: an invalid one stops the start-up.
 	 */
-	static List<CapturedTable> tables(McpProperties properties) {
+	static List<CapturedTable> tables(McpCaptureProperties properties) {
 		List<CapturedTable> tables = new ArrayList<>();
 		List<String> problems = new ArrayList<>();
-		for (Map.Entry<String, String> entry : properties.getCapture().getTables().entrySet()) {
+		for (Map.Entry<String, String> entry : properties.getTables().entrySet()) {
 			try {
 				tables.add(new CapturedTable(entry.getKey(), UriTemplate.parse(entry.getValue())));
 			}
@@ -137,8 +145,8 @@ public final class McpCaptureAutoConfiguration {
 
 	/**
 	 * In a cluster, captured changes enter the shared change log, each once whichever
-	 * node reads it. Processed before the enclosing class's beans, so that this sink
-	 * replaces the single node's.
+	 * node reads it. The single node's sink is conditional on the log's absence, so
+	 * neither depends on the order the two are processed in.
 	 */
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnClass(name = "org.springframework.data.redis.connection.RedisConnectionFactory")
@@ -147,7 +155,7 @@ public final class McpCaptureAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean(CaptureSink.class)
-		ClusterCaptureSink mcpCaptureSink(RedisChangeLog log, McpProperties properties, CaptureDatabase database,
+		ClusterCaptureSink mcpCaptureSink(RedisChangeLog log, McpCaptureProperties properties, CaptureDatabase database,
 				CaptureConnections connections) {
 			return new ClusterCaptureSink(log, tables(properties), database, connections);
 		}

@@ -9,6 +9,8 @@ import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.module.SimpleModule;
 import tools.jackson.databind.ser.std.ToStringSerializer;
 
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.core.env.Environment;
 import org.springframework.util.unit.DataSize;
 
 /**
@@ -27,10 +29,23 @@ final class McpConfigurationDescription {
 	private McpConfigurationDescription() {
 	}
 
+	/**
+	 * The integrations' properties by the key under {@code mcp.} they are bound to. Bound
+	 * here rather than taken from the context: an integration that is off has no
+	 * properties bean, and its settings are still shown.
+	 */
+	private static final Map<String, Class<?>> INTEGRATIONS = Map.of("security", McpSecurityProperties.class, "cluster",
+			McpClusterProperties.class, "capture", McpCaptureProperties.class, "jpa", McpJpaProperties.class,
+			"management", McpManagementProperties.class);
+
 	@SuppressWarnings("unchecked")
-	static Map<String, Object> describe(McpProperties properties, McpServerInfo serverInfo) {
+	static Map<String, Object> describe(McpProperties properties, McpServerInfo serverInfo, Environment environment) {
 		Map<String, Object> description = MAPPER.convertValue(properties, new TypeReference<Map<String, Object>>() {
 		});
+		Binder binder = Binder.get(environment);
+		INTEGRATIONS.forEach((key, type) -> description.put(key,
+				MAPPER.convertValue(binder.bindOrCreate("mcp." + key, type), new TypeReference<Map<String, Object>>() {
+				})));
 		Map<String, Object> server = (Map<String, Object>) description.get("server");
 		server.put("name", serverInfo.name());
 		server.put("version", serverInfo.version());

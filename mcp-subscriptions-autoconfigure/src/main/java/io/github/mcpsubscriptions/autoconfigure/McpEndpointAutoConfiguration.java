@@ -1,29 +1,11 @@
 package io.github.mcpsubscriptions.autoconfigure;
 
-import io.github.mcpsubscriptions.security.McpProtectedResource;
-import io.github.mcpsubscriptions.security.OAuth2TokenExpiry;
-import io.github.mcpsubscriptions.security.PromptRuleAccessPolicy;
-import io.github.mcpsubscriptions.security.ResourceRuleAccessPolicy;
-import io.github.mcpsubscriptions.security.ToolRuleAccessPolicy;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
-import org.springframework.context.ApplicationContext;
-import org.springframework.security.access.PermissionEvaluator;
-import org.springframework.security.access.expression.method.DefaultMethodSecurityExpressionHandler;
-import org.springframework.security.access.expression.method.MethodSecurityExpressionHandler;
-import org.springframework.security.access.hierarchicalroles.RoleHierarchy;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 
-import io.github.mcpsubscriptions.cluster.ClusterHealthIndicator;
-import io.github.mcpsubscriptions.cluster.ClusterKeys;
-import io.github.mcpsubscriptions.cluster.ClusterMeterBinder;
-import io.github.mcpsubscriptions.cluster.ClusterStats;
-import io.github.mcpsubscriptions.cluster.RedisChangeLog;
-import io.github.mcpsubscriptions.cluster.RedisSessionStore;
-import io.github.mcpsubscriptions.cluster.RedisStreamHistory;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcCodec;
+import io.github.mcpsubscriptions.notification.CorrelationMode;
 import io.github.mcpsubscriptions.notification.DeliveryScheduler;
 import io.github.mcpsubscriptions.notification.ExecutorDeliveryScheduler;
 import io.github.mcpsubscriptions.notification.FilteredResourceChangeFeed;
@@ -31,7 +13,6 @@ import io.github.mcpsubscriptions.notification.PublishedChangeFilter;
 import io.github.mcpsubscriptions.notification.InMemoryResourceChangeFeed;
 import io.github.mcpsubscriptions.notification.MinIntervals;
 import io.github.mcpsubscriptions.notification.NotificationDispatcher;
-import io.github.mcpsubscriptions.notification.WriteBatch;
 import io.github.mcpsubscriptions.notification.NotificationEncoder;
 import io.github.mcpsubscriptions.notification.ResourceChange;
 import io.github.mcpsubscriptions.notification.ResourceChangeFeed;
@@ -69,16 +50,14 @@ import io.github.mcpsubscriptions.transport.DnsRebindingProtection;
 import io.github.mcpsubscriptions.transport.McpEndpoint;
 import io.github.mcpsubscriptions.transport.McpEndpointOptions;
 
-import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisProperties;
 import org.springframework.boot.info.BuildProperties;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.ApplicationEventPublisher;
@@ -88,17 +67,16 @@ import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.Environment;
-import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.util.function.SingletonSupplier;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
 /**
  * Auto-configuration for the MCP Streamable HTTP endpoint in a Spring MVC application:
- * sessions, subscriptions and the delivery of notifications.
+ * sessions, subscriptions and the delivery of notifications. The integrations that
+ * replace some of its defaults ({@link McpSecurityAutoConfiguration},
+ * {@link McpClusterAutoConfiguration}) are ordered before it.
  */
-@AutoConfiguration(after = McpServerAutoConfiguration.class,
-		afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")
+@AutoConfiguration(after = McpServerAutoConfiguration.class)
 @ConditionalOnBooleanProperty(name = "mcp.enabled", matchIfMissing = true)
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @ConditionalOnClass(SseEmitter.class)
@@ -147,7 +125,7 @@ public final class McpEndpointAutoConfiguration {
 		int parallelism = ExecutorDeliveryScheduler.parallelism(notifications.getDeliveryCpuShare(),
 				Runtime.getRuntime().availableProcessors());
 		return new ExecutorDeliveryScheduler(notifications.getDeliveryThreads(), parallelism,
-				ExecutorDeliveryScheduler.DEFAULT_LEASE, notifications.getGatheringWindow(),
+				ExecutorDeliveryScheduler.DEFAULT_LEASE, ExecutorDeliveryScheduler.DEFAULT_GATHERING_WINDOW,
 				notifications.getSaturatedWriteInterval());
 	}
 
@@ -176,16 +154,33 @@ public final class McpEndpointAutoConfiguration {
 		NotificationDispatcher dispatcher = new NotificationDispatcher(feed,
 				new SubscriptionIndex<>(matchers.orderedStream().toList()), accessPolicy,
 				filters.orderedStream().toList(),
-				new NotificationEncoder(codec, properties.getSubscriptions().effectiveCorrelationMode()), scheduler,
-				Clock.systemUTC(), notifications.getOutboxCapacity(),
+				new NotificationEncoder(codec,
+						CorrelationMode.valueOf(properties.getSubscriptions().getCorrelationMode().name())),
+				scheduler, Clock.systemUTC(), notifications.getOutboxCapacity(),
 				new MinIntervals(notifications.getMinInterval(), notifications.getMinIntervalByUri()));
-		dispatcher.setWriteBatch(new WriteBatch(notifications.getWriteBatchSize(),
-				(int) Math.min(Integer.MAX_VALUE, notifications.getWriteBatchBytes().toBytes())));
 		dispatcher.setResyncTargets(new ResyncTargets(resourceRegistry, accessPolicy));
 		dispatcher.setDetachedOutboxCapacity(notifications.getDetachedOutboxCapacity());
-		resourceRegistry.addListener(dispatcher::resourceListChanged);
 		dispatcher.setListedResources(resourceRegistry::isListedInstance);
 		return dispatcher;
+	}
+
+	/**
+	 * The registries tell the notification dispatcher of list changes. Wired apart from
+	 * the dispatchers' factory methods, so that an application's own dispatcher (or
+	 * request dispatcher) is told as well.
+	 */
+	@Bean
+	SmartInitializingSingleton mcpListChangedNotifications(ResourceRegistry resources, ToolRegistry tools,
+			PromptRegistry prompts, NotificationDispatcher dispatcher, McpProperties properties) {
+		return () -> {
+			resources.addListener(dispatcher::resourceListChanged);
+			if (properties.getTools().isEnabled()) {
+				tools.addListener(dispatcher::toolListChanged);
+			}
+			if (properties.getPrompts().isEnabled()) {
+				prompts.addListener(dispatcher::promptListChanged);
+			}
+		};
 	}
 
 	@Bean
@@ -234,19 +229,14 @@ public final class McpEndpointAutoConfiguration {
 			ObjectProvider<PromptCompleter> promptCompleters) {
 		McpProperties.Subscriptions subscriptions = properties.getSubscriptions();
 		McpProperties.Resources.Cache cache = properties.getResources().getCache();
-		if (properties.getTools().isEnabled()) {
-			toolRegistry.addListener(notifications::toolListChanged);
-		}
-		if (properties.getPrompts().isEnabled()) {
-			promptRegistry.addListener(notifications::promptListChanged);
-		}
 		return new McpRequestDispatcher(serverInfo, sessionManager, resourceRegistry, contentMapper,
 				completers.orderedStream().toList(), properties.getResources().getPageSize(), notifications,
 				accessPolicy,
 				new SubscriptionLimits(subscriptions.getMaxPerSession(), subscriptions.getMaxTotal(),
 						subscriptions.getMaxPerPrincipal()),
-				events, codec, new CacheHints(cache.getTtl(), cache.getScope()),
-				properties.getListen().isEnabled() && properties.getListen().getMode() == ListenManager.Mode.STREAM,
+				events, codec, new CacheHints(cache.getTtl(), CacheHints.Scope.valueOf(cache.getScope().name())),
+				properties.getListen().isEnabled()
+						&& properties.getListen().getMode() == McpProperties.Listen.Mode.STREAM,
 				// Disabled: none served, whatever is registered.
 				properties.getTools().isEnabled() ? toolRegistry : new ToolRegistry(), toolAccessPolicy,
 				properties.getTools().getPageSize(),
@@ -263,7 +253,7 @@ public final class McpEndpointAutoConfiguration {
 		ListenManager manager = new ListenManager(notifications, requests, codec, Clock.systemUTC(),
 				new ListenManager.Settings(listen.isEnabled(), listen.getMaxStreams(), listen.getMaxDuration(),
 						properties.getEndpoint().getKeepAlive(), subscriptions.getMaxPerSession(),
-						subscriptions.getMaxTotal(), listen.getMode(),
+						subscriptions.getMaxTotal(), ListenManager.Mode.valueOf(listen.getMode().name()),
 						new ListenManager.RateLimit(listen.getRateLimit().getRequests(),
 								listen.getRateLimit().getWindow(), listen.getRateLimit().getMaxClients()),
 						listen.getMaxStreamsPerPrincipal()));
@@ -297,177 +287,6 @@ public final class McpEndpointAutoConfiguration {
 		// runs.
 		registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
 		return registration;
-	}
-
-	/**
-	 * With Spring Security: the resources', tools' and prompts' rules decide access
-	 * (unless the application has its own {@link ResourceAccessPolicy},
-	 * {@link ToolAccessPolicy} or {@link PromptAccessPolicy}), and with its OAuth 2.0
-	 * resource server support, the endpoint's protected-resource description. Processed
-	 * before the enclosing class's beans, so that the policy here replaces the permissive
-	 * default.
-	 */
-	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnClass(name = "org.springframework.security.access.expression.method.MethodSecurityExpressionHandler")
-	@ConditionalOnBooleanProperty(name = "mcp.security.enabled", matchIfMissing = true)
-	static class SecurityConfiguration {
-
-		@Bean
-		@ConditionalOnMissingBean(ResourceAccessPolicy.class)
-		ResourceRuleAccessPolicy mcpResourceRuleAccessPolicy(ResourceRegistry registry,
-				ObjectProvider<MethodSecurityExpressionHandler> expressionHandler,
-				ObjectProvider<RoleHierarchy> roleHierarchy, ObjectProvider<PermissionEvaluator> permissionEvaluator,
-				ApplicationContext context, McpProperties properties) {
-			MethodSecurityExpressionHandler handler = expressionHandler(expressionHandler, roleHierarchy,
-					permissionEvaluator, context);
-			McpProperties.Security.DecisionCache cache = properties.getSecurity().getDecisionCache();
-			return new ResourceRuleAccessPolicy(registry, handler, cache.getTtl(), cache.getMaxSize());
-		}
-
-		@Bean
-		@ConditionalOnMissingBean(ToolAccessPolicy.class)
-		ToolRuleAccessPolicy mcpToolRuleAccessPolicy(ObjectProvider<MethodSecurityExpressionHandler> expressionHandler,
-				ObjectProvider<RoleHierarchy> roleHierarchy, ObjectProvider<PermissionEvaluator> permissionEvaluator,
-				ApplicationContext context) {
-			return new ToolRuleAccessPolicy(
-					expressionHandler(expressionHandler, roleHierarchy, permissionEvaluator, context));
-		}
-
-		@Bean
-		@ConditionalOnMissingBean(PromptAccessPolicy.class)
-		PromptRuleAccessPolicy mcpPromptRuleAccessPolicy(
-				ObjectProvider<MethodSecurityExpressionHandler> expressionHandler,
-				ObjectProvider<RoleHierarchy> roleHierarchy, ObjectProvider<PermissionEvaluator> permissionEvaluator,
-				ApplicationContext context) {
-			return new PromptRuleAccessPolicy(
-					expressionHandler(expressionHandler, roleHierarchy, permissionEvaluator, context));
-		}
-
-		private static MethodSecurityExpressionHandler expressionHandler(
-				ObjectProvider<MethodSecurityExpressionHandler> expressionHandler,
-				ObjectProvider<RoleHierarchy> roleHierarchy, ObjectProvider<PermissionEvaluator> permissionEvaluator,
-				ApplicationContext context) {
-			return expressionHandler.getIfAvailable(() -> {
-				DefaultMethodSecurityExpressionHandler defaults = new DefaultMethodSecurityExpressionHandler();
-				defaults.setApplicationContext(context);
-				roleHierarchy.ifAvailable(defaults::setRoleHierarchy);
-				permissionEvaluator.ifAvailable(defaults::setPermissionEvaluator);
-				return defaults;
-			});
-		}
-
-		/** Streams opened with a bearer token end when it expires. */
-		@Bean
-		@ConditionalOnMissingBean
-		@ConditionalOnClass(
-				name = "org.springframework.security.oauth2.server.resource.authentication.AbstractOAuth2TokenAuthenticationToken")
-		CredentialExpiry mcpCredentialExpiry() {
-			return new OAuth2TokenExpiry();
-		}
-
-		@Bean
-		@ConditionalOnMissingBean
-		@ConditionalOnClass(
-				name = "org.springframework.security.oauth2.server.resource.OAuth2ProtectedResourceMetadata")
-		@ConditionalOnProperty("mcp.security.oauth2.resource")
-		McpProtectedResource mcpProtectedResource(McpProperties properties) {
-			McpProperties.Security.OAuth2 oauth2 = properties.getSecurity().getOauth2();
-			return new McpProtectedResource(oauth2.getResource(), oauth2.getAuthorizationServers(), oauth2.getScopes(),
-					oauth2.getResourceName());
-		}
-
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnClass(RedisConnectionFactory.class)
-	@ConditionalOnBooleanProperty("mcp.cluster.enabled")
-	static class ClusterConfiguration {
-
-		@Bean
-		@ConditionalOnMissingBean
-		ClusterStats mcpClusterStats() {
-			return new ClusterStats();
-		}
-
-		@Bean
-		@ConditionalOnMissingBean
-		RedisChangeLog mcpClusterChangeLog(RedisConnectionFactory connectionFactory, McpProperties properties,
-				ClusterStats stats) {
-			McpProperties.Cluster cluster = properties.getCluster();
-			String nodeName = (cluster.getNodeName() != null) ? cluster.getNodeName()
-					: "node-" + UUID.randomUUID().toString().substring(0, 8);
-			return new RedisChangeLog(new StringRedisTemplate(connectionFactory),
-					new ClusterKeys(cluster.getKeyPrefix()), cluster.getLogSize(), cluster.getPollTimeout(), nodeName,
-					stats);
-		}
-
-		@Bean
-		@ConditionalOnMissingBean
-		RedisSessionStore mcpSessionStore(RedisConnectionFactory connectionFactory, McpProperties properties,
-				RedisChangeLog log, ClusterStats stats) {
-			return new RedisSessionStore(new StringRedisTemplate(connectionFactory),
-					new ClusterKeys(properties.getCluster().getKeyPrefix()), log,
-					properties.getSessions().getIdleTimeout(), Clock.systemUTC(), stats);
-		}
-
-		@Bean
-		@ConditionalOnMissingBean
-		RedisStreamHistory mcpSessionStreamHistory(RedisConnectionFactory connectionFactory, McpProperties properties,
-				RedisChangeLog log, NotificationDispatcher dispatcher, ObjectProvider<McpSessionManager> sessions,
-				ClusterStats stats) {
-			RedisStreamHistory history = new RedisStreamHistory(new StringRedisTemplate(connectionFactory),
-					new ClusterKeys(properties.getCluster().getKeyPrefix()), log, dispatcher, log.getNodeName(),
-					sessions::getObject, stats);
-			history.setMaxReplay(properties.getSessions().getMaxReplay());
-			return history;
-		}
-
-		@Bean
-		@ConditionalOnMissingBean
-		ClusterStartLog mcpClusterStartLog(RedisChangeLog log, McpProperties properties,
-				ListableBeanFactory beanFactory) {
-			return new ClusterStartLog(log.getNodeName(), properties.getCluster().getKeyPrefix(), beanFactory);
-		}
-
-		@Configuration(proxyBeanMethods = false)
-		@ConditionalOnClass(name = { "io.lettuce.core.ClientOptions",
-				"org.springframework.boot.data.redis.autoconfigure.LettuceClientOptionsBuilderCustomizer" })
-		static class ClusterRedisClientConfiguration {
-
-			@Bean
-			@ConditionalOnMissingBean(name = "mcpClusterRedisClientCustomizer")
-			@ConditionalOnBean(DataRedisProperties.class)
-			ClusterRedisClientCustomizer mcpClusterRedisClientCustomizer(DataRedisProperties redisProperties,
-					McpProperties properties) {
-				return new ClusterRedisClientCustomizer(redisProperties, properties.getCluster().getPollTimeout());
-			}
-
-		}
-
-		@Configuration(proxyBeanMethods = false)
-		@ConditionalOnClass(name = "org.springframework.boot.health.contributor.HealthIndicator")
-		static class ClusterHealthConfiguration {
-
-			@Bean
-			@ConditionalOnMissingBean(name = "mcpClusterHealthIndicator")
-			ClusterHealthIndicator mcpClusterHealthIndicator(RedisChangeLog log, ClusterStats stats) {
-				return new ClusterHealthIndicator(log, stats);
-			}
-
-		}
-
-		@Configuration(proxyBeanMethods = false)
-		@ConditionalOnClass(name = "io.micrometer.core.instrument.binder.MeterBinder")
-		static class ClusterMetricsConfiguration {
-
-			@Bean
-			@ConditionalOnMissingBean
-			ClusterMeterBinder mcpClusterMeterBinder(ClusterStats stats) {
-				return new ClusterMeterBinder(stats);
-			}
-
-		}
-
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -11,6 +11,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 
 /**
@@ -25,6 +26,7 @@ import org.springframework.context.annotation.Bean;
 		name = { "jakarta.persistence.EntityManagerFactory", "org.hibernate.event.spi.PostCommitInsertEventListener" })
 @ConditionalOnBean(type = { "jakarta.persistence.EntityManagerFactory",
 		"io.github.mcpsubscriptions.notification.ResourceChangeFeed" })
+@EnableConfigurationProperties(McpJpaProperties.class)
 public final class McpJpaAutoConfiguration {
 
 	@Bean

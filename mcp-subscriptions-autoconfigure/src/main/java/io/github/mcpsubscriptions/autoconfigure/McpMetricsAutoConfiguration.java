@@ -19,14 +19,17 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.observation.ObservationRegistry;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 
 /**
  * Auto-configuration for observing MCP subscriptions: Micrometer meters, a dispatch
@@ -35,6 +38,7 @@ import org.springframework.context.annotation.Configuration;
  */
 @AutoConfiguration(after = McpEndpointAutoConfiguration.class)
 @ConditionalOnBean({ McpSessionManager.class, NotificationDispatcher.class })
+@EnableConfigurationProperties(McpManagementProperties.class)
 public final class McpMetricsAutoConfiguration {
 
 	@Configuration(proxyBeanMethods = false)
@@ -52,18 +56,28 @@ public final class McpMetricsAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean
-		McpToolMetrics mcpToolMetrics(ObjectProvider<McpRequestDispatcher> requests) {
-			McpToolMetrics metrics = new McpToolMetrics();
-			requests.ifAvailable((dispatcher) -> dispatcher.setToolCallObserver(metrics));
-			return metrics;
+		McpToolMetrics mcpToolMetrics() {
+			return new McpToolMetrics();
 		}
 
 		@Bean
 		@ConditionalOnMissingBean
-		McpOperationMetrics mcpOperationMetrics(ObjectProvider<McpRequestDispatcher> requests) {
-			McpOperationMetrics metrics = new McpOperationMetrics();
-			requests.ifAvailable((dispatcher) -> dispatcher.setRequestObserver(metrics));
-			return metrics;
+		McpOperationMetrics mcpOperationMetrics() {
+			return new McpOperationMetrics();
+		}
+
+		/**
+		 * The request dispatcher reports to the tool and operation metrics. Wired apart
+		 * from the factory methods, so that an application's own metrics (or request
+		 * dispatcher) are wired as well.
+		 */
+		@Bean
+		SmartInitializingSingleton mcpRequestObservers(ObjectProvider<McpRequestDispatcher> requests,
+				ObjectProvider<McpToolMetrics> toolMetrics, ObjectProvider<McpOperationMetrics> operationMetrics) {
+			return () -> requests.ifUnique((dispatcher) -> {
+				toolMetrics.ifUnique(dispatcher::setToolCallObserver);
+				operationMetrics.ifUnique(dispatcher::setRequestObserver);
+			});
 		}
 
 		@Bean
@@ -81,12 +95,19 @@ public final class McpMetricsAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean
-		McpDispatchObservation mcpDispatchObservation(ObjectProvider<ObservationRegistry> registry,
-				NotificationDispatcher dispatcher) {
-			McpDispatchObservation observation = new McpDispatchObservation(
-					registry.getIfAvailable(() -> ObservationRegistry.NOOP));
-			dispatcher.setObserver(observation);
-			return observation;
+		McpDispatchObservation mcpDispatchObservation(ObjectProvider<ObservationRegistry> registry) {
+			return new McpDispatchObservation(registry.getIfAvailable(() -> ObservationRegistry.NOOP));
+		}
+
+		/**
+		 * The notification dispatcher reports to the observation. Wired apart from the
+		 * factory method, so that an application's own observation (or dispatcher) is
+		 * wired as well.
+		 */
+		@Bean
+		SmartInitializingSingleton mcpDispatchObserver(NotificationDispatcher dispatcher,
+				ObjectProvider<McpDispatchObservation> observation) {
+			return () -> observation.ifUnique(dispatcher::setObserver);
 		}
 
 	}
@@ -98,11 +119,11 @@ public final class McpMetricsAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean
 		McpSubscriptionsEndpoint mcpSubscriptionsEndpoint(McpSessionManager sessions, NotificationDispatcher dispatcher,
-				McpProperties properties, McpServerInfo serverInfo, ResourceChangeFeed feed) {
+				McpProperties properties, McpManagementProperties management, McpServerInfo serverInfo,
+				ResourceChangeFeed feed, Environment environment) {
 			return new McpSubscriptionsEndpoint(sessions, dispatcher,
-					McpConfigurationDescription.describe(properties, serverInfo),
-					properties.getManagement().getTopUris(), properties.getManagement().isAllowSessionClose(),
-					feed.getNodeName());
+					McpConfigurationDescription.describe(properties, serverInfo, environment), management.getTopUris(),
+					management.isAllowSessionClose(), feed.getNodeName());
 		}
 
 	}
@@ -113,10 +134,9 @@ public final class McpMetricsAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean(name = "mcpHealthIndicator")
-		McpHealthIndicator mcpHealthIndicator(NotificationDispatcher dispatcher, McpProperties properties,
+		McpHealthIndicator mcpHealthIndicator(NotificationDispatcher dispatcher, McpManagementProperties management,
 				ObjectProvider<ListenManager> listens) {
-			return new McpHealthIndicator(dispatcher, properties.getManagement().getHealthMaxBacklog(),
-					listens.getIfAvailable());
+			return new McpHealthIndicator(dispatcher, management.getHealthMaxBacklog(), listens.getIfAvailable());
 		}
 
 	}

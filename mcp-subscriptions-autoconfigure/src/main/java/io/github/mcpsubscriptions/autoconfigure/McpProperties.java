@@ -6,17 +6,18 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.github.mcpsubscriptions.notification.CorrelationMode;
-import io.github.mcpsubscriptions.resource.CacheHints;
-import io.github.mcpsubscriptions.server.ListenManager;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
-import org.springframework.boot.context.properties.DeprecatedConfigurationProperty;
 import org.springframework.util.unit.DataSize;
 
 /**
- * Configuration properties for MCP resource subscriptions.
+ * Configuration properties for the MCP server and its endpoint. Each integration has its
+ * own: {@link McpSecurityProperties}, {@link McpClusterProperties},
+ * {@link McpCaptureProperties}, {@link McpJpaProperties} and
+ * {@link McpManagementProperties}.
+ *
+ * @since 0.1.0
  */
 @ConfigurationProperties("mcp")
 public class McpProperties {
@@ -42,17 +43,7 @@ public class McpProperties {
 
 	private final Notifications notifications = new Notifications();
 
-	private final Management management = new Management();
-
 	private final Listen listen = new Listen();
-
-	private final Cluster cluster = new Cluster();
-
-	private final Security security = new Security();
-
-	private final Jpa jpa = new Jpa();
-
-	private final Capture capture = new Capture();
 
 	public boolean isEnabled() {
 		return this.enabled;
@@ -94,370 +85,8 @@ public class McpProperties {
 		return this.notifications;
 	}
 
-	public Management getManagement() {
-		return this.management;
-	}
-
 	public Listen getListen() {
 		return this.listen;
-	}
-
-	public Security getSecurity() {
-		return this.security;
-	}
-
-	public Jpa getJpa() {
-		return this.jpa;
-	}
-
-	public Capture getCapture() {
-		return this.capture;
-	}
-
-	public static class Capture {
-
-		/**
-		 * Whether committed row changes of the captured tables are read from the database
-		 * (PostgreSQL) and notify subscribers, whoever wrote them.
-		 */
-		private boolean enabled;
-
-		/**
-		 * Captured tables (optionally schema-qualified) and the URI template of each,
-		 * such as product=catalog://products/{id}; template variables name columns of the
-		 * table.
-		 */
-		private Map<String, String> tables = new LinkedHashMap<>();
-
-		/**
-		 * Whether the change table, the trigger function and the triggers are created (or
-		 * brought up to date) at start-up; otherwise they must have been installed
-		 * before.
-		 */
-		private boolean installSchema = true;
-
-		/**
-		 * Name of the change table the triggers fill, optionally schema-qualified; its
-		 * cursor table gets the same name with "_cursor" appended.
-		 */
-		private String tableName = "mcp_change";
-
-		/**
-		 * How long captured rows are kept; older ones are pruned, and a capture that
-		 * finds unread rows pruned tells the subscribers of the captured resources to
-		 * resync.
-		 */
-		private Duration retention = Duration.ofHours(24);
-
-		/**
-		 * How often the capture looks for changes when no notification wakes it.
-		 */
-		private Duration pollInterval = Duration.ofSeconds(1);
-
-		/**
-		 * How many captured rows one read takes at most.
-		 */
-		private int batchSize = 500;
-
-		/**
-		 * Longest wait between two attempts to reconnect after the capture's connection
-		 * is lost.
-		 */
-		private Duration maxBackOff = Duration.ofSeconds(5);
-
-		/**
-		 * How long captured changes may wait behind a transaction still open before the
-		 * capture logs a warning naming it and reports its health down.
-		 */
-		private Duration holdWarningThreshold = Duration.ofSeconds(10);
-
-		public boolean isEnabled() {
-			return this.enabled;
-		}
-
-		public void setEnabled(boolean enabled) {
-			this.enabled = enabled;
-		}
-
-		public Map<String, String> getTables() {
-			return this.tables;
-		}
-
-		public void setTables(Map<String, String> tables) {
-			this.tables = tables;
-		}
-
-		public boolean isInstallSchema() {
-			return this.installSchema;
-		}
-
-		public void setInstallSchema(boolean installSchema) {
-			this.installSchema = installSchema;
-		}
-
-		public String getTableName() {
-			return this.tableName;
-		}
-
-		public void setTableName(String tableName) {
-			this.tableName = tableName;
-		}
-
-		public Duration getRetention() {
-			return this.retention;
-		}
-
-		public void setRetention(Duration retention) {
-			this.retention = retention;
-		}
-
-		public Duration getPollInterval() {
-			return this.pollInterval;
-		}
-
-		public void setPollInterval(Duration pollInterval) {
-			this.pollInterval = pollInterval;
-		}
-
-		public int getBatchSize() {
-			return this.batchSize;
-		}
-
-		public void setBatchSize(int batchSize) {
-			this.batchSize = batchSize;
-		}
-
-		public Duration getMaxBackOff() {
-			return this.maxBackOff;
-		}
-
-		public void setMaxBackOff(Duration maxBackOff) {
-			this.maxBackOff = maxBackOff;
-		}
-
-		public Duration getHoldWarningThreshold() {
-			return this.holdWarningThreshold;
-		}
-
-		public void setHoldWarningThreshold(Duration holdWarningThreshold) {
-			this.holdWarningThreshold = holdWarningThreshold;
-		}
-
-	}
-
-	public static class Jpa {
-
-		/**
-		 * Whether committed JPA changes of entities annotated with @McpResourceEntity
-		 * notify subscribers.
-		 */
-		private boolean enabled = true;
-
-		public boolean isEnabled() {
-			return this.enabled;
-		}
-
-		public void setEnabled(boolean enabled) {
-			this.enabled = enabled;
-		}
-
-	}
-
-	public static class Security {
-
-		/**
-		 * Whether the resources' rules (@PreAuthorize on @McpResource methods) decide
-		 * reads, listings, subscriptions and deliveries when Spring Security is on the
-		 * class path.
-		 */
-		private boolean enabled = true;
-
-		private final DecisionCache decisionCache = new DecisionCache();
-
-		private final OAuth2 oauth2 = new OAuth2();
-
-		public boolean isEnabled() {
-			return this.enabled;
-		}
-
-		public void setEnabled(boolean enabled) {
-			this.enabled = enabled;
-		}
-
-		public DecisionCache getDecisionCache() {
-			return this.decisionCache;
-		}
-
-		public OAuth2 getOauth2() {
-			return this.oauth2;
-		}
-
-		public static class DecisionCache {
-
-			/**
-			 * How long an access decision at delivery is kept per authentication, rule
-			 * and URI variables; zero to evaluate the rule for every notification.
-			 */
-			private Duration ttl = Duration.ofSeconds(10);
-
-			/**
-			 * How many access decisions are kept at most.
-			 */
-			private int maxSize = 10_000;
-
-			public Duration getTtl() {
-				return this.ttl;
-			}
-
-			public void setTtl(Duration ttl) {
-				this.ttl = ttl;
-			}
-
-			public int getMaxSize() {
-				return this.maxSize;
-			}
-
-			public void setMaxSize(int maxSize) {
-				this.maxSize = maxSize;
-			}
-
-		}
-
-		public static class OAuth2 {
-
-			/**
-			 * The resource URI of the MCP endpoint, such as https://mcp.example.com/mcp:
-			 * the audience access tokens must carry and the "resource" of the metadata
-			 * document.
-			 */
-			private @Nullable String resource;
-
-			/**
-			 * The issuers of the authorization servers that clients may get tokens from.
-			 */
-			private List<String> authorizationServers = new ArrayList<>();
-
-			/**
-			 * The scopes the resource understands: listed in the metadata document, and
-			 * the order 401 and insufficient_scope challenges name and prefer the needed
-			 * scopes in.
-			 */
-			private List<String> scopes = new ArrayList<>();
-
-			/**
-			 * A human-readable name of the resource, for the metadata document.
-			 */
-			private @Nullable String resourceName;
-
-			public @Nullable String getResource() {
-				return this.resource;
-			}
-
-			public void setResource(@Nullable String resource) {
-				this.resource = resource;
-			}
-
-			public List<String> getAuthorizationServers() {
-				return this.authorizationServers;
-			}
-
-			public void setAuthorizationServers(List<String> authorizationServers) {
-				this.authorizationServers = authorizationServers;
-			}
-
-			public List<String> getScopes() {
-				return this.scopes;
-			}
-
-			public void setScopes(List<String> scopes) {
-				this.scopes = scopes;
-			}
-
-			public @Nullable String getResourceName() {
-				return this.resourceName;
-			}
-
-			public void setResourceName(@Nullable String resourceName) {
-				this.resourceName = resourceName;
-			}
-
-		}
-
-	}
-
-	public Cluster getCluster() {
-		return this.cluster;
-	}
-
-	public static class Cluster {
-
-		/**
-		 * Whether nodes share sessions, subscriptions and changes through Redis (needs
-		 * Spring Data Redis). Never on merely because Redis is on the class path.
-		 */
-		private boolean enabled;
-
-		/**
-		 * Prefix of every Redis key the cluster writes; nodes of one cluster share it.
-		 */
-		private String keyPrefix = "mcp:";
-
-		/**
-		 * How many entries the shared change log keeps: the replay window for resuming on
-		 * any node.
-		 */
-		private int logSize = 10000;
-
-		/**
-		 * How long one read of the change log waits for new entries.
-		 */
-		private Duration pollTimeout = Duration.ofSeconds(1);
-
-		/**
-		 * This node's name in reports; defaults to a random one.
-		 */
-		private @Nullable String nodeName;
-
-		public boolean isEnabled() {
-			return this.enabled;
-		}
-
-		public void setEnabled(boolean enabled) {
-			this.enabled = enabled;
-		}
-
-		public String getKeyPrefix() {
-			return this.keyPrefix;
-		}
-
-		public void setKeyPrefix(String keyPrefix) {
-			this.keyPrefix = keyPrefix;
-		}
-
-		public int getLogSize() {
-			return this.logSize;
-		}
-
-		public void setLogSize(int logSize) {
-			this.logSize = logSize;
-		}
-
-		public Duration getPollTimeout() {
-			return this.pollTimeout;
-		}
-
-		public void setPollTimeout(Duration pollTimeout) {
-			this.pollTimeout = pollTimeout;
-		}
-
-		public @Nullable String getNodeName() {
-			return this.nodeName;
-		}
-
-		public void setNodeName(@Nullable String nodeName) {
-			this.nodeName = nodeName;
-		}
-
 	}
 
 	public static class Listen {
@@ -491,15 +120,15 @@ public class McpProperties {
 		 * notifications; 'complete-immediately' acknowledges an empty filter and
 		 * completes at once, for hosts that cannot hold a response open.
 		 */
-		private ListenManager.Mode mode = ListenManager.Mode.STREAM;
+		private Mode mode = Mode.STREAM;
 
 		private final RateLimit rateLimit = new RateLimit();
 
-		public ListenManager.Mode getMode() {
+		public Mode getMode() {
 			return this.mode;
 		}
 
-		public void setMode(ListenManager.Mode mode) {
+		public void setMode(Mode mode) {
 			this.mode = mode;
 		}
 
@@ -585,47 +214,17 @@ public class McpProperties {
 
 		}
 
-	}
-
-	public static class Management {
-
 		/**
-		 * Whether the 'mcpsubscriptions' Actuator endpoint may close sessions.
+		 * How listen requests are answered.
 		 */
-		private boolean allowSessionClose;
+		public enum Mode {
 
-		/**
-		 * How many of the most subscribed URIs the Actuator endpoint lists.
-		 */
-		private int topUris = 10;
+			/** The response is a stream that carries notifications until it ends. */
+			STREAM,
 
-		/**
-		 * Dispatch backlog above which the health indicator reports down.
-		 */
-		private int healthMaxBacklog = 10_000;
+			/** The response acknowledges an empty filter and completes at once. */
+			COMPLETE_IMMEDIATELY
 
-		public boolean isAllowSessionClose() {
-			return this.allowSessionClose;
-		}
-
-		public void setAllowSessionClose(boolean allowSessionClose) {
-			this.allowSessionClose = allowSessionClose;
-		}
-
-		public int getTopUris() {
-			return this.topUris;
-		}
-
-		public void setTopUris(int topUris) {
-			this.topUris = topUris;
-		}
-
-		public int getHealthMaxBacklog() {
-			return this.healthMaxBacklog;
-		}
-
-		public void setHealthMaxBacklog(int healthMaxBacklog) {
-			this.healthMaxBacklog = healthMaxBacklog;
 		}
 
 	}
@@ -656,12 +255,6 @@ public class McpProperties {
 		 * 'subscribedUri').
 		 */
 		private CorrelationMode correlationMode = CorrelationMode.AUTO;
-
-		/**
-		 * Whether notifications carry 'subscribedUri' for every client (as
-		 * correlation-mode 'always') or for none (as 'never').
-		 */
-		private @Nullable Boolean correlation;
 
 		public int getMaxPerSession() {
 			return this.maxPerSession;
@@ -696,34 +289,19 @@ public class McpProperties {
 		}
 
 		/**
-		 * The deprecated boolean form of the correlation mode.
-		 * @return the setting, or {@code null} when unset
-		 * @deprecated in favour of {@code mcp.subscriptions.correlation-mode}
+		 * Which clients get one notification per matching subscription.
 		 */
-		@Deprecated(since = "0.1.0")
-		@DeprecatedConfigurationProperty(replacement = "mcp.subscriptions.correlation-mode",
-				reason = "Clients that do not declare the correlation capability now get one notification per change")
-		public @Nullable Boolean getCorrelation() {
-			return this.correlation;
-		}
+		public enum CorrelationMode {
 
-		@Deprecated(since = "0.1.0")
-		public void setCorrelation(@Nullable Boolean correlation) {
-			this.correlation = correlation;
-		}
+			/** Those declaring the correlation capability; the others one per change. */
+			AUTO,
 
-		/**
-		 * The correlation mode in effect: the deprecated boolean decides while the mode
-		 * is left at 'auto'.
-		 * @return the mode
-		 */
-		@SuppressWarnings("deprecation")
-		CorrelationMode effectiveCorrelationMode() {
-			Boolean legacy = getCorrelation();
-			if (this.correlationMode != CorrelationMode.AUTO || legacy == null) {
-				return this.correlationMode;
-			}
-			return legacy ? CorrelationMode.ALWAYS : CorrelationMode.NEVER;
+			/** Every client. */
+			ALWAYS,
+
+			/** None: one notification per change, without 'subscribedUri'. */
+			NEVER
+
 		}
 
 	}
@@ -764,25 +342,6 @@ public class McpProperties {
 		 * once (at least one writer), so that request threads keep the rest under load.
 		 */
 		private double deliveryCpuShare = 0.5;
-
-		/**
-		 * Maximum number of waiting notifications written to one stream with one flush; 1
-		 * flushes after every notification (several times slower at saturation).
-		 */
-		private int writeBatchSize = 64;
-
-		/**
-		 * Size at which a batch of notifications to one stream is flushed and other
-		 * streams' writers go first.
-		 */
-		private DataSize writeBatchBytes = DataSize.ofKilobytes(32);
-
-		/**
-		 * How long, at most, a lone notification waits for others to share its write,
-		 * while delivery is saturated and its stream had several waiting within the last
-		 * second; 0 turns this off.
-		 */
-		private Duration gatheringWindow = Duration.ofMillis(100);
 
 		/**
 		 * How long, at least, a stream's writer waits between two turns while delivery is
@@ -844,30 +403,6 @@ public class McpProperties {
 
 		public void setDeliveryThreads(int deliveryThreads) {
 			this.deliveryThreads = deliveryThreads;
-		}
-
-		public int getWriteBatchSize() {
-			return this.writeBatchSize;
-		}
-
-		public void setWriteBatchSize(int writeBatchSize) {
-			this.writeBatchSize = writeBatchSize;
-		}
-
-		public DataSize getWriteBatchBytes() {
-			return this.writeBatchBytes;
-		}
-
-		public void setWriteBatchBytes(DataSize writeBatchBytes) {
-			this.writeBatchBytes = writeBatchBytes;
-		}
-
-		public Duration getGatheringWindow() {
-			return this.gatheringWindow;
-		}
-
-		public void setGatheringWindow(Duration gatheringWindow) {
-			this.gatheringWindow = gatheringWindow;
 		}
 
 		public Duration getSaturatedWriteInterval() {
@@ -975,7 +510,7 @@ public class McpProperties {
 			 * Who may reuse cached results unless a resource says otherwise: 'private'
 			 * (the same authorization context) or 'public'.
 			 */
-			private CacheHints.Scope scope = CacheHints.Scope.PRIVATE;
+			private Scope scope = Scope.PRIVATE;
 
 			public Duration getTtl() {
 				return this.ttl;
@@ -985,12 +520,25 @@ public class McpProperties {
 				this.ttl = ttl;
 			}
 
-			public CacheHints.Scope getScope() {
+			public Scope getScope() {
 				return this.scope;
 			}
 
-			public void setScope(CacheHints.Scope scope) {
+			public void setScope(Scope scope) {
 				this.scope = scope;
+			}
+
+			/**
+			 * Who may reuse cached results.
+			 */
+			public enum Scope {
+
+				/** Anyone: the results hold no user-specific data. */
+				PUBLIC,
+
+				/** Only the same authorization context. */
+				PRIVATE
+
 			}
 
 		}

@@ -6,21 +6,16 @@ import io.github.mcpsubscriptions.prompt.PromptRegistry;
 import io.github.mcpsubscriptions.resource.McpResourceMethodProcessor;
 import io.github.mcpsubscriptions.resource.ResourceContentMapper;
 import io.github.mcpsubscriptions.resource.ResourceRegistry;
-import io.github.mcpsubscriptions.springai.SpringAiToolRegistrar;
 import io.github.mcpsubscriptions.tool.ToolRegistry;
 import tools.jackson.databind.json.JsonMapper;
 
-import org.springframework.ai.tool.ToolCallback;
-import org.springframework.ai.tool.ToolCallbackProvider;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.convert.ApplicationConversionService;
 import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
 
 /**
  * Auto-configuration for the parts of the MCP server that do not depend on a web server:
@@ -74,24 +69,6 @@ public final class McpServerAutoConfiguration {
 		// Resource contents are application data: the application's mapper writes them.
 		JsonMapper mapper = jsonMapper.getIfAvailable();
 		return new ResourceContentMapper((mapper != null) ? mapper::writeValueAsString : codec::writeAsString);
-	}
-
-	/**
-	 * With Spring AI's tool API: its {@code ToolCallback} and
-	 * {@code ToolCallbackProvider} beans become MCP tools.
-	 */
-	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnClass(name = "org.springframework.ai.tool.ToolCallbackProvider")
-	@ConditionalOnBooleanProperty(name = "mcp.tools.enabled", matchIfMissing = true)
-	static class SpringAiToolsConfiguration {
-
-		@Bean
-		@ConditionalOnMissingBean
-		SpringAiToolRegistrar mcpSpringAiToolRegistrar(ToolRegistry registry,
-				ObjectProvider<ToolCallbackProvider> providers, ObjectProvider<ToolCallback> callbacks) {
-			return new SpringAiToolRegistrar(registry, providers, callbacks);
-		}
-
 	}
 
 }

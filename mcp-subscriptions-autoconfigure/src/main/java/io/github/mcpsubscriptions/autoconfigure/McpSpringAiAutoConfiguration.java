@@ -6,9 +6,13 @@ import io.github.mcpsubscriptions.prompt.PromptRegistry;
 import io.github.mcpsubscriptions.resource.ResourceRegistry;
 import io.github.mcpsubscriptions.springai.SpringAiAnnotationsRegistrar;
 import io.github.mcpsubscriptions.springai.SpringAiMcpServerPresentException;
+import io.github.mcpsubscriptions.springai.SpringAiToolRegistrar;
 import io.github.mcpsubscriptions.tool.ToolRegistry;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.ai.tool.ToolCallback;
+import org.springframework.ai.tool.ToolCallbackProvider;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -19,7 +23,8 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 
 /**
- * Auto-configuration for Spring AI's MCP server annotations: with
+ * Auto-configuration for Spring AI: its {@code ToolCallback} and
+ * {@code ToolCallbackProvider} beans become MCP tools, and with
  * {@code spring-ai-mcp-annotations} on the class path, methods annotated with its
  * {@code @McpTool}, {@code @McpResource}, {@code @McpPrompt} and {@code @McpComplete} are
  * served by this server. With Spring AI's own MCP server on the class path as well, the
@@ -75,6 +80,24 @@ public final class McpSpringAiAutoConfiguration {
 
 		private static boolean enabled(Environment environment, String property) {
 			return environment.getProperty(property, Boolean.class, true);
+		}
+
+	}
+
+	/**
+	 * With Spring AI's tool API: its {@code ToolCallback} and
+	 * {@code ToolCallbackProvider} beans become MCP tools.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = "org.springframework.ai.tool.ToolCallbackProvider")
+	@ConditionalOnBooleanProperty(name = "mcp.tools.enabled", matchIfMissing = true)
+	static class SpringAiToolsConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		SpringAiToolRegistrar mcpSpringAiToolRegistrar(ToolRegistry registry,
+				ObjectProvider<ToolCallbackProvider> providers, ObjectProvider<ToolCallback> callbacks) {
+			return new SpringAiToolRegistrar(registry, providers, callbacks);
 		}
 
 	}

@@ -62,7 +62,7 @@ class ConfigurationReferenceTests {
 		}
 		assertThat(undescribed).as("properties without a description").isEmpty();
 		assertThat(properties(metadata()))
-			.filteredOn((property) -> property.get("name").asString().startsWith("mcp.notifications.write-batch"))
+			.filteredOn((property) -> property.get("name").asString().startsWith("mcp.notifications.delivery-"))
 			.allSatisfy((property) -> assertThat(property.hasNonNull("defaultValue")).isTrue());
 	}
 

@@ -82,7 +82,7 @@ class McpMetricsAutoConfigurationTests {
 			.withPropertyValues("mcp.management.allow-session-close=true", "mcp.management.top-uris=3",
 					"mcp.management.health-max-backlog=5")
 			.run((context) -> {
-				McpProperties.Management management = context.getBean(McpProperties.class).getManagement();
+				McpManagementProperties management = context.getBean(McpManagementProperties.class);
 				assertThat(management.isAllowSessionClose()).isTrue();
 				assertThat(management.getTopUris()).isEqualTo(3);
 				assertThat(management.getHealthMaxBacklog()).isEqualTo(5);

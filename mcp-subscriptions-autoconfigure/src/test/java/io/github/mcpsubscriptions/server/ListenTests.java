@@ -218,11 +218,6 @@ class ListenTests {
 		assertMergedWithoutSubscribedUri(start("mcp.subscriptions.correlation-mode=never"));
 	}
 
-	@Test
-	void deprecatedCorrelationFalseMeansNever() throws Exception {
-		assertMergedWithoutSubscribedUri(start("mcp.subscriptions.correlation=false"));
-	}
-
 	private void assertMergedWithoutSubscribedUri(McpTestClient client) throws Exception {
 		JsonNode capabilities = json(client.stateless("server/discover", "").body()).get("result").get("capabilities");
 		assertThat(capabilities.has("extensions")).isFalse();
