@@ -81,7 +81,7 @@ public final class DnsRebindingProtection {
 		if (origin != null && this.origins.checkOrigin(origin) == null) {
 			return "Origin not allowed: " + origin;
 		}
-		String host = hostName(request.getHeader(HttpHeaders.HOST));
+		String host = hostName(request);
 		if (host == null) {
 			return "Missing Host header";
 		}
@@ -96,6 +96,20 @@ public final class DnsRebindingProtection {
 
 	private static McpHttpException forbidden(String message) {
 		return new McpHttpException(HttpStatus.FORBIDDEN, JsonRpcErrorCodes.SERVER_ERROR, "Forbidden: " + message);
+	}
+
+	private static @Nullable String hostName(HttpServletRequest request) {
+		String header = request.getHeader(HttpHeaders.HOST);
+		if (header == null && request.getProtocol().startsWith("HTTP/2")) {
+			// HTTP/2 names the host in its :authority pseudo-header, which containers
+			// expose as the server name, not as a Host header. An HTTP/1.1 request
+			// without a Host header is still refused: there the server name would be
+			// the container's own.
+			String authority = request.getServerName();
+			return (authority.indexOf(':') >= 0 && !authority.startsWith("["))
+					? "[" + authority.toLowerCase(Locale.ROOT) + "]" : hostName(authority);
+		}
+		return hostName(header);
 	}
 
 	static @Nullable String hostName(@Nullable String hostHeader) {

@@ -89,8 +89,9 @@ class ListenCancelTests {
 	void aCancelOverTheStreamsOwnConnectionEndsThatStreamOnly() throws Exception {
 		// HTTP/2 (h2c), on which a client's cancellation can come over its stream's
 		// connection.
-		// HTTP/2 requests carry no Host header, which DNS-rebinding protection requires.
-		ListenManager listens = start("--server.http2.enabled=true", "--mcp.endpoint.dns-rebinding-protection=false");
+		// With the DNS-rebinding protection on, as by default: HTTP/2 names the host in
+		// :authority, not in a Host header.
+		ListenManager listens = start("--server.http2.enabled=true");
 		HttpClient clientA = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).build();
 		// The first request upgrades A's connection to HTTP/2; its listen and its cancel
 		// share it.
