@@ -296,6 +296,8 @@ done
 # Mastra's MCP client (2026-07-28, subscriptions/listen): list, read, prompts/get, a collection
 # and a product on one listen stream, exactly one notification per change; then the connections
 # under it are cut and what it does is checked against docs/tested-clients.md.
+# @mastra/core carries product telemetry; nothing here may leave the machine.
+export MASTRA_TELEMETRY_DISABLED=1
 run_interop "interop-mastra" "$INTEROP_MASTRA_DIR" subscribe.mjs || { irc=$?; ((rc != 0)) || rc=$irc; }
 
 printf '%s' "$SUMMARY"
