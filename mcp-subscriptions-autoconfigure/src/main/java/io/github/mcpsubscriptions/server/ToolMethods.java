@@ -152,7 +152,7 @@ class ToolMethods {
 		try {
 			result = tool.tool()
 				.call(new ToolCall(this.codec.writeAsString(arguments), exchange.getPrincipal(),
-						progress(exchange, params), meta(exchange, params)));
+						progress(exchange, params), clientMeta(exchange, params)));
 		}
 		catch (Exception ex) {
 			logger.error("MCP tool '" + name + "' failed", ex);
@@ -165,23 +165,24 @@ class ToolMethods {
 	}
 
 	/**
-	 * The request's {@code _meta} as text, for tools that read it (Spring AI's
-	 * {@code @McpMeta}). In the 2026 era it also carries the protocol's own keys (what
-	 * {@code initialize} said in the 2025 era): they are left out, so that a tool sees
-	 * the same {@code _meta} from a client in either era.
+	 * The request's {@code _meta} as text, for tools and prompts that read it (Spring
+	 * AI's {@code @McpMeta}, {@code @McpProgressToken}). In the 2026 era it also carries
+	 * the protocol's own keys (what {@code initialize} said in the 2025 era): they are
+	 * left out, so that a tool sees the same {@code _meta} from a client in either era.
 	 */
-	private @Nullable String meta(McpExchange exchange, ObjectNode params) {
+	static @Nullable String clientMeta(McpExchange exchange, ObjectNode params) {
 		JsonNode meta = params.get("_meta");
 		if (meta == null || !meta.isObject()) {
 			return null;
 		}
-		ObjectNode own = this.codec.createObjectNode();
+		ObjectNode own = params.objectNode();
 		for (Map.Entry<String, JsonNode> entry : meta.properties()) {
 			if (!exchange.isStateless() || !entry.getKey().startsWith(PROTOCOL_META_PREFIX)) {
 				own.set(entry.getKey(), entry.getValue());
 			}
 		}
-		return own.isEmpty() ? null : this.codec.writeAsString(own);
+		// A JsonNode writes itself as JSON.
+		return own.isEmpty() ? null : own.toString();
 	}
 
 	private static JsonNode clientCapabilities(McpExchange exchange, @Nullable ObjectNode params) {

@@ -148,6 +148,38 @@ class SpringAiAnnotationsTests {
 		assertThat(this.meters.get("mcp.tools.calls").tag("tool", "add").counter().count()).isPositive();
 	}
 
+	/**
+	 * {@code @McpMeta} gets the client's {@code _meta} in a prompt too; an
+	 * {@code @McpProgressToken} parameter of a prompt is {@code null}, as Spring AI's own
+	 * prompt callback (2.0.1) sets it.
+	 */
+	@Test
+	void passesTheClientsMetaToSpringAiPromptsInBothEras() throws Exception {
+		String session = this.client.initialize("2025-11-25");
+		JsonNode legacy = json(this.client
+			.call(session, "prompts/get",
+					"{\"name\":\"traced_prompt\",\"arguments\":{\"what\":\"order\"},"
+							+ "\"_meta\":{\"progressToken\":\"p-3\",\"example.com/trace\":\"t-3\"}}")
+			.body()).get("result");
+		assertThat(legacy.get("messages").get(0).get("content").get("text").stringValue())
+			.isEqualTo("order token=null trace=t-3 keys=[example.com/trace, progressToken]");
+		String meta = McpTestClient.META_2026.replace("\"_meta\":{",
+				"\"_meta\":{\"progressToken\":8,\"example.com/trace\":\"t-4\",");
+		String body = "{\"jsonrpc\":\"2.0\",\"id\":98,\"method\":\"prompts/get\",\"params\":"
+				+ "{\"name\":\"traced_prompt\",\"arguments\":{\"what\":\"order\"}," + meta + "}}";
+		String answer = this.client
+			.send(this.client.postRequest(body)
+				.header("MCP-Protocol-Version", "2026-07-28")
+				.header("Mcp-Method", "prompts/get")
+				.header("Mcp-Name", "traced_prompt")
+				.build())
+			.body();
+		JsonNode current = json(answer).get("result");
+		assertThat(current).as(answer).isNotNull();
+		assertThat(current.get("messages").get(0).get("content").get("text").stringValue())
+			.isEqualTo("order token=null trace=t-4 keys=[example.com/trace, progressToken]");
+	}
+
 	@Test
 	void listsAndReadsStaticResourcesAndTemplatesInBothEras() throws Exception {
 		String session = this.client.initialize("2025-11-25");
@@ -331,6 +363,14 @@ class SpringAiAnnotationsTests {
 		McpSchema.GetPromptResult greeting(@McpArg(name = "name", description = "Who", required = true) String name) {
 			return new McpSchema.GetPromptResult("Greeting", List
 				.of(new McpSchema.PromptMessage(McpSchema.Role.USER, new McpSchema.TextContent("Hello " + name))));
+		}
+
+		@McpPrompt(name = "traced_prompt", description = "Reads the request's _meta")
+		String tracedPrompt(@McpArg(name = "what", required = true) String what, McpMeta meta,
+				@McpProgressToken Object progressToken) {
+			Map<String, Object> all = (meta != null && meta.meta() != null) ? meta.meta() : Map.of();
+			return what + " token=" + progressToken + " trace=" + all.get("example.com/trace") + " keys="
+					+ new TreeSet<>(all.keySet());
 		}
 
 		@McpPrompt(name = "summary", description = "Summarize a topic")
