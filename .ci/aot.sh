@@ -2,7 +2,8 @@
 # Spring AOT check (#17): builds the sample app with AOT processing (Spring Boot's `native` profile
 # runs spring-boot:process-aot; no GraalVM needed), starts the jar with -Dspring.aot.enabled=true
 # on a free loopback port, and proves it serves MCP: initialize, resources/list and a resources/read
-# of an @McpResource method (invoked reflectively, so the hints must be right). Stops by itself.
+# of an @McpResource method (invoked reflectively, so the hints must be right); and that the Spring
+# AI example's annotated methods are in its AOT-generated reflection metadata. Stops by itself.
 # Rebuilds sample-app/target: run it after the scripts that use the plain jar.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,7 +12,7 @@ OUT="$ROOT/target/aot"
 mkdir -p "$OUT"
 die() { echo "aot: $*" >&2; exit 1; }
 
-./mvnw -B -ntp -q -Pnative -pl sample-app -am package -DskipTests
+./mvnw -B -ntp -q -Pnative -pl sample-app,examples/spring-ai-server -am package -DskipTests
 JAR="$ROOT/sample-app/target/sample-app-0.1.0-SNAPSHOT.jar"
 unzip -l "$JAR" >"$OUT/jar-listing.txt"
 grep -q 'SampleApplication__BeanFactoryRegistrations' "$OUT/jar-listing.txt" || die "the jar holds no AOT-generated classes"
@@ -22,6 +23,14 @@ entries = json.load(open(sys.argv[1])).get("reflection", [])
 methods = {m["name"] for e in entries if e.get("type") == "io.github.mcpsubscriptions.sample.catalog.CatalogResources" for m in e.get("methods", [])}
 assert {"product", "products"} <= methods, methods
 assert any(e.get("type") == "io.github.mcpsubscriptions.jsonrpc.JsonRpcResponse" for e in entries)
+PY
+# And Spring AI's: the @McpTool, @McpResource, @McpPrompt and @McpComplete methods of the Spring AI
+# example (examples/spring-ai-server), which Spring AI's callbacks invoke reflectively.
+python3 - "$ROOT/examples/spring-ai-server/target/classes/META-INF/native-image/com.example/spring-ai-server/reachability-metadata.json" <<'PY' || die "the Spring AI example's AOT metadata lacks its annotated methods"
+import json, sys
+entries = json.load(open(sys.argv[1])).get("reflection", [])
+methods = {m["name"] for e in entries if e.get("type") == "com.example.weather.WeatherServer" for m in e.get("methods", [])}
+assert {"setForecast", "cities", "forecast", "packing", "completeCity"} <= methods, methods
 PY
 
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')

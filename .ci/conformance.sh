@@ -18,6 +18,11 @@
 #   (resources/subscribe) and the 2026-07-28 era (versionNegotiation pinned, subscriptions/listen),
 #   each with and without the capability: three subscriptions covering product 3 give three
 #   notifications, or exactly one.
+# - Mastra (interop/mastra, @mastra/mcp 2.x with its @mastra/core, .tools/interop-mastra), which
+#   probes with server/discover and receives resource updates on one subscriptions/listen stream:
+#   list, read, prompts/get, a collection and a product subscribed, one notification per change;
+#   then the TCP connections under it are cut and its reconnect behaviour is checked. Needs Node
+#   >= 22.13 (the node@22 installed below is newer).
 # Each check fails when a notification does not arrive within 15 s or arrives more or fewer times.
 #
 # Builds nothing: run `./mvnw verify` (or package) first so that the sample jar exists.
@@ -44,6 +49,9 @@ INTEROP_SDK="@modelcontextprotocol/sdk"
 INTEROP2_SRC="$ROOT/interop/typescript-2x"
 INTEROP2_DIR="$ROOT/.tools/interop-ts2"
 INTEROP2_SDK="@modelcontextprotocol/client"
+INTEROP_MASTRA_SRC="$ROOT/interop/mastra"
+INTEROP_MASTRA_DIR="$ROOT/.tools/interop-mastra"
+INTEROP_MASTRA_SDK="@mastra/mcp"
 NODE_MAJOR_WANTED=22
 JAR="$ROOT/sample-app/target/sample-app-0.1.0-SNAPSHOT.jar"
 EXPECTED_FAILURES="$ROOT/.ci/conformance-expected-failures.yml"
@@ -144,6 +152,7 @@ install_interop() {
 }
 INTEROP_SDK_VERSION="$(install_interop "$INTEROP_SRC" "$INTEROP_DIR" "$INTEROP_SDK")"
 INTEROP2_SDK_VERSION="$(install_interop "$INTEROP2_SRC" "$INTEROP2_DIR" "$INTEROP2_SDK")"
+INTEROP_MASTRA_VERSION="$(install_interop "$INTEROP_MASTRA_SRC" "$INTEROP_MASTRA_DIR" "$INTEROP_MASTRA_SDK")"
 
 # --- start the sample application -----------------------------------------------------------
 port_taken() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
@@ -260,7 +269,7 @@ run_interop() {
 		2>&1 | tee "$out/output.txt"
 	irc=${PIPESTATUS[0]}
 	set -e
-	verdict="$(grep -E '^ts-sdk(-2)? interop.*: (PASS|FAIL)' "$out/output.txt" | tail -n 1 || true)"
+	verdict="$(grep -E '^(ts-sdk(-2)?|mastra) interop.*: (PASS|FAIL)' "$out/output.txt" | tail -n 1 || true)"
 	case "$irc" in
 		0) [[ "$verdict" == *PASS* ]] || verdict="$label: PASS (exit 0, no verdict line; see $out/output.txt)" ;;
 		124 | 137) verdict="$label: TIMEOUT after $((SECONDS - started)) s" ;;
@@ -283,6 +292,13 @@ for era in 2025 2026; do
 			|| { irc=$?; ((rc != 0)) || rc=$irc; }
 	done
 done
+
+# Mastra's MCP client (2026-07-28, subscriptions/listen): list, read, prompts/get, a collection
+# and a product on one listen stream, exactly one notification per change; then the connections
+# under it are cut and what it does is checked against docs/tested-clients.md.
+# @mastra/core carries product telemetry; nothing here may leave the machine.
+export MASTRA_TELEMETRY_DISABLED=1
+run_interop "interop-mastra" "$INTEROP_MASTRA_DIR" subscribe.mjs || { irc=$?; ((rc != 0)) || rc=$irc; }
 
 printf '%s' "$SUMMARY"
 exit "$rc"

@@ -116,7 +116,8 @@ class PromptMethods {
 		Map<String, String> arguments = arguments(name, definition, params.get("arguments"));
 		PromptResult result;
 		try {
-			result = prompt.get(new PromptRequest(name, arguments, exchange.getPrincipal()));
+			result = prompt.get(new PromptRequest(name, arguments, exchange.getPrincipal(),
+					ToolMethods.clientMeta(exchange, params)));
 		}
 		catch (IllegalArgumentException ex) {
 			throw new JsonRpcException(JsonRpcErrorCodes.INVALID_PARAMS,

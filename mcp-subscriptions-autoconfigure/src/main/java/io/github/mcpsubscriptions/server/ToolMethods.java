@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcCodec;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcErrorCodes;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcException;
@@ -37,6 +38,8 @@ class ToolMethods {
 	private static final String CLIENT_CAPABILITIES_META = "io.modelcontextprotocol/clientCapabilities";
 
 	private static final String LOG_LEVEL_META = "io.modelcontextprotocol/logLevel";
+
+	private static final String PROTOCOL_META_PREFIX = "io.modelcontextprotocol/";
 
 	private static final List<String> LOG_LEVELS = List.of("debug", "info", "notice", "warning", "error", "critical",
 			"alert", "emergency");
@@ -149,7 +152,7 @@ class ToolMethods {
 		try {
 			result = tool.tool()
 				.call(new ToolCall(this.codec.writeAsString(arguments), exchange.getPrincipal(),
-						progress(exchange, params)));
+						progress(exchange, params), clientMeta(exchange, params)));
 		}
 		catch (Exception ex) {
 			logger.error("MCP tool '" + name + "' failed", ex);
@@ -159,6 +162,27 @@ class ToolMethods {
 		}
 		observe(name, result.error() ? Outcome.TOOL_ERROR : Outcome.SUCCESS, started);
 		return toWire(result, tool.outputSchema());
+	}
+
+	/**
+	 * The request's {@code _meta} as text, for tools and prompts that read it (Spring
+	 * AI's {@code @McpMeta}, {@code @McpProgressToken}). In the 2026 era it also carries
+	 * the protocol's own keys (what {@code initialize} said in the 2025 era): they are
+	 * left out, so that a tool sees the same {@code _meta} from a client in either era.
+	 */
+	static @Nullable String clientMeta(McpExchange exchange, ObjectNode params) {
+		JsonNode meta = params.get("_meta");
+		if (meta == null || !meta.isObject()) {
+			return null;
+		}
+		ObjectNode own = params.objectNode();
+		for (Map.Entry<String, JsonNode> entry : meta.properties()) {
+			if (!exchange.isStateless() || !entry.getKey().startsWith(PROTOCOL_META_PREFIX)) {
+				own.set(entry.getKey(), entry.getValue());
+			}
+		}
+		// A JsonNode writes itself as JSON.
+		return own.isEmpty() ? null : own.toString();
 	}
 
 	private static JsonNode clientCapabilities(McpExchange exchange, @Nullable ObjectNode params) {
@@ -265,11 +289,12 @@ class ToolMethods {
 
 	private static Tool toWire(RegisteredTool tool) {
 		return new Tool(tool.name(), tool.definition().title(), tool.definition().description(), tool.inputSchema(),
-				tool.outputSchema());
+				tool.outputSchema(), tool.annotations(), tool.meta());
 	}
 
 	record Tool(String name, @Nullable String title, @Nullable String description, JsonNode inputSchema,
-			@Nullable JsonNode outputSchema) {
+			@Nullable JsonNode outputSchema, @Nullable JsonNode annotations,
+			@JsonProperty("_meta") @Nullable JsonNode meta) {
 	}
 
 	record ListToolsResult(List<Tool> tools, @Nullable String nextCursor) {

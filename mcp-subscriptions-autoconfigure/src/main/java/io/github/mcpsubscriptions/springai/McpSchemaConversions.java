@@ -44,6 +44,35 @@ final class McpSchemaConversions {
 		return (map != null) ? map : Map.of();
 	}
 
+	/**
+	 * The hints of the MCP specification's {@code ToolAnnotations}, nulls left out;
+	 * Spring AI's own {@code returnDirect} is not a wire field and stays behind.
+	 * @param annotations the SDK's annotations, or {@code null}
+	 * @return a JSON object as text, or {@code null} when there is no hint
+	 */
+	static @Nullable String toolAnnotations(McpSchema.@Nullable ToolAnnotations annotations) {
+		if (annotations == null) {
+			return null;
+		}
+		Map<String, Object> hints = new LinkedHashMap<>();
+		putIfSet(hints, "title", annotations.title());
+		putIfSet(hints, "readOnlyHint", annotations.readOnlyHint());
+		putIfSet(hints, "destructiveHint", annotations.destructiveHint());
+		putIfSet(hints, "idempotentHint", annotations.idempotentHint());
+		putIfSet(hints, "openWorldHint", annotations.openWorldHint());
+		return hints.isEmpty() ? null : toJson(hints);
+	}
+
+	private static void putIfSet(Map<String, Object> map, String key, @Nullable Object value) {
+		if (value != null) {
+			map.put(key, value);
+		}
+	}
+
+	static @Nullable String objectOrNull(@Nullable Map<String, Object> map) {
+		return (map == null || map.isEmpty()) ? null : toJson(map);
+	}
+
 	static ToolResult toolResult(McpSchema.CallToolResult result) {
 		List<Map<String, Object>> content = new ArrayList<>();
 		if (result.content() != null) {

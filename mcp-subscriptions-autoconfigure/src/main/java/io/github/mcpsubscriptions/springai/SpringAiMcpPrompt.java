@@ -55,7 +55,8 @@ final class SpringAiMcpPrompt implements Prompt {
 	public PromptResult get(PromptRequest request) {
 		Map<String, Object> arguments = new LinkedHashMap<>(request.arguments());
 		McpSchema.GetPromptResult result = this.handler.apply(SpringAiContexts.of(request.principal()),
-				new McpSchema.GetPromptRequest(this.definition.name(), arguments));
+				new McpSchema.GetPromptRequest(this.definition.name(), arguments,
+						(request.meta() != null) ? McpSchemaConversions.readObject(request.meta()) : null));
 		return McpSchemaConversions.promptResult(result);
 	}
 

@@ -15,8 +15,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * A method annotated with Spring AI's {@code @McpTool}, served through Spring AI's own
  * stateless callback, so its parameters ({@code @McpToolParam}, {@code @McpMeta},
- * {@code CallToolRequest}, …) are bound and its result converted exactly as Spring AI's
- * server does.
+ * {@code @McpProgressToken}, {@code CallToolRequest}, …) are bound and its result
+ * converted exactly as Spring AI's server does. Its annotations and {@code _meta} (from
+ * {@code metaProvider}) are served in {@code tools/list}.
  */
 final class SpringAiMcpTool implements McpTool {
 
@@ -33,7 +34,9 @@ final class SpringAiMcpTool implements McpTool {
 			Object target) {
 		this.definition = new ToolDefinition(tool.name(), tool.title(), tool.description(),
 				McpSchemaConversions.toJson(tool.inputSchema()),
-				(tool.outputSchema() != null) ? McpSchemaConversions.toJson(tool.outputSchema()) : null);
+				(tool.outputSchema() != null) ? McpSchemaConversions.toJson(tool.outputSchema()) : null,
+				McpSchemaConversions.toolAnnotations(tool.annotations()),
+				McpSchemaConversions.objectOrNull(tool.meta()));
 		this.handler = handler;
 		this.method = method;
 		this.target = target;
@@ -47,7 +50,10 @@ final class SpringAiMcpTool implements McpTool {
 	@Override
 	public ToolResult call(ToolCall call) {
 		Map<String, Object> arguments = McpSchemaConversions.readObject(call.arguments());
-		McpSchema.CallToolRequest request = new McpSchema.CallToolRequest(this.definition.name(), arguments);
+		// The client's _meta as it sent it: Spring AI's @McpMeta parameter reads it, and
+		// @McpProgressToken its progressToken.
+		Map<String, Object> meta = (call.meta() != null) ? McpSchemaConversions.readObject(call.meta()) : null;
+		McpSchema.CallToolRequest request = new McpSchema.CallToolRequest(this.definition.name(), arguments, meta);
 		return McpSchemaConversions.toolResult(this.handler.apply(SpringAiContexts.of(call.principal()), request));
 	}
 

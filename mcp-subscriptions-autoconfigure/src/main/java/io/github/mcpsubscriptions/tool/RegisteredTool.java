@@ -11,17 +11,23 @@ import tools.jackson.databind.json.JsonMapper;
  * @param tool the tool
  * @param inputSchema its input schema
  * @param outputSchema its output schema, or {@code null}
+ * @param annotations its annotations, or {@code null}
+ * @param meta its {@code _meta}, or {@code null}
  */
-public record RegisteredTool(McpTool tool, JsonNode inputSchema, @Nullable JsonNode outputSchema) {
+public record RegisteredTool(McpTool tool, JsonNode inputSchema, @Nullable JsonNode outputSchema,
+		@Nullable JsonNode annotations, @Nullable JsonNode meta) {
 
 	private static final JsonMapper json = JsonMapper.builder().build();
 
 	static RegisteredTool of(McpTool tool) {
 		ToolDefinition definition = tool.getDefinition();
-		JsonNode input = parse(definition.name(), "input", definition.inputSchema());
+		JsonNode input = parse(definition.name(), "input schema", definition.inputSchema());
 		JsonNode output = (definition.outputSchema() != null)
-				? parse(definition.name(), "output", definition.outputSchema()) : null;
-		return new RegisteredTool(tool, input, output);
+				? parse(definition.name(), "output schema", definition.outputSchema()) : null;
+		JsonNode annotations = (definition.annotations() != null)
+				? parse(definition.name(), "annotations", definition.annotations()) : null;
+		JsonNode meta = (definition.meta() != null) ? parse(definition.name(), "_meta", definition.meta()) : null;
+		return new RegisteredTool(tool, input, output, annotations, meta);
 	}
 
 	private static JsonNode parse(String name, String which, String schema) {
@@ -30,11 +36,10 @@ public record RegisteredTool(McpTool tool, JsonNode inputSchema, @Nullable JsonN
 			node = json.readTree(schema);
 		}
 		catch (JacksonException ex) {
-			throw new IllegalArgumentException("The " + which + " schema of MCP tool '" + name + "' is not JSON", ex);
+			throw new IllegalArgumentException("The " + which + " of MCP tool '" + name + "' is not JSON", ex);
 		}
 		if (node == null || !node.isObject()) {
-			throw new IllegalArgumentException(
-					"The " + which + " schema of MCP tool '" + name + "' must be a JSON object");
+			throw new IllegalArgumentException("The " + which + " of MCP tool '" + name + "' must be a JSON object");
 		}
 		return node;
 	}

@@ -11,9 +11,14 @@ import org.jspecify.annotations.Nullable;
  * @param inputSchema the JSON Schema of its arguments (a JSON object, as text)
  * @param outputSchema the JSON Schema of its structured result (as text), or {@code null}
  * when the result is only text
+ * @param annotations the hints {@code tools/list} gives of its behaviour
+ * ({@code readOnlyHint}, {@code destructiveHint}, {@code idempotentHint},
+ * {@code openWorldHint}, {@code title}; a JSON object as text), or {@code null}
+ * @param meta the tool's {@code _meta} in {@code tools/list} (a JSON object as text), or
+ * {@code null}
  */
 public record ToolDefinition(String name, @Nullable String title, @Nullable String description, String inputSchema,
-		@Nullable String outputSchema) {
+		@Nullable String outputSchema, @Nullable String annotations, @Nullable String meta) {
 
 	/** The schema of a tool without arguments. */
 	public static final String NO_ARGUMENTS = "{\"type\":\"object\",\"properties\":{}}";
@@ -22,6 +27,19 @@ public record ToolDefinition(String name, @Nullable String title, @Nullable Stri
 		if (name.isEmpty() || name.length() > 128) {
 			throw new IllegalArgumentException("A tool name must have 1 to 128 characters, was '" + name + "'");
 		}
+	}
+
+	/**
+	 * A tool without annotations or {@code _meta}.
+	 * @param name the name
+	 * @param title a display name, or {@code null}
+	 * @param description what the tool does, or {@code null}
+	 * @param inputSchema the input schema
+	 * @param outputSchema the output schema, or {@code null}
+	 */
+	public ToolDefinition(String name, @Nullable String title, @Nullable String description, String inputSchema,
+			@Nullable String outputSchema) {
+		this(name, title, description, inputSchema, outputSchema, null, null);
 	}
 
 	/**

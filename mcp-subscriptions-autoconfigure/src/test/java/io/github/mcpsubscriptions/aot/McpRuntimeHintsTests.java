@@ -1,5 +1,6 @@
 package io.github.mcpsubscriptions.aot;
 
+import java.lang.reflect.Method;
 import java.util.List;
 import java.util.Optional;
 
@@ -10,6 +11,10 @@ import io.github.mcpsubscriptions.resource.TextResourceContents;
 import io.github.mcpsubscriptions.resource.UriVariable;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.ai.mcp.annotation.McpArg;
+import org.springframework.ai.mcp.annotation.McpComplete;
+import org.springframework.ai.mcp.annotation.McpMeta;
+import org.springframework.ai.mcp.annotation.McpToolParam;
 import org.springframework.aot.generate.GenerationContext;
 import org.springframework.aot.hint.MemberCategory;
 import org.springframework.aot.hint.RuntimeHints;
@@ -44,6 +49,32 @@ class McpRuntimeHintsTests {
 			.onMethodInvocation(ReflectionUtils.findMethod(Product.class, "name"))).accepts(hints);
 		assertThat(RuntimeHintsPredicates.reflection()
 			.onMethodInvocation(ReflectionUtils.findMethod(Catalogue.class, "unrelated"))).rejects(hints);
+	}
+
+	/**
+	 * Spring AI's callbacks find and invoke these methods reflectively, read their
+	 * arguments into the parameter types and write their results as JSON.
+	 */
+	@Test
+	void springAiAnnotatedMethodsAreInvocableAndTheirParametersAndResultsBindable() {
+		RuntimeHints hints = contribute(SpringAiServer.class);
+		for (Method method : List.of(
+				ReflectionUtils.findMethod(SpringAiServer.class, "quote", Order.class, McpMeta.class),
+				ReflectionUtils.findMethod(SpringAiServer.class, "profile", String.class),
+				ReflectionUtils.findMethod(SpringAiServer.class, "greeting", String.class),
+				ReflectionUtils.findMethod(SpringAiServer.class, "names", String.class))) {
+			assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(method)).as(method.getName())
+				.accepts(hints);
+		}
+		assertThat(
+				RuntimeHintsPredicates.reflection().onMethodInvocation(ReflectionUtils.findMethod(Order.class, "sku")))
+			.as("a parameter's record")
+			.accepts(hints);
+		assertThat(RuntimeHintsPredicates.reflection()
+			.onMethodInvocation(ReflectionUtils.findMethod(Product.class, "name"))).as("a result's record")
+			.accepts(hints);
+		assertThat(RuntimeHintsPredicates.reflection()
+			.onMethodInvocation(ReflectionUtils.findMethod(SpringAiServer.class, "unrelated"))).rejects(hints);
 	}
 
 	@Test
@@ -107,6 +138,37 @@ class McpRuntimeHintsTests {
 
 		@McpResourceInstances("shop://products/{id}")
 		List<Long> ids() {
+			return List.of();
+		}
+
+		String unrelated() {
+			return "";
+		}
+
+	}
+
+	record Order(String sku, int quantity) {
+	}
+
+	static class SpringAiServer {
+
+		@org.springframework.ai.mcp.annotation.McpTool(description = "A price quote")
+		Product quote(@McpToolParam(description = "The order") Order order, McpMeta meta) {
+			return new Product(1, order.sku());
+		}
+
+		@org.springframework.ai.mcp.annotation.McpResource(uri = "profile://{name}", name = "profile")
+		String profile(String name) {
+			return name;
+		}
+
+		@org.springframework.ai.mcp.annotation.McpPrompt(name = "greeting")
+		String greeting(@McpArg(name = "name") String name) {
+			return "Hello " + name;
+		}
+
+		@McpComplete(prompt = "greeting")
+		List<String> names(String prefix) {
 			return List.of();
 		}
 

@@ -3,6 +3,7 @@ package io.github.mcpsubscriptions.springai;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 import java.util.stream.Stream;
 
 import io.github.mcpsubscriptions.notification.ResourceChangedEvent;
@@ -19,10 +20,12 @@ import tools.jackson.databind.JsonNode;
 import org.springframework.ai.mcp.annotation.McpArg;
 import org.springframework.ai.mcp.annotation.McpComplete;
 import org.springframework.ai.mcp.annotation.McpMeta;
+import org.springframework.ai.mcp.annotation.McpProgressToken;
 import org.springframework.ai.mcp.annotation.McpPrompt;
 import org.springframework.ai.mcp.annotation.McpResource;
 import org.springframework.ai.mcp.annotation.McpTool;
 import org.springframework.ai.mcp.annotation.McpToolParam;
+import org.springframework.ai.mcp.annotation.context.MetaProvider;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
@@ -78,6 +81,55 @@ class SpringAiAnnotationsTests {
 	}
 
 	@Test
+	void servesSpringAiToolAnnotationsAndMetaProviderInBothEras() throws Exception {
+		String session = this.client.initialize("2025-11-25");
+		for (JsonNode result : List.of(json(this.client.call(session, "tools/list", null).body()).get("result"),
+				json(this.client.stateless("tools/list", "").body()).get("result"))) {
+			JsonNode annotations = tool(result, "add").get("annotations");
+			assertThat(annotations).as("annotations of add").isNotNull();
+			assertThat(annotations.get("readOnlyHint").booleanValue()).isTrue();
+			assertThat(annotations.has("returnDirect")).as("Spring AI's own field is not a wire field").isFalse();
+			JsonNode traced = tool(result, "traced");
+			assertThat(traced.get("_meta").get("example.com/version").stringValue()).isEqualTo("2");
+		}
+	}
+
+	/**
+	 * {@code @McpMeta} gets the client's {@code _meta} and {@code @McpProgressToken} its
+	 * progress token, in both eras; the 2026 era's own protocol keys are not passed on.
+	 */
+	@Test
+	void passesTheClientsMetaAndProgressTokenToSpringAiToolsInBothEras() throws Exception {
+		String session = this.client.initialize("2025-11-25");
+		JsonNode legacy = json(this.client
+			.call(session, "tools/call",
+					"{\"name\":\"traced\",\"arguments\":{\"what\":\"order\"},"
+							+ "\"_meta\":{\"progressToken\":\"p-1\",\"example.com/trace\":\"t-1\"}}")
+			.body()).get("result");
+		assertThat(legacy.get("content").get(0).get("text").stringValue())
+			.isEqualTo("order token=p-1 trace=t-1 keys=[example.com/trace, progressToken]");
+		String meta = McpTestClient.META_2026.replace("\"_meta\":{",
+				"\"_meta\":{\"progressToken\":7,\"example.com/trace\":\"t-2\",");
+		String body = "{\"jsonrpc\":\"2.0\",\"id\":99,\"method\":\"tools/call\",\"params\":"
+				+ "{\"name\":\"traced\",\"arguments\":{\"what\":\"order\"}," + meta + "}}";
+		JsonNode current = json(this.client
+			.send(this.client.postRequest(body)
+				.header("MCP-Protocol-Version", "2026-07-28")
+				.header("Mcp-Method", "tools/call")
+				.header("Mcp-Name", "traced")
+				.build())
+			.body()).get("result");
+		assertThat(current.get("content").get(0).get("text").stringValue())
+			.isEqualTo("order token=7 trace=t-2 keys=[example.com/trace, progressToken]");
+		JsonNode none = json(
+				this.client.call(session, "tools/call", "{\"name\":\"traced\",\"arguments\":{\"what\":\"order\"}}")
+					.body())
+			.get("result");
+		assertThat(none.get("content").get(0).get("text").stringValue())
+			.isEqualTo("order token=null trace=null keys=[]");
+	}
+
+	@Test
 	void callsToolsInBothEras() throws Exception {
 		String session = this.client.initialize("2025-11-25");
 		JsonNode sum = json(
@@ -94,6 +146,38 @@ class SpringAiAnnotationsTests {
 			.get("result");
 		assertThat(failed.get("isError").booleanValue()).isTrue();
 		assertThat(this.meters.get("mcp.tools.calls").tag("tool", "add").counter().count()).isPositive();
+	}
+
+	/**
+	 * {@code @McpMeta} gets the client's {@code _meta} in a prompt too; an
+	 * {@code @McpProgressToken} parameter of a prompt is {@code null}, as Spring AI's own
+	 * prompt callback (2.0.1) sets it.
+	 */
+	@Test
+	void passesTheClientsMetaToSpringAiPromptsInBothEras() throws Exception {
+		String session = this.client.initialize("2025-11-25");
+		JsonNode legacy = json(this.client
+			.call(session, "prompts/get",
+					"{\"name\":\"traced_prompt\",\"arguments\":{\"what\":\"order\"},"
+							+ "\"_meta\":{\"progressToken\":\"p-3\",\"example.com/trace\":\"t-3\"}}")
+			.body()).get("result");
+		assertThat(legacy.get("messages").get(0).get("content").get("text").stringValue())
+			.isEqualTo("order token=null trace=t-3 keys=[example.com/trace, progressToken]");
+		String meta = McpTestClient.META_2026.replace("\"_meta\":{",
+				"\"_meta\":{\"progressToken\":8,\"example.com/trace\":\"t-4\",");
+		String body = "{\"jsonrpc\":\"2.0\",\"id\":98,\"method\":\"prompts/get\",\"params\":"
+				+ "{\"name\":\"traced_prompt\",\"arguments\":{\"what\":\"order\"}," + meta + "}}";
+		String answer = this.client
+			.send(this.client.postRequest(body)
+				.header("MCP-Protocol-Version", "2026-07-28")
+				.header("Mcp-Method", "prompts/get")
+				.header("Mcp-Name", "traced_prompt")
+				.build())
+			.body();
+		JsonNode current = json(answer).get("result");
+		assertThat(current).as(answer).isNotNull();
+		assertThat(current.get("messages").get(0).get("content").get("text").stringValue())
+			.isEqualTo("order token=null trace=t-4 keys=[example.com/trace, progressToken]");
 	}
 
 	@Test
@@ -220,6 +304,16 @@ class SpringAiAnnotationsTests {
 
 	}
 
+	/** A tool's {@code _meta}, as Spring AI's {@code metaProvider} gives it. */
+	public static class VersionMeta implements MetaProvider {
+
+		@Override
+		public Map<String, Object> getMeta() {
+			return Map.of("example.com/version", "2");
+		}
+
+	}
+
 	/**
 	 * Written as Spring AI's MCP annotations documentation shows.
 	 */
@@ -237,6 +331,14 @@ class SpringAiAnnotationsTests {
 			String suffix = (meta == null || meta.meta() == null || meta.meta().isEmpty()) ? " (no meta)"
 					: " " + meta.meta();
 			return McpSchema.CallToolResult.builder().addTextContent("Hello " + name + suffix).build();
+		}
+
+		@McpTool(description = "Reads the request's _meta", metaProvider = VersionMeta.class)
+		String traced(@McpToolParam(description = "What") String what, McpMeta meta,
+				@McpProgressToken Object progressToken) {
+			Map<String, Object> all = (meta != null && meta.meta() != null) ? meta.meta() : Map.of();
+			return what + " token=" + progressToken + " trace=" + all.get("example.com/trace") + " keys="
+					+ new TreeSet<>(all.keySet());
 		}
 
 		@McpTool(description = "Always fails")
@@ -261,6 +363,14 @@ class SpringAiAnnotationsTests {
 		McpSchema.GetPromptResult greeting(@McpArg(name = "name", description = "Who", required = true) String name) {
 			return new McpSchema.GetPromptResult("Greeting", List
 				.of(new McpSchema.PromptMessage(McpSchema.Role.USER, new McpSchema.TextContent("Hello " + name))));
+		}
+
+		@McpPrompt(name = "traced_prompt", description = "Reads the request's _meta")
+		String tracedPrompt(@McpArg(name = "what", required = true) String what, McpMeta meta,
+				@McpProgressToken Object progressToken) {
+			Map<String, Object> all = (meta != null && meta.meta() != null) ? meta.meta() : Map.of();
+			return what + " token=" + progressToken + " trace=" + all.get("example.com/trace") + " keys="
+					+ new TreeSet<>(all.keySet());
 		}
 
 		@McpPrompt(name = "summary", description = "Summarize a topic")
