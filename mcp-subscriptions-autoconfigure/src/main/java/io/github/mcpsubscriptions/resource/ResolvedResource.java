@@ -2,6 +2,8 @@ package io.github.mcpsubscriptions.resource;
 
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A concrete URI resolved to the definition that serves it.
  *
@@ -16,7 +18,16 @@ public record ResolvedResource(ResourceDefinition definition, String uri, Map<St
 	 * @return the request
 	 */
 	public ResourceRequest request() {
-		return new ResourceRequest(this.uri, this.variables);
+		return request(null);
+	}
+
+	/**
+	 * The request to hand to the definition's reader, with the client's {@code _meta}.
+	 * @param meta the request's {@code _meta} as JSON text, or {@code null}
+	 * @return the request
+	 */
+	public ResourceRequest request(@Nullable String meta) {
+		return new ResourceRequest(this.uri, this.variables, meta);
 	}
 
 }

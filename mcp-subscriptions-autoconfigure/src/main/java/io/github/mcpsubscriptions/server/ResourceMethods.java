@@ -111,7 +111,9 @@ class ResourceMethods {
 		}
 		Object value;
 		try {
-			value = resource.definition().getReader().read(resource.request());
+			value = resource.definition()
+				.getReader()
+				.read(resource.request((params != null) ? ToolMethods.clientMeta(exchange, params) : null));
 		}
 		catch (JsonRpcException ex) {
 			throw ex;

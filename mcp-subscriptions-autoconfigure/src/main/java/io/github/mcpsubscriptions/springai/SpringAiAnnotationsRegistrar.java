@@ -295,8 +295,10 @@ public class SpringAiAnnotationsRegistrar implements SmartInitializingSingleton,
 	private static ResourceDefinition.Builder builder(String uri,
 			BiFunction<McpTransportContext, McpSchema.ReadResourceRequest, McpSchema.ReadResourceResult> handler,
 			@Nullable Method method) {
-		ResourceDefinition.Builder builder = ResourceDefinition.builder(uri, (request) -> McpSchemaConversions
-			.contents(handler.apply(McpTransportContext.EMPTY, new McpSchema.ReadResourceRequest(request.uri()))));
+		ResourceDefinition.Builder builder = ResourceDefinition.builder(uri,
+				(request) -> McpSchemaConversions
+					.contents(handler.apply(McpTransportContext.EMPTY, new McpSchema.ReadResourceRequest(request.uri(),
+							(request.meta() != null) ? McpSchemaConversions.readObject(request.meta()) : null))));
 		// With Spring Security, the method's @PreAuthorize decides reads, subscriptions
 		// and the changes told, as for this project's own @McpResource methods.
 		String rule = (method != null) ? preAuthorize(method) : null;

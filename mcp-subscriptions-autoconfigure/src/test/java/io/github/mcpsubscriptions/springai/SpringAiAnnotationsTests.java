@@ -180,6 +180,41 @@ class SpringAiAnnotationsTests {
 			.isEqualTo("order token=null trace=t-4 keys=[example.com/trace, progressToken]");
 	}
 
+	/**
+	 * {@code @McpMeta} and {@code @McpProgressToken} of a resource method get the
+	 * client's {@code _meta} and its progress token in a {@code resources/read}, in both
+	 * eras.
+	 */
+	@Test
+	void passesTheClientsMetaAndProgressTokenToSpringAiResourcesInBothEras() throws Exception {
+		String session = this.client.initialize("2025-11-25");
+		JsonNode legacy = json(this.client
+			.call(session, "resources/read",
+					"{\"uri\":\"traced://order\",\"_meta\":{\"progressToken\":\"p-5\",\"example.com/trace\":\"t-5\"}}")
+			.body()).get("result");
+		assertThat(legacy.get("contents").get(0).get("text").stringValue())
+			.isEqualTo("order token=p-5 trace=t-5 keys=[example.com/trace, progressToken]");
+		String meta = McpTestClient.META_2026.replace("\"_meta\":{",
+				"\"_meta\":{\"progressToken\":9,\"example.com/trace\":\"t-6\",");
+		String body = "{\"jsonrpc\":\"2.0\",\"id\":97,\"method\":\"resources/read\",\"params\":"
+				+ "{\"uri\":\"traced://order\"," + meta + "}}";
+		String answer = this.client
+			.send(this.client.postRequest(body)
+				.header("MCP-Protocol-Version", "2026-07-28")
+				.header("Mcp-Method", "resources/read")
+				.header("Mcp-Name", "traced://order")
+				.build())
+			.body();
+		JsonNode current = json(answer).get("result");
+		assertThat(current).as(answer).isNotNull();
+		assertThat(current.get("contents").get(0).get("text").stringValue())
+			.isEqualTo("order token=9 trace=t-6 keys=[example.com/trace, progressToken]");
+		JsonNode none = json(this.client.call(session, "resources/read", "{\"uri\":\"traced://order\"}").body())
+			.get("result");
+		assertThat(none.get("contents").get(0).get("text").stringValue())
+			.isEqualTo("order token=null trace=null keys=[]");
+	}
+
 	@Test
 	void listsAndReadsStaticResourcesAndTemplatesInBothEras() throws Exception {
 		String session = this.client.initialize("2025-11-25");
@@ -357,6 +392,14 @@ class SpringAiAnnotationsTests {
 		McpSchema.ReadResourceResult profile(String username) {
 			return new McpSchema.ReadResourceResult(List.of(new McpSchema.TextResourceContents(
 					"user-profile://" + username, "application/json", "{\"name\":\"" + username + "\"}")));
+		}
+
+		@McpResource(uri = "traced://{what}", name = "traced-resource", description = "Reads the request's _meta",
+				mimeType = "text/plain")
+		String tracedResource(String what, McpMeta meta, @McpProgressToken Object progressToken) {
+			Map<String, Object> all = (meta != null && meta.meta() != null) ? meta.meta() : Map.of();
+			return what + " token=" + progressToken + " trace=" + all.get("example.com/trace") + " keys="
+					+ new TreeSet<>(all.keySet());
 		}
 
 		@McpPrompt(name = "greeting", description = "A greeting")
