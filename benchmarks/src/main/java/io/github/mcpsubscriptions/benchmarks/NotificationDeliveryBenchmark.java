@@ -4,9 +4,11 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcCodec;
 import io.github.mcpsubscriptions.notification.DeliveryScheduler;
@@ -170,7 +172,7 @@ public class NotificationDeliveryBenchmark {
 		/**
 		 * Shared by the threads of {@code sharedMatchOfferEncode}: every change is new.
 		 */
-		final java.util.concurrent.atomic.AtomicLong next = new java.util.concurrent.atomic.AtomicLong();
+		final AtomicLong next = new AtomicLong();
 
 		@Setup(Level.Trial)
 		public void setUp() {
@@ -215,7 +217,7 @@ public class NotificationDeliveryBenchmark {
 		// encoded
 		// once) by all its subscribers, each match handed over by the index as it is
 		// found.
-		Map<String, OutboundNotification> shared = new java.util.HashMap<>();
+		Map<String, OutboundNotification> shared = new HashMap<>();
 		return state.index.forEachMatch(change.uri(), (subscriber, subscribedUri) -> subscriber.getOutbox()
 			.offer(shared.computeIfAbsent(subscribedUri, (uri) -> OutboundNotification.updated(change, uri))));
 	}

@@ -8,8 +8,8 @@ import java.util.Map;
 
 import javax.sql.DataSource;
 
-import io.github.mcpsubscriptions.capture.CaptureDatabase;
 import io.github.mcpsubscriptions.capture.CaptureConnections;
+import io.github.mcpsubscriptions.capture.CaptureDatabase;
 import io.github.mcpsubscriptions.capture.CaptureHealthIndicator;
 import io.github.mcpsubscriptions.capture.CaptureMeterBinder;
 import io.github.mcpsubscriptions.capture.CaptureSink;

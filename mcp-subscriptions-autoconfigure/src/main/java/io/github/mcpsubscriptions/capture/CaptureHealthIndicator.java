@@ -28,7 +28,7 @@ public class CaptureHealthIndicator extends AbstractHealthIndicator {
 		CapturePosition position = this.stats.getPosition();
 		CaptureDatabase.Hold hold = this.stats.getHold();
 		boolean connected = this.stats.isConnected();
-		(connected && hold == null ? builder.up() : builder.down()).withDetail("reading", this.stats.isReading())
+		((connected && hold == null) ? builder.up() : builder.down()).withDetail("reading", this.stats.isReading())
 			.withDetail("position", (position != null) ? position.toString() : "none")
 			.withDetail("errors", this.stats.getErrors());
 		if (connected && hold != null) {

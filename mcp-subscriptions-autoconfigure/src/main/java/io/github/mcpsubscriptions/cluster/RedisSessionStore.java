@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.ThreadLocalRandom;
 
 import io.github.mcpsubscriptions.session.McpSession;
 import io.github.mcpsubscriptions.session.SessionStore;
@@ -170,7 +171,7 @@ public class RedisSessionStore implements SessionStore {
 				fields.put("pr", session.getPrincipalName());
 			}
 			fields.put("c", Long.toString(session.getCreatedAt().toEpochMilli()));
-			fields.put("tag", Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong()));
+			fields.put("tag", Long.toHexString(ThreadLocalRandom.current().nextLong()));
 			this.redis.execute(CREATE, List.of(key), withFields(this.idleTimeout.toMillis(), fields));
 		}
 		else if (!touch(session)) {

@@ -1,8 +1,8 @@
 package io.github.mcpsubscriptions.jsonrpc;
 
-import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.stream.Collectors;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.DeserializationFeature;

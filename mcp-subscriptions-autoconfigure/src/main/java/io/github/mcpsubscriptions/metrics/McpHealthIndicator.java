@@ -52,7 +52,7 @@ public class McpHealthIndicator extends AbstractHealthIndicator {
 				saturated++;
 			}
 		}
-		(backlog > this.maxBacklog ? builder.down() : builder.up()).withDetail("dispatchBacklog", backlog)
+		((backlog > this.maxBacklog) ? builder.down() : builder.up()).withDetail("dispatchBacklog", backlog)
 			.withDetail("maxDispatchBacklog", this.maxBacklog)
 			.withDetail("subscribers", subscribers.size())
 			.withDetail("saturatedOutboxes", saturated)

@@ -2,6 +2,7 @@ package io.github.mcpsubscriptions.metrics;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Locale;
 
 import io.github.mcpsubscriptions.session.McpSession;
 import io.github.mcpsubscriptions.session.SessionEndReason;
@@ -53,7 +54,7 @@ public class McpSessionMetrics implements SessionListener, MeterBinder {
 			.tag("mcp.protocol.version", session.getProtocolVersion())
 			.tag("network.transport", "tcp")
 			.tag("network.protocol.name", "http")
-			.tag("reason", reason.name().toLowerCase(java.util.Locale.ROOT))
+			.tag("reason", reason.name().toLowerCase(Locale.ROOT))
 			.serviceLevelObjectives(McpOperationMetrics.BOUNDARIES)
 			.register(registry)
 			.record(lasted.isNegative() ? Duration.ZERO : lasted);

@@ -4,7 +4,9 @@ import java.time.Instant;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 
 import io.github.mcpsubscriptions.notification.NotificationDispatcher;
 import io.github.mcpsubscriptions.notification.NotificationStats;
@@ -93,7 +95,7 @@ public class McpSubscriptionsEndpoint {
 		Map<String, Integer> byKind = new LinkedHashMap<>();
 		this.dispatcher.getIndex()
 			.countByKind()
-			.forEach((kind, count) -> byKind.put(kind.name().toLowerCase(java.util.Locale.ROOT), count));
+			.forEach((kind, count) -> byKind.put(kind.name().toLowerCase(Locale.ROOT), count));
 		List<TopUri> top = this.dispatcher.getIndex()
 			.topSubscribedUris(this.topUris)
 			.entrySet()
@@ -105,7 +107,7 @@ public class McpSubscriptionsEndpoint {
 			.sorted(Comparator.comparing(McpSession::getLastAccessedAt).reversed())
 			.limit(MAX_SESSIONS_LISTED)
 			.map(this::describe)
-			.filter(java.util.Objects::nonNull)
+			.filter(Objects::nonNull)
 			.toList();
 		return new Report(totals, byKind, top, sessionReports, this.configuration);
 	}

@@ -2,6 +2,7 @@ package io.github.mcpsubscriptions.resource;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -126,7 +127,7 @@ public class ResourceContentMapper {
 				instances.add(instance);
 			}
 			else if (element instanceof Map<?, ?> map) {
-				Map<String, Object> values = new java.util.LinkedHashMap<>();
+				Map<String, Object> values = new LinkedHashMap<>();
 				map.forEach((key, value) -> values.put(String.valueOf(key), value));
 				instances.add(new ResourceInstance(values));
 			}

@@ -10,6 +10,7 @@ import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.jspecify.annotations.Nullable;
@@ -242,7 +243,7 @@ public final class McpResourceServerConfigurer
 
 		@Override
 		public void handle(HttpServletRequest request, HttpServletResponse response,
-				AccessDeniedException accessDeniedException) throws IOException, jakarta.servlet.ServletException {
+				AccessDeniedException accessDeniedException) throws IOException, ServletException {
 			if (request.getUserPrincipal() == null) {
 				this.fallback.handle(request, response, accessDeniedException);
 				return;

@@ -1,6 +1,7 @@
 package io.github.mcpsubscriptions.server;
 
 import java.util.EnumMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -25,7 +26,7 @@ public final class ListenStats {
 
 		/** The meter tag's value. */
 		public String tag() {
-			return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+			return name().toLowerCase(Locale.ROOT).replace('_', '-');
 		}
 
 	}
@@ -50,7 +51,7 @@ public final class ListenStats {
 
 		/** The meter tag's value. */
 		public String tag() {
-			return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+			return name().toLowerCase(Locale.ROOT).replace('_', '-');
 		}
 
 	}

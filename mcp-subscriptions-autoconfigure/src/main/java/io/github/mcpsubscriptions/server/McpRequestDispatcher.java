@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
@@ -204,7 +205,7 @@ public class McpRequestDispatcher {
 		if (CACHEABLE.contains(request.method())) {
 			CacheHints hints = (exchange.getCacheHints() != null) ? exchange.getCacheHints() : this.defaultCacheHints;
 			result.put("ttlMs", hints.ttl().toMillis());
-			result.put("cacheScope", hints.scope().name().toLowerCase(java.util.Locale.ROOT));
+			result.put("cacheScope", hints.scope().name().toLowerCase(Locale.ROOT));
 		}
 		ObjectNode meta = result.has("_meta") ? (ObjectNode) result.get("_meta") : result.putObject("_meta");
 		meta.set(SERVER_INFO_META, this.codec.toTree(implementation()));

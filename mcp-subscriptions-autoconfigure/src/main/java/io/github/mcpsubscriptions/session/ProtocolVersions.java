@@ -11,6 +11,7 @@ public final class ProtocolVersions {
 	/** The newest 2025-era version: sessions, {@code initialize}, GET streams. */
 	public static final String V2025_11_25 = "2025-11-25";
 
+	/** The 2025-era version before 2025-11-25. */
 	public static final String V2025_06_18 = "2025-06-18";
 
 	/** The oldest version served; the only one whose clients may send batches. */

@@ -1,5 +1,6 @@
 package io.github.mcpsubscriptions.springai;
 
+import java.util.ArrayList;
 import java.util.List;
 
 import io.github.mcpsubscriptions.tool.ToolRegistry;
@@ -44,7 +45,7 @@ public class SpringAiToolRegistrar implements SmartInitializingSingleton {
 	}
 
 	private List<ToolCallback> tools() {
-		List<ToolCallback> all = new java.util.ArrayList<>(this.callbacks.orderedStream().toList());
+		List<ToolCallback> all = new ArrayList<>(this.callbacks.orderedStream().toList());
 		this.providers.orderedStream().forEach((provider) -> all.addAll(List.of(provider.getToolCallbacks())));
 		return all;
 	}

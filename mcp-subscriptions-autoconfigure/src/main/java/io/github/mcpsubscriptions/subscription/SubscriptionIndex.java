@@ -255,7 +255,7 @@ public final class SubscriptionIndex<S> {
 	/**
 	 * The most subscribed URIs, for operators.
 	 * @param limit how many at most
-	 * @return URIs and their subscriber counts, most subscribers first
+	 * @return the URIs and their subscriber counts, most subscribers first
 	 */
 	public Map<String, Integer> topSubscribedUris(int limit) {
 		Map<String, Integer> top = new LinkedHashMap<>();

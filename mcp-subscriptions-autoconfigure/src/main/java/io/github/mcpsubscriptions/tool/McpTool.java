@@ -1,6 +1,7 @@
 package io.github.mcpsubscriptions.tool;
 
 import java.lang.reflect.Method;
+import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
 
@@ -31,8 +32,8 @@ public interface McpTool {
 	 * did not declare one of them is refused before the tool runs.
 	 * @return the capability names
 	 */
-	default java.util.Set<String> getRequiredClientCapabilities() {
-		return java.util.Set.of();
+	default Set<String> getRequiredClientCapabilities() {
+		return Set.of();
 	}
 
 	/**

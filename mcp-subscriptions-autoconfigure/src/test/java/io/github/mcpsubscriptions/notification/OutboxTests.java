@@ -1,6 +1,5 @@
 package io.github.mcpsubscriptions.notification;
 
-import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -8,6 +7,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import io.github.mcpsubscriptions.test.ManualDeliveryScheduler;
 import io.github.mcpsubscriptions.test.MutableClock;
@@ -345,8 +346,8 @@ class OutboxTests {
 
 	@Test
 	void stalledWriteGivesUpStreamAndQueuesResync() throws Exception {
-		java.util.concurrent.CountDownLatch writing = new java.util.concurrent.CountDownLatch(1);
-		java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+		CountDownLatch writing = new CountDownLatch(1);
+		CountDownLatch release = new CountDownLatch(1);
 		DeliveryScheduler threads = new DeliveryScheduler() {
 
 			@Override
@@ -374,7 +375,7 @@ class OutboxTests {
 		RecordingStream stream = new RecordingStream();
 		outbox.attach(stream);
 		outbox.offer(change("a://items/1", 1));
-		assertThat(writing.await(5, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+		assertThat(writing.await(5, TimeUnit.SECONDS)).isTrue();
 		assertThat(outbox.takeStalledStream(this.clock.instant(), Duration.ofSeconds(10))).isNull();
 		this.clock.advance(Duration.ofSeconds(11));
 		assertThat(outbox.takeStalledStream(this.clock.instant(), Duration.ofSeconds(10))).isSameAs(stream);

@@ -2,7 +2,6 @@ package io.github.mcpsubscriptions.springai;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.stream.Stream;
 
 import io.github.mcpsubscriptions.notification.ResourceChangedEvent;
