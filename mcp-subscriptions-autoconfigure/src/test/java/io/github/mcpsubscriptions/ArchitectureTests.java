@@ -18,25 +18,30 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 /**
- * The package rules of the library (CONTRIBUTING.md, "Style"): no package cycles, the core
- * never depends on an integration, integrations never depend on each other, and the API users
- * see never depends on the delivery engine's internals. The code keeps every rule, so none has an
- * allow-list: a change that must break one says so here, with a {@code FreezingArchRule} and its
- * committed store, rather than weakening the rule.
+ * The package rules of the library (CONTRIBUTING.md, "Style"): no package cycles, the
+ * core never depends on an integration, integrations never depend on each other, and the
+ * API users see never depends on the delivery engine's internals. The code keeps every
+ * rule, so none has an allow-list: a change that must break one says so here, with a
+ * {@code FreezingArchRule} and its committed store, rather than weakening the rule.
  */
 class ArchitectureTests {
 
 	private static final String ROOT = "io.github.mcpsubscriptions";
 
-	/** The integrations: each is optional, and only the auto-configurations wire them in. */
+	/**
+	 * The integrations: each is optional, and only the auto-configurations wire them in.
+	 */
 	private static final String[] INTEGRATIONS = { "cluster", "security", "capture", "jpa", "springai", "metrics",
 			"aot" };
 
 	/** The core: the protocol, the registries and the delivery engine. */
-	private static final String[] CORE = { "jsonrpc", "transport", "session", "server", "notification",
-			"subscription", "resource", "prompt", "tool" };
+	private static final String[] CORE = { "jsonrpc", "transport", "session", "server", "notification", "subscription",
+			"resource", "prompt", "tool" };
 
-	/** The interfaces users implement (docs/extension-points.md), part of the API with the annotations and events. */
+	/**
+	 * The interfaces users implement (docs/extension-points.md), part of the API with the
+	 * annotations and events.
+	 */
 	private static final Set<String> EXTENSION_INTERFACES = Set.of("notification.ResourceChangeFeed",
 			"notification.PublishedChangeFilter", "notification.DeliveryScheduler", "notification.DispatchObserver",
 			"subscription.ResourceAccessPolicy", "subscription.SubscriptionMatcher", "subscription.SubscriptionFilter",
@@ -46,15 +51,18 @@ class ArchitectureTests {
 			"capture.CapturedChangeAttributes", "capture.CaptureSink", "capture.CaptureDatabase",
 			"capture.CaptureConnections");
 
-	/** The delivery engine's internals, beside everything in {@code transport} and every type that is not public. */
+	/**
+	 * The delivery engine's internals, beside everything in {@code transport} and every
+	 * type that is not public.
+	 */
 	private static final Set<String> ENGINE = Set.of("notification.Outbox", "notification.DeliveryLane",
 			"notification.DeliveryGate", "notification.NotificationDispatcher", "notification.NotificationEncoder",
 			"notification.WriteBatch", "notification.WaitingNotifications", "notification.KeyedRing",
 			"notification.EncodedMessage", "notification.MessageStream", "notification.Subscriber",
-			"notification.OutboundNotification", "notification.ExecutorDeliveryScheduler",
-			"notification.ResyncTargets", "notification.NotificationStats", "session.McpSessionManager",
-			"session.SessionEventLog", "session.SessionStreamHistory", "server.ListenManager",
-			"server.McpRequestDispatcher", "subscription.SubscriptionIndex");
+			"notification.OutboundNotification", "notification.ExecutorDeliveryScheduler", "notification.ResyncTargets",
+			"notification.NotificationStats", "session.McpSessionManager", "session.SessionEventLog",
+			"session.SessionStreamHistory", "server.ListenManager", "server.McpRequestDispatcher",
+			"subscription.SubscriptionIndex");
 
 	private static final JavaClasses CLASSES = new ClassFileImporter()
 		.withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
@@ -62,7 +70,8 @@ class ArchitectureTests {
 
 	@Test
 	void theRulesSeeTheLibrary() {
-		// Rules over no classes would pass: check that the import found the library and the engine.
+		// Rules over no classes would pass: check that the import found the library and
+		// the engine.
 		assertThat(CLASSES.containPackage(ROOT + ".notification")).isTrue();
 		assertThat(CLASSES.that(engine())).hasSizeGreaterThan(ENGINE.size());
 		assertThat(CLASSES.that(api())).hasSizeGreaterThan(EXTENSION_INTERFACES.size());
@@ -117,7 +126,8 @@ class ArchitectureTests {
 	}
 
 	private static DescribedPredicate<JavaClass> engine() {
-		// A nested or anonymous class is judged by its top-level class: an API type's own are the API's.
+		// A nested or anonymous class is judged by its top-level class: an API type's own
+		// are the API's.
 		return DescribedPredicate.describe("are the delivery engine's internals", (type) -> {
 			JavaClass top = topLevel(type.getBaseComponentType());
 			return top.getName().startsWith(ROOT + ".") && (top.getPackageName().startsWith(ROOT + ".transport")

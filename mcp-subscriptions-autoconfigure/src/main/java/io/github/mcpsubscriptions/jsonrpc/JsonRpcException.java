@@ -27,10 +27,6 @@ public class JsonRpcException extends RuntimeException {
 		return new JsonRpcException(JsonRpcErrorCodes.INVALID_PARAMS, message);
 	}
 
-	public static JsonRpcException invalidRequest(String message) {
-		return new JsonRpcException(JsonRpcErrorCodes.INVALID_REQUEST, message);
-	}
-
 	public static JsonRpcException methodNotFound(String method) {
 		return new JsonRpcException(JsonRpcErrorCodes.METHOD_NOT_FOUND, "Method not found: " + method);
 	}

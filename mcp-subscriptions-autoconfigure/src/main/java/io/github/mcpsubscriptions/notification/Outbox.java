@@ -204,17 +204,6 @@ public final class Outbox {
 	}
 
 	/**
-	 * Queue a notification.
-	 * @param notification the notification
-	 */
-	public void offer(OutboundNotification notification) {
-		Runnable drain = queue(notification);
-		if (drain != null) {
-			this.scheduler.execute(drain);
-		}
-	}
-
-	/**
 	 * Queue a notification, leaving the drain it starts to the caller.
 	 * @param notification the notification
 	 * @return the drain to run now, or {@code null} when none is to start
