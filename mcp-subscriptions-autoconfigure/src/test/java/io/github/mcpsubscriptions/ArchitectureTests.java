@@ -9,13 +9,13 @@ import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.lang.syntax.ArchRuleDefinition;
+import com.tngtech.archunit.library.dependencies.SlicesRuleDefinition;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.context.ApplicationEvent;
 
-import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static org.assertj.core.api.Assertions.assertThat;
-import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 /**
  * The package rules of the library (CONTRIBUTING.md, "Style"): no package cycles, the
@@ -79,12 +79,13 @@ class ArchitectureTests {
 
 	@Test
 	void packagesAreFreeOfCycles() {
-		slices().matching(ROOT + ".(**)").should().beFreeOfCycles().check(CLASSES);
+		SlicesRuleDefinition.slices().matching(ROOT + ".(**)").should().beFreeOfCycles().check(CLASSES);
 	}
 
 	@Test
 	void theCoreNeverDependsOnAnIntegration() {
-		ArchRule rule = noClasses().that()
+		ArchRule rule = ArchRuleDefinition.noClasses()
+			.that()
 			.resideInAnyPackage(packages(CORE))
 			.should()
 			.dependOnClassesThat()
@@ -94,7 +95,8 @@ class ArchitectureTests {
 
 	@Test
 	void integrationsNeverDependOnEachOther() {
-		slices().matching(ROOT + ".(" + String.join("|", INTEGRATIONS) + ")..")
+		SlicesRuleDefinition.slices()
+			.matching(ROOT + ".(" + String.join("|", INTEGRATIONS) + ")..")
 			.should()
 			.notDependOnEachOther()
 			.check(CLASSES);
@@ -102,7 +104,7 @@ class ArchitectureTests {
 
 	@Test
 	void theApiNeverDependsOnTheEngine() {
-		ArchRule rule = noClasses().that(api()).should().dependOnClassesThat(engine());
+		ArchRule rule = ArchRuleDefinition.noClasses().that(api()).should().dependOnClassesThat(engine());
 		rule.check(CLASSES);
 	}
 
