@@ -25,6 +25,8 @@ import org.springframework.util.ClassUtils;
  * and {@link McpPrompt} methods of application beans: the starter finds and invokes them
  * reflectively at startup, and writes what they return as JSON, which a native image can
  * only do for methods and types it was told about.
+ *
+ * @since 0.1.0
  */
 public class McpResourceBeanRegistrationAotProcessor implements BeanRegistrationAotProcessor {
 

@@ -44,6 +44,8 @@ import org.springframework.util.ClassUtils;
  * tables named in {@code mcp.capture.tables} are read from the application's database
  * (PostgreSQL) and notify the subscribers of the mapped resources. Active with
  * {@code mcp.capture.enabled=true}, one {@link DataSource} and the MCP endpoint.
+ *
+ * @since 0.1.0
  */
 @AutoConfiguration(after = { McpEndpointAutoConfiguration.class, McpJpaAutoConfiguration.class },
 		afterName = "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration")

@@ -97,6 +97,8 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 /**
  * Auto-configuration for the MCP Streamable HTTP endpoint in a Spring MVC application:
  * sessions, subscriptions and the delivery of notifications.
+ *
+ * @since 0.1.0
  */
 @AutoConfiguration(after = McpServerAutoConfiguration.class,
 		afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")

@@ -32,6 +32,8 @@ import org.springframework.context.annotation.Configuration;
  * Auto-configuration for observing MCP subscriptions: Micrometer meters, a dispatch
  * observation, the {@code mcpsubscriptions} Actuator endpoint and a health indicator,
  * each only when its library is present.
+ *
+ * @since 0.1.0
  */
 @AutoConfiguration(after = McpEndpointAutoConfiguration.class)
 @ConditionalOnBean({ McpSessionManager.class, NotificationDispatcher.class })

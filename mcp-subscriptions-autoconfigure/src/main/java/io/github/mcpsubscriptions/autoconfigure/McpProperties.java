@@ -17,6 +17,8 @@ import org.springframework.util.unit.DataSize;
 
 /**
  * Configuration properties for MCP resource subscriptions.
+ *
+ * @since 0.1.0
  */
 @ConfigurationProperties("mcp")
 public class McpProperties {
@@ -114,6 +116,11 @@ public class McpProperties {
 		return this.capture;
 	}
 
+	/**
+	 * The {@code mcp.capture.*} properties.
+	 *
+	 * @since 0.1.0
+	 */
 	public static class Capture {
 
 		/**
@@ -245,6 +252,11 @@ public class McpProperties {
 
 	}
 
+	/**
+	 * The {@code mcp.jpa.*} properties.
+	 *
+	 * @since 0.1.0
+	 */
 	public static class Jpa {
 
 		/**
@@ -263,6 +275,11 @@ public class McpProperties {
 
 	}
 
+	/**
+	 * The {@code mcp.security.*} properties.
+	 *
+	 * @since 0.1.0
+	 */
 	public static class Security {
 
 		/**
@@ -292,6 +309,11 @@ public class McpProperties {
 			return this.oauth2;
 		}
 
+		/**
+		 * The {@code mcp.security.decision-cache.*} properties.
+		 *
+		 * @since 0.1.0
+		 */
 		public static class DecisionCache {
 
 			/**
@@ -323,6 +345,11 @@ public class McpProperties {
 
 		}
 
+		/**
+		 * The {@code mcp.security.oauth2.*} properties.
+		 *
+		 * @since 0.1.0
+		 */
 		public static class OAuth2 {
 
 			/**
@@ -389,6 +416,11 @@ public class McpProperties {
 		return this.cluster;
 	}
 
+	/**
+	 * The {@code mcp.cluster.*} properties.
+	 *
+	 * @since 0.1.0
+	 */
 	public static class Cluster {
 
 		/**
@@ -460,6 +492,11 @@ public class McpProperties {
 
 	}
 
+	/**
+	 * The {@code mcp.listen.*} properties.
+	 *
+	 * @since 0.1.0
+	 */
 	public static class Listen {
 
 		/**
@@ -539,6 +576,11 @@ public class McpProperties {
 			this.maxDuration = maxDuration;
 		}
 
+		/**
+		 * The {@code mcp.listen.rate-limit.*} properties.
+		 *
+		 * @since 0.1.0
+		 */
 		public static class RateLimit {
 
 			/**
@@ -587,6 +629,11 @@ public class McpProperties {
 
 	}
 
+	/**
+	 * The {@code mcp.management.*} properties.
+	 *
+	 * @since 0.1.0
+	 */
 	public static class Management {
 
 		/**
@@ -630,6 +677,11 @@ public class McpProperties {
 
 	}
 
+	/**
+	 * The {@code mcp.subscriptions.*} properties.
+	 *
+	 * @since 0.1.0
+	 */
 	public static class Subscriptions {
 
 		/**
@@ -728,6 +780,11 @@ public class McpProperties {
 
 	}
 
+	/**
+	 * The {@code mcp.notifications.*} properties.
+	 *
+	 * @since 0.1.0
+	 */
 	public static class Notifications {
 
 		/**
@@ -888,6 +945,11 @@ public class McpProperties {
 
 	}
 
+	/**
+	 * The {@code mcp.tools.*} properties.
+	 *
+	 * @since 0.1.0
+	 */
 	public static class Tools {
 
 		/**
@@ -919,6 +981,11 @@ public class McpProperties {
 
 	}
 
+	/**
+	 * The {@code mcp.prompts.*} properties.
+	 *
+	 * @since 0.1.0
+	 */
 	public static class Prompts {
 
 		/**
@@ -950,6 +1017,11 @@ public class McpProperties {
 
 	}
 
+	/**
+	 * The {@code mcp.resources.*} properties.
+	 *
+	 * @since 0.1.0
+	 */
 	public static class Resources {
 
 		/**
@@ -963,6 +1035,11 @@ public class McpProperties {
 			return this.cache;
 		}
 
+		/**
+		 * The {@code mcp.resources.cache.*} properties.
+		 *
+		 * @since 0.1.0
+		 */
 		public static class Cache {
 
 			/**
@@ -1005,6 +1082,11 @@ public class McpProperties {
 
 	}
 
+	/**
+	 * The {@code mcp.server.*} properties.
+	 *
+	 * @since 0.1.0
+	 */
 	public static class Server {
 
 		/**
@@ -1064,6 +1146,11 @@ public class McpProperties {
 
 	}
 
+	/**
+	 * The {@code mcp.endpoint.*} properties.
+	 *
+	 * @since 0.1.0
+	 */
 	public static class Endpoint {
 
 		/**
@@ -1177,6 +1264,11 @@ public class McpProperties {
 
 	}
 
+	/**
+	 * The {@code mcp.sessions.*} properties.
+	 *
+	 * @since 0.1.0
+	 */
 	public static class Sessions {
 
 		/**

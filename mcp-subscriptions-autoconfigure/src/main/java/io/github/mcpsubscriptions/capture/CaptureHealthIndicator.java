@@ -13,6 +13,8 @@ import org.springframework.boot.health.contributor.Health;
  * it is held: captured changes of ended transactions have waited longer than
  * {@code mcp.capture.hold-warning-threshold} behind a transaction still open (details
  * name the session that runs it, as far as the capture's role can see it).
+ *
+ * @since 0.1.0
  */
 public class CaptureHealthIndicator extends AbstractHealthIndicator {
 

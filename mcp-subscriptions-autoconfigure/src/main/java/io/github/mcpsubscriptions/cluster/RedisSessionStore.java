@@ -33,6 +33,8 @@ import org.springframework.data.redis.core.script.RedisScript;
  * <p>
  * Each node keeps the session objects it has served, refreshed from Redis on every
  * lookup: a session that is gone from Redis is gone here.
+ *
+ * @since 0.1.0
  */
 public class RedisSessionStore implements SessionStore {
 

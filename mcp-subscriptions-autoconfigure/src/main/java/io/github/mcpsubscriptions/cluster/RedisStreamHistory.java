@@ -47,6 +47,8 @@ import org.springframework.data.redis.core.script.RedisScript;
  * It also applies the log's session records to the streams this node holds: a
  * subscription added or removed on any node, a session ended on any node, a stream opened
  * on another node (one stream per session in the cluster).
+ *
+ * @since 0.1.0
  */
 public class RedisStreamHistory implements SessionStreamHistory, RedisChangeLog.RecordListener {
 

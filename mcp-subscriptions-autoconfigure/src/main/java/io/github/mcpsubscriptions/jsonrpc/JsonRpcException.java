@@ -5,6 +5,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * Thrown to answer a request with a JSON-RPC error. The message is sent to the client, so
  * it must never carry internal details.
+ *
+ * @since 0.1.0
  */
 public class JsonRpcException extends RuntimeException {
 

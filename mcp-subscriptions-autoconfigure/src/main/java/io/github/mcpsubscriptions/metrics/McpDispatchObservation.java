@@ -12,6 +12,8 @@ import io.micrometer.observation.ObservationRegistry;
  * An observation around the dispatch of each change ({@code mcp.notification.dispatch}),
  * so tracing shows the fan-out of one change. Its low-cardinality key is the URI scheme;
  * the number of matching subscriptions is a high-cardinality key.
+ *
+ * @since 0.1.0
  */
 public class McpDispatchObservation implements DispatchObserver {
 

@@ -16,6 +16,8 @@ import org.springframework.boot.health.contributor.Health;
  * outboxes are. A backlog beyond the threshold is down: notifications are late. Reports
  * how close the node is to {@code mcp.listen.max-streams}, so that a cap about to refuse
  * listens shows before it does.
+ *
+ * @since 0.1.0
  */
 public class McpHealthIndicator extends AbstractHealthIndicator {
 

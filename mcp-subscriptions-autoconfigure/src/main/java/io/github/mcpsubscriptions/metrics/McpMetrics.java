@@ -27,6 +27,8 @@ import org.springframework.context.ApplicationListener;
 /**
  * Micrometer meters for sessions, streams, subscriptions and notifications. Tags are
  * low-cardinality by design: never a session id or a URI.
+ *
+ * @since 0.1.0
  */
 public class McpMetrics implements MeterBinder, ApplicationListener<McpSubscriptionAuditEvent> {
 

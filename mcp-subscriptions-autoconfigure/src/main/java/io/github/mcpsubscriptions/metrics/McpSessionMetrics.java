@@ -19,6 +19,8 @@ import org.jspecify.annotations.Nullable;
  * {@code mcp.protocol.version}, {@code network.transport} and
  * {@code network.protocol.name}, and, beyond the conventions, {@code reason}. The 2026
  * era has no sessions.
+ *
+ * @since 0.1.0
  */
 public class McpSessionMetrics implements SessionListener, MeterBinder {
 

@@ -26,6 +26,8 @@ import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
  * The {@code mcpsubscriptions} Actuator endpoint: what the subscription system is doing.
  * Sessions are named by their subscriber id, never by their (secret) session id. Closing
  * a session is refused unless enabled.
+ *
+ * @since 0.1.0
  */
 @Endpoint(id = "mcpsubscriptions")
 public class McpSubscriptionsEndpoint {
@@ -147,6 +149,7 @@ public class McpSubscriptionsEndpoint {
 	 * @param topSubscribedUris the most subscribed URIs
 	 * @param sessions the most recently used sessions, at most 100
 	 * @param configuration the {@code mcp.*} settings in effect
+	 * @since 0.1.0
 	 */
 	public record Report(Map<String, Object> totals, Map<String, Integer> subscriptionsByKind,
 			List<TopUri> topSubscribedUris, List<SessionReport> sessions, Object configuration) {
@@ -157,6 +160,7 @@ public class McpSubscriptionsEndpoint {
 	 *
 	 * @param uri the URI
 	 * @param subscribers the number of subscribers
+	 * @since 0.1.0
 	 */
 	public record TopUri(String uri, int subscribers) {
 	}
@@ -171,6 +175,7 @@ public class McpSubscriptionsEndpoint {
 	 * @param subscriptions how many subscriptions it holds
 	 * @param streamOpen whether its GET stream is open on this node
 	 * @param pendingNotifications notifications waiting in its outbox
+	 * @since 0.1.0
 	 */
 	public record SessionReport(String id, String protocolVersion, Instant createdAt, Instant lastAccessedAt,
 			int subscriptions, boolean streamOpen, int pendingNotifications) {

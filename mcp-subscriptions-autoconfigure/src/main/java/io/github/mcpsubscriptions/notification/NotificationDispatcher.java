@@ -38,6 +38,8 @@ import org.jspecify.annotations.Nullable;
  * (a few dozen subscribers, one task at a time) queues it in the subscriber's
  * {@link Outbox} on a delivery thread. The publisher never waits, and no I/O happens on
  * its thread or on the dispatcher's.
+ *
+ * @since 0.1.0
  */
 public class NotificationDispatcher implements AutoCloseable {
 

@@ -47,6 +47,8 @@ import org.springframework.util.StringUtils;
  * the singletons exist, validates them, and registers them with the
  * {@link ResourceRegistry}. Every mistake is collected and reported at once, and the
  * application does not start.
+ *
+ * @since 0.1.0
  */
 public class McpResourceMethodProcessor implements SmartInitializingSingleton, BeanFactoryAware {
 

@@ -19,6 +19,8 @@ import org.jspecify.annotations.Nullable;
  * them are sent as they are, and any other object is written as JSON
  * ({@code application/json}) with the application's JSON mapper. {@code null} and an
  * empty {@code Optional} mean the resource does not exist.
+ *
+ * @since 0.1.0
  */
 public class ResourceContentMapper {
 

@@ -7,6 +7,7 @@ import java.util.Map;
  *
  * @param uri the concrete URI
  * @param variables the template variables, percent-decoded; empty for a static resource
+ * @since 0.1.0
  */
 public record ResourceRequest(String uri, Map<String, String> variables) {
 

@@ -53,6 +53,8 @@ import org.springframework.security.web.access.AccessDeniedHandler;
  *     .with(McpResourceServerConfigurer.mcpResourceServer(), Customizer.withDefaults());
  * </pre> The {@link McpProtectedResource} and the {@link JwtDecoder} are the application
  * context's beans unless given.
+ *
+ * @since 0.1.0
  */
 public final class McpResourceServerConfigurer
 		extends AbstractHttpConfigurer<McpResourceServerConfigurer, HttpSecurity> {

@@ -9,10 +9,16 @@ import java.util.concurrent.atomic.LongAdder;
  * Counts of refused listen requests and of listen streams the server ended, by reason,
  * for the metrics: a refusal is answered in-band (an HTTP status and a JSON-RPC error),
  * and operators must see it without reading responses.
+ *
+ * @since 0.1.0
  */
 public final class ListenStats {
 
-	/** Why a listen request was refused. */
+	/**
+	 * Why a listen request was refused.
+	 *
+	 * @since 0.1.0
+	 */
 	public enum Refusal {
 
 		/** {@code mcp.listen.max-streams} or a subscription limit was reached. */
@@ -31,7 +37,11 @@ public final class ListenStats {
 
 	}
 
-	/** Why a listen stream ended. */
+	/**
+	 * Why a listen stream ended.
+	 *
+	 * @since 0.1.0
+	 */
 	public enum End {
 
 		/** The client closed it (or the connection broke). */

@@ -47,6 +47,8 @@ import org.springframework.context.ApplicationEventPublisher;
  * Dispatches MCP messages to their methods and turns every outcome into a response: a
  * result, the {@link JsonRpcException} a method threw, or {@code -32603} with a safe
  * message for anything unexpected (which is logged, never sent).
+ *
+ * @since 0.1.0
  */
 public class McpRequestDispatcher {
 

@@ -5,6 +5,8 @@ import java.util.List;
 /**
  * The MCP protocol versions this server speaks: the 2025-era ones (with sessions) and the
  * stateless 2026-era one, and what differs between them.
+ *
+ * @since 0.1.0
  */
 public final class ProtocolVersions {
 

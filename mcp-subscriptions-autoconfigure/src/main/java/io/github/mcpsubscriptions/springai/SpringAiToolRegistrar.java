@@ -15,6 +15,8 @@ import org.springframework.beans.factory.SmartInitializingSingleton;
  * {@link ToolCallbackProvider} bean with the {@link ToolRegistry}, once all singletons
  * exist. Two tools of the same name fail the start, as two resources of the same URI do:
  * a client could not tell them apart.
+ *
+ * @since 0.1.0
  */
 public class SpringAiToolRegistrar implements SmartInitializingSingleton {
 

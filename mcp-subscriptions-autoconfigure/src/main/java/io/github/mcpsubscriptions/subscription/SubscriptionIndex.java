@@ -39,6 +39,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @param <S> the subscriber type, compared with {@link Object#equals(Object)} and
  * {@link Object#hashCode()}
+ * @since 0.1.0
  */
 public final class SubscriptionIndex<S> {
 

@@ -9,6 +9,8 @@ import org.jspecify.annotations.Nullable;
  * A tool the server offers. Integrations adapt their tools to this (see the
  * {@code springai} package); applications may implement it directly and register it with
  * the {@link ToolRegistry}.
+ *
+ * @since 0.1.0
  */
 public interface McpTool {
 

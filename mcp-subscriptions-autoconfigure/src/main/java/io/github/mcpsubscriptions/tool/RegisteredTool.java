@@ -11,6 +11,7 @@ import tools.jackson.databind.json.JsonMapper;
  * @param tool the tool
  * @param inputSchema its input schema
  * @param outputSchema its output schema, or {@code null}
+ * @since 0.1.0
  */
 public record RegisteredTool(McpTool tool, JsonNode inputSchema, @Nullable JsonNode outputSchema) {
 

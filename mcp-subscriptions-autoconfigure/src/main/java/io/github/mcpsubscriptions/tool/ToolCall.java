@@ -10,6 +10,7 @@ import org.jspecify.annotations.Nullable;
  * @param arguments the arguments, a JSON object as text
  * @param principal the caller, or {@code null}
  * @param progress reports progress and log messages to the caller while the tool runs
+ * @since 0.1.0
  */
 public record ToolCall(String arguments, @Nullable Principal principal, ToolCallProgress progress) {
 

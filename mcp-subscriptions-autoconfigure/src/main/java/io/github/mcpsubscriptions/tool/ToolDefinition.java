@@ -11,6 +11,7 @@ import org.jspecify.annotations.Nullable;
  * @param inputSchema the JSON Schema of its arguments (a JSON object, as text)
  * @param outputSchema the JSON Schema of its structured result (as text), or {@code null}
  * when the result is only text
+ * @since 0.1.0
  */
 public record ToolDefinition(String name, @Nullable String title, @Nullable String description, String inputSchema,
 		@Nullable String outputSchema) {

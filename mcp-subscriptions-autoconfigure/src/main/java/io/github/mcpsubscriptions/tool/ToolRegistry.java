@@ -16,6 +16,8 @@ import org.jspecify.annotations.Nullable;
  * {@code notifications/tools/list_changed} to the clients that want it. Each tool's input
  * schema is parsed once, when it is registered, so a tool with an invalid schema is
  * refused at once.
+ *
+ * @since 0.1.0
  */
 public class ToolRegistry {
 

@@ -64,6 +64,8 @@ import org.springframework.web.bind.annotation.RequestMethod;
  * holds no thread, and idle streams are probed so that a client that went away frees its
  * stream within two probe intervals; {@link #close()} completes the streams still open
  * when the application stops.
+ *
+ * @since 0.1.0
  */
 @Controller
 @RequestMapping("${mcp.endpoint.path:/mcp}")
