@@ -4,9 +4,11 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcCodec;
 import io.github.mcpsubscriptions.notification.DeliveryScheduler;
@@ -50,21 +52,12 @@ import org.springframework.security.authentication.TestingAuthenticationToken;
  * per subscriber (with a subscription id of its own in the {@code 2026} era). Each
  * subscriber's outbox is attached to a no-op {@link MessageStream} that turns each
  * message into bytes as a real stream does, and drains run on the calling thread (a
- * same-thread {@link DeliveryScheduler}), so one operation is the whole synchronous path:
- * match, queue, encode, write.
- * <ul>
- * <li>{@code matchOfferEncode}: {@link SubscriptionIndex#match}, then
- * {@code Outbox.offer} per match, whose drain encodes with the dispatcher's
- * {@link NotificationEncoder} and writes to the no-op stream. This is what the
- * dispatcher's private {@code dispatch} does, minus the permit-all access check and the
- * (empty) filter loop, driven through public methods.</li>
- * <li>{@code onChangeUntilWritten}: the public entry point,
- * {@link NotificationDispatcher#onChange}, which hands the change to the dispatcher's own
- * thread; the benchmark thread then waits until all M notifications were written. It adds
- * the hand-off between threads to the above.</li>
- * </ul>
- * <b>Encoding</b> ({@link Encoding}): one {@code notifications/resources/updated} with
- * {@code uri}, {@code subscribedUri} and a one-entry {@code _meta}, written by
+ * same-thread {@link DeliveryScheduler}). {@code onChangeUntilWritten} goes through the
+ * path production takes, {@link NotificationDispatcher#onChange}, which hands the change
+ * to the dispatcher's own thread (match, queue in the lanes, encode, write); the
+ * benchmark thread then waits until all M notifications were written. <b>Encoding</b>
+ * ({@link Encoding}): one {@code notifications/resources/updated} with {@code uri},
+ * {@code subscribedUri} and a one-entry {@code _meta}, written by
  * {@link NotificationEncoder} (Jackson) and by a hand-built string (the lower bound).
  */
 @BenchmarkMode(Mode.AverageTime)
@@ -170,7 +163,7 @@ public class NotificationDeliveryBenchmark {
 		/**
 		 * Shared by the threads of {@code sharedMatchOfferEncode}: every change is new.
 		 */
-		final java.util.concurrent.atomic.AtomicLong next = new java.util.concurrent.atomic.AtomicLong();
+		final AtomicLong next = new AtomicLong();
 
 		@Setup(Level.Trial)
 		public void setUp() {
@@ -206,51 +199,6 @@ public class NotificationDeliveryBenchmark {
 			this.dispatcher.close();
 		}
 
-	}
-
-	@Benchmark
-	public int matchOfferEncode(Fanout state) {
-		ResourceChange change = new ResourceChange(state.nextUri(), state.attributes, Instant.now());
-		// As the dispatcher does: one notification per subscription URI, shared (and
-		// encoded
-		// once) by all its subscribers, each match handed over by the index as it is
-		// found.
-		Map<String, OutboundNotification> shared = new java.util.HashMap<>();
-		return state.index.forEachMatch(change.uri(), (subscriber, subscribedUri) -> subscriber.getOutbox()
-			.offer(shared.computeIfAbsent(subscribedUri, (uri) -> OutboundNotification.updated(change, uri))));
-	}
-
-	/**
-	 * The fan-out with subscribers of its own per benchmark thread: run with
-	 * {@code -t 1}, {@code -t 2}, {@code -t 4} (and {@code -bm thrpt}), T threads are T
-	 * partitions of the subscribers, each fanning its own changes out in order, sharing
-	 * nothing but the JVM and the cores. How the total grows with T is what fan-out
-	 * partitioned by subscriber could gain from more cores.
-	 */
-	@State(Scope.Thread)
-	public static class PartitionFanout extends Fanout {
-
-	}
-
-	/**
-	 * {@link #matchOfferEncode} on one partition of the subscribers.
-	 * @param state this thread's subscribers
-	 * @return the matches
-	 */
-	@Benchmark
-	public int partitionMatchOfferEncode(PartitionFanout state) {
-		return matchOfferEncode(state);
-	}
-
-	/**
-	 * {@link #matchOfferEncode} by several threads at once on the same subscribers (run
-	 * with {@code -t}): changes fanned out concurrently contend for the same outboxes.
-	 * @param state the shared subscribers
-	 * @return the matches
-	 */
-	@Benchmark
-	public int sharedMatchOfferEncode(Fanout state) {
-		return matchOfferEncode(state);
 	}
 
 	@Benchmark
@@ -297,6 +245,8 @@ public class NotificationDeliveryBenchmark {
 
 		long next;
 
+		final List<NoOpStream> streams = new ArrayList<>();
+
 		@Setup(Level.Trial)
 		public void setUp() {
 			ResourceRegistry registry = new ResourceRegistry();
@@ -318,12 +268,22 @@ public class NotificationDeliveryBenchmark {
 				Subscriber subscriber = this.dispatcher.register("bench-" + i,
 						new TestingAuthenticationToken("client-" + i, null, "SCOPE_catalog:read"), false, Map.of());
 				this.dispatcher.subscribe(subscriber, TEMPLATE);
-				subscriber.getOutbox().attach(new NoOpStream());
+				NoOpStream stream = new NoOpStream();
+				this.streams.add(stream);
+				subscriber.getOutbox().attach(stream);
 			}
 		}
 
 		String nextUri() {
 			return "catalog://products/" + (this.next++ % 10);
+		}
+
+		long written() {
+			long total = 0;
+			for (NoOpStream stream : this.streams) {
+				total += stream.sent;
+			}
+			return total;
 		}
 
 		@TearDown(Level.Trial)
@@ -334,24 +294,24 @@ public class NotificationDeliveryBenchmark {
 	}
 
 	/**
-	 * What the dispatcher's thread does for one change: match, the access check with each
-	 * subscriber's authentication, then queue, encode and write what is allowed.
+	 * One change through the dispatcher, as production delivers it: match, the access
+	 * check with each subscriber's authentication, then queue, encode and write what is
+	 * allowed; the benchmark thread waits until every allowed notification was written.
 	 * @param state the subscribers and the policy
-	 * @return how many notifications were allowed
+	 * @return how many notifications were written so far
 	 */
 	@Benchmark
-	public int matchAuthorizeOfferEncode(AuthorizedFanout state) {
-		ResourceChange change = new ResourceChange(state.nextUri(), state.attributes, Instant.now());
-		int[] allowed = new int[1];
-		state.index.forEachMatch(change.uri(), (subscriber, subscribedUri) -> {
-			if (state.policy.canReceive(subscriber.getPrincipal(), change.uri(), subscribedUri)) {
-				subscriber.getOutbox()
-					.offer(new OutboundNotification(OutboundNotification.RESOURCE_UPDATED, change.uri(), subscribedUri,
-							change.attributes(), false, change.publishedAt()));
-				allowed[0]++;
-			}
-		});
-		return allowed[0];
+	public long matchAuthorizeOfferEncode(AuthorizedFanout state) {
+		String uri = state.nextUri();
+		// The rule denies product 4: nothing is written for it.
+		boolean denied = !state.access.equals("permit-all") && uri.endsWith("/4");
+		long target = state.written() + (denied ? 0 : state.subscribers);
+		state.dispatcher.onChange(new ResourceChange(uri, state.attributes, Instant.now()));
+		long written;
+		while ((written = state.written()) < target) {
+			Thread.yield();
+		}
+		return written;
 	}
 
 	@State(Scope.Benchmark)

@@ -32,6 +32,8 @@ import org.springframework.util.ClassUtils;
  * {@code @McpComplete} when {@code spring-ai-mcp-annotations} is on the class path:
  * Spring AI's callbacks find and invoke them reflectively, bind their parameters from
  * JSON and write their results as JSON, so their parameter types are made bindable too.
+ *
+ * @since 0.1.0
  */
 public class McpResourceBeanRegistrationAotProcessor implements BeanRegistrationAotProcessor {
 

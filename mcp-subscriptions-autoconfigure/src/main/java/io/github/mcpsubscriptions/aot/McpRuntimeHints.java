@@ -21,6 +21,8 @@ import org.springframework.aot.hint.RuntimeHintsRegistrar;
 /**
  * Binding hints for the starter's own types that its Jackson 3 mapper writes (or reads)
  * by reflection.
+ *
+ * @since 0.1.0
  */
 public class McpRuntimeHints implements RuntimeHintsRegistrar {
 

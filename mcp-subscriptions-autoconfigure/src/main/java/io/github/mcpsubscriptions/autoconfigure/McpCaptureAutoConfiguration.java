@@ -8,8 +8,8 @@ import java.util.Map;
 
 import javax.sql.DataSource;
 
-import io.github.mcpsubscriptions.capture.CaptureDatabase;
 import io.github.mcpsubscriptions.capture.CaptureConnections;
+import io.github.mcpsubscriptions.capture.CaptureDatabase;
 import io.github.mcpsubscriptions.capture.CaptureHealthIndicator;
 import io.github.mcpsubscriptions.capture.CaptureMeterBinder;
 import io.github.mcpsubscriptions.capture.CaptureSink;
@@ -45,6 +45,8 @@ import org.springframework.util.ClassUtils;
  * tables named in {@code mcp.capture.tables} are read from the application's database
  * (PostgreSQL) and notify the subscribers of the mapped resources. Active with
  * {@code mcp.capture.enabled=true}, one {@link DataSource} and the MCP endpoint.
+ *
+ * @since 0.1.0
  */
 @AutoConfiguration(
 		after = { McpClusterAutoConfiguration.class, McpEndpointAutoConfiguration.class,

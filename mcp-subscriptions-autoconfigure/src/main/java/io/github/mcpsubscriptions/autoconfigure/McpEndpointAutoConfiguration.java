@@ -1,6 +1,7 @@
 package io.github.mcpsubscriptions.autoconfigure;
 
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -9,28 +10,32 @@ import io.github.mcpsubscriptions.notification.CorrelationMode;
 import io.github.mcpsubscriptions.notification.DeliveryScheduler;
 import io.github.mcpsubscriptions.notification.ExecutorDeliveryScheduler;
 import io.github.mcpsubscriptions.notification.FilteredResourceChangeFeed;
-import io.github.mcpsubscriptions.notification.PublishedChangeFilter;
 import io.github.mcpsubscriptions.notification.InMemoryResourceChangeFeed;
 import io.github.mcpsubscriptions.notification.MinIntervals;
 import io.github.mcpsubscriptions.notification.NotificationDispatcher;
 import io.github.mcpsubscriptions.notification.NotificationEncoder;
+import io.github.mcpsubscriptions.notification.PublishedChangeFilter;
 import io.github.mcpsubscriptions.notification.ResourceChange;
 import io.github.mcpsubscriptions.notification.ResourceChangeFeed;
 import io.github.mcpsubscriptions.notification.ResourceChangedEvent;
 import io.github.mcpsubscriptions.notification.ResourceEventForwarder;
 import io.github.mcpsubscriptions.notification.ResourceListChangedEvent;
 import io.github.mcpsubscriptions.notification.ResyncTargets;
+import io.github.mcpsubscriptions.notification.WriteBatch;
 import io.github.mcpsubscriptions.prompt.PromptAccessPolicy;
 import io.github.mcpsubscriptions.prompt.PromptCompleter;
 import io.github.mcpsubscriptions.prompt.PromptRegistry;
+import io.github.mcpsubscriptions.resource.CacheHints;
 import io.github.mcpsubscriptions.resource.ResourceCompleter;
 import io.github.mcpsubscriptions.resource.ResourceContentMapper;
 import io.github.mcpsubscriptions.resource.ResourceRegistry;
-import io.github.mcpsubscriptions.resource.CacheHints;
+import io.github.mcpsubscriptions.security.McpProtectedResource;
+import io.github.mcpsubscriptions.security.OAuth2TokenExpiry;
+import io.github.mcpsubscriptions.security.PromptRuleAccessPolicy;
+import io.github.mcpsubscriptions.security.ResourceRuleAccessPolicy;
+import io.github.mcpsubscriptions.security.ToolRuleAccessPolicy;
 import io.github.mcpsubscriptions.server.ListenManager;
 import io.github.mcpsubscriptions.server.McpRequestDispatcher;
-import io.github.mcpsubscriptions.tool.ToolAccessPolicy;
-import io.github.mcpsubscriptions.tool.ToolRegistry;
 import io.github.mcpsubscriptions.server.McpServerInfo;
 import io.github.mcpsubscriptions.server.SubscriptionLimits;
 import io.github.mcpsubscriptions.session.CredentialExpiry;
@@ -45,6 +50,8 @@ import io.github.mcpsubscriptions.subscription.ResourceAccessPolicy;
 import io.github.mcpsubscriptions.subscription.SubscriptionFilter;
 import io.github.mcpsubscriptions.subscription.SubscriptionIndex;
 import io.github.mcpsubscriptions.subscription.SubscriptionMatcher;
+import io.github.mcpsubscriptions.tool.ToolAccessPolicy;
+import io.github.mcpsubscriptions.tool.ToolRegistry;
 import io.github.mcpsubscriptions.transport.DnsRebindingFilter;
 import io.github.mcpsubscriptions.transport.DnsRebindingProtection;
 import io.github.mcpsubscriptions.transport.McpEndpoint;
@@ -57,9 +64,11 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.info.BuildProperties;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
@@ -312,7 +321,7 @@ public final class McpEndpointAutoConfiguration {
 				ObjectProvider<PublishedChangeFilter> filters) {
 			ResourceChangeFeed filtered = filtered(feed, filters);
 			return (event) -> filtered.publish(new ResourceChange(event.getUri(), event.getAttributes(),
-					java.time.Instant.ofEpochMilli(event.getTimestamp())));
+					Instant.ofEpochMilli(event.getTimestamp())));
 		}
 
 		@Bean

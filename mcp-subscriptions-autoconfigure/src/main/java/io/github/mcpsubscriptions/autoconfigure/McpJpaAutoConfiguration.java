@@ -18,6 +18,8 @@ import org.springframework.context.annotation.Bean;
  * Auto-configuration for changes from JPA: the committed changes of entities annotated
  * with {@link McpResourceEntity} notify subscribers. Active with Hibernate, an
  * {@link EntityManagerFactory} and the MCP endpoint's change feed.
+ *
+ * @since 0.1.0
  */
 @AutoConfiguration(after = McpEndpointAutoConfiguration.class,
 		afterName = "org.springframework.boot.hibernate.autoconfigure.HibernateJpaAutoConfiguration")

@@ -35,6 +35,8 @@ import org.springframework.core.env.Environment;
  * Auto-configuration for observing MCP subscriptions: Micrometer meters, a dispatch
  * observation, the {@code mcpsubscriptions} Actuator endpoint and a health indicator,
  * each only when its library is present.
+ *
+ * @since 0.1.0
  */
 @AutoConfiguration(after = McpEndpointAutoConfiguration.class)
 @ConditionalOnBean({ McpSessionManager.class, NotificationDispatcher.class })

@@ -168,6 +168,11 @@ public class McpProperties {
 			this.maxDuration = maxDuration;
 		}
 
+		/**
+		 * The {@code mcp.listen.rate-limit.*} properties.
+		 *
+		 * @since 0.1.0
+		 */
 		public static class RateLimit {
 
 			/**
@@ -229,6 +234,11 @@ public class McpProperties {
 
 	}
 
+	/**
+	 * The {@code mcp.subscriptions.*} properties.
+	 *
+	 * @since 0.1.0
+	 */
 	public static class Subscriptions {
 
 		/**
@@ -306,6 +316,11 @@ public class McpProperties {
 
 	}
 
+	/**
+	 * The {@code mcp.notifications.*} properties.
+	 *
+	 * @since 0.1.0
+	 */
 	public static class Notifications {
 
 		/**
@@ -423,6 +438,11 @@ public class McpProperties {
 
 	}
 
+	/**
+	 * The {@code mcp.tools.*} properties.
+	 *
+	 * @since 0.1.0
+	 */
 	public static class Tools {
 
 		/**
@@ -454,6 +474,11 @@ public class McpProperties {
 
 	}
 
+	/**
+	 * The {@code mcp.prompts.*} properties.
+	 *
+	 * @since 0.1.0
+	 */
 	public static class Prompts {
 
 		/**
@@ -485,6 +510,11 @@ public class McpProperties {
 
 	}
 
+	/**
+	 * The {@code mcp.resources.*} properties.
+	 *
+	 * @since 0.1.0
+	 */
 	public static class Resources {
 
 		/**
@@ -498,6 +528,11 @@ public class McpProperties {
 			return this.cache;
 		}
 
+		/**
+		 * The {@code mcp.resources.cache.*} properties.
+		 *
+		 * @since 0.1.0
+		 */
 		public static class Cache {
 
 			/**
@@ -553,6 +588,11 @@ public class McpProperties {
 
 	}
 
+	/**
+	 * The {@code mcp.server.*} properties.
+	 *
+	 * @since 0.1.0
+	 */
 	public static class Server {
 
 		/**
@@ -612,6 +652,11 @@ public class McpProperties {
 
 	}
 
+	/**
+	 * The {@code mcp.endpoint.*} properties.
+	 *
+	 * @since 0.1.0
+	 */
 	public static class Endpoint {
 
 		/**
@@ -725,6 +770,11 @@ public class McpProperties {
 
 	}
 
+	/**
+	 * The {@code mcp.sessions.*} properties.
+	 *
+	 * @since 0.1.0
+	 */
 	public static class Sessions {
 
 		/**

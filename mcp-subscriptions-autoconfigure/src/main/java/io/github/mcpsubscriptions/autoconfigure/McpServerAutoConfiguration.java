@@ -20,6 +20,8 @@ import org.springframework.context.annotation.Bean;
 /**
  * Auto-configuration for the parts of the MCP server that do not depend on a web server:
  * the wire format, the resources, the tools' and the prompts' registries.
+ *
+ * @since 0.1.0
  */
 @AutoConfiguration(afterName = "org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration")
 @ConditionalOnBooleanProperty(name = "mcp.enabled", matchIfMissing = true)

@@ -15,6 +15,8 @@ import org.springframework.beans.PropertyAccessorFactory;
 /**
  * Opens the capture's own connections: long-lived, outside the application's pool, so
  * that the capture never takes a connection the application needs.
+ *
+ * @since 0.1.0
  */
 @FunctionalInterface
 public interface CaptureConnections {

@@ -20,6 +20,8 @@ import org.jspecify.annotations.Nullable;
  * {@code capture.postgres}. Another database implements the same: a trigger-filled table
  * and a cursor table, a read that returns only rows of finished transactions, and a lease
  * so that one reader at a time reads; a database without notifications waits by polling.
+ *
+ * @since 0.1.0
  */
 public interface CaptureDatabase {
 

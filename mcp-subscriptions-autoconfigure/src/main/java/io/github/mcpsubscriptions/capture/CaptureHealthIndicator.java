@@ -13,6 +13,8 @@ import org.springframework.boot.health.contributor.Health;
  * it is held: captured changes of ended transactions have waited longer than
  * {@code mcp.capture.hold-warning-threshold} behind a transaction still open (details
  * name the session that runs it, as far as the capture's role can see it).
+ *
+ * @since 0.1.0
  */
 public class CaptureHealthIndicator extends AbstractHealthIndicator {
 
@@ -28,7 +30,7 @@ public class CaptureHealthIndicator extends AbstractHealthIndicator {
 		CapturePosition position = this.stats.getPosition();
 		CaptureDatabase.Hold hold = this.stats.getHold();
 		boolean connected = this.stats.isConnected();
-		(connected && hold == null ? builder.up() : builder.down()).withDetail("reading", this.stats.isReading())
+		((connected && hold == null) ? builder.up() : builder.down()).withDetail("reading", this.stats.isReading())
 			.withDetail("position", (position != null) ? position.toString() : "none")
 			.withDetail("errors", this.stats.getErrors());
 		if (connected && hold != null) {

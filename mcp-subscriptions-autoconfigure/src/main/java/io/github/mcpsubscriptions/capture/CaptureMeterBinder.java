@@ -8,6 +8,8 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 
 /**
  * Meters of the change capture.
+ *
+ * @since 0.1.0
  */
 public class CaptureMeterBinder implements MeterBinder {
 

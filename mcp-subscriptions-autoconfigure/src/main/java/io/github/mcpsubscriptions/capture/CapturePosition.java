@@ -8,6 +8,7 @@ import java.util.Comparator;
  *
  * @param transaction the transaction's number (PostgreSQL: its 64-bit transaction id)
  * @param row the row's number within the record
+ * @since 0.1.0
  */
 public record CapturePosition(long transaction, long row) implements Comparable<CapturePosition> {
 

@@ -8,6 +8,8 @@ import io.github.mcpsubscriptions.notification.ResourceChange;
  * Where captured changes go: the node's change feed, or a cluster's shared change log.
  * Both methods return only when what they were given will reach the subscribers (of every
  * node), and throw otherwise: the capture moves its position on only after that.
+ *
+ * @since 0.1.0
  */
 public interface CaptureSink {
 

@@ -10,6 +10,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * What the change capture has done, for meters and health.
+ *
+ * @since 0.1.0
  */
 public class CaptureStats {
 

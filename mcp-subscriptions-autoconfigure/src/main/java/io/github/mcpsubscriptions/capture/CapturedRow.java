@@ -15,6 +15,7 @@ import org.jspecify.annotations.Nullable;
  * @param newValues the template's columns after the change, {@code null} for a delete
  * @param oldValues the template's columns before the change, {@code null} for an insert
  * @param writtenAt when the row was written in its transaction
+ * @since 0.1.0
  */
 public record CapturedRow(CapturePosition position, String table, Operation operation,
 		@Nullable Map<String, @Nullable Object> newValues, @Nullable Map<String, @Nullable Object> oldValues,
@@ -22,6 +23,8 @@ public record CapturedRow(CapturePosition position, String table, Operation oper
 
 	/**
 	 * What happened to a row.
+	 *
+	 * @since 0.1.0
 	 */
 	public enum Operation {
 

@@ -12,6 +12,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @param name the table as configured, optionally schema-qualified
  * @param template the URI template; its variables name columns of the table
+ * @since 0.1.0
  */
 public record CapturedTable(String name, UriTemplate template) {
 

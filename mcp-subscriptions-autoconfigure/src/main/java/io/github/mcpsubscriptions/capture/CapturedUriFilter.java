@@ -9,6 +9,8 @@ import io.github.mcpsubscriptions.notification.ResourceChange;
  * Declines the application's own changes of captured resources: the capture publishes
  * every committed change of a captured table, so an event (or a mapped entity's change)
  * for the same URI would notify the same commit twice.
+ *
+ * @since 0.1.0
  */
 public class CapturedUriFilter implements PublishedChangeFilter {
 

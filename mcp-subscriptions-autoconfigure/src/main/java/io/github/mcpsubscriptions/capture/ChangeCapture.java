@@ -42,6 +42,8 @@ import org.springframework.context.SmartLifecycle;
  * back. A row whose URI cannot be built is counted, logged once per table, and skipped. A
  * transaction left open that holds changes back, and a captured table renamed or dropped,
  * are reported.
+ *
+ * @since 0.1.0
  */
 public class ChangeCapture implements SmartLifecycle {
 
@@ -623,6 +625,7 @@ public class ChangeCapture implements SmartLifecycle {
 	 * @param installSchema whether the tables and triggers are installed at start-up
 	 * @param holdWarningThreshold how long changes may wait behind a transaction still
 	 * open before the capture warns and reports itself down
+	 * @since 0.1.0
 	 */
 	public record Settings(int batchSize, Duration pollInterval, Duration retention, Duration maxBackOff,
 			boolean installSchema, Duration holdWarningThreshold) {

@@ -9,6 +9,8 @@ import io.github.mcpsubscriptions.subscription.CoverageRules;
 /**
  * The sink of a single node: captured changes go to the change feed, a resync to the
  * subscriptions that may cover a captured table's resources.
+ *
+ * @since 0.1.0
  */
 public class FeedCaptureSink implements CaptureSink {
 

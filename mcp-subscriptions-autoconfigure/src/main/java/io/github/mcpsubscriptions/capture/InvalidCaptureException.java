@@ -5,6 +5,8 @@ import java.util.List;
 /**
  * Thrown at start-up when the change capture is configured wrongly: a table or column
  * that does not exist, an invalid template, a database it cannot capture.
+ *
+ * @since 0.1.0
  */
 public class InvalidCaptureException extends RuntimeException {
 

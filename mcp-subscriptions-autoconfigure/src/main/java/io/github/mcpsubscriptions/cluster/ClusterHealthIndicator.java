@@ -5,6 +5,8 @@ import org.springframework.boot.health.contributor.Health;
 
 /**
  * Reports the cluster backplane down while this node cannot reach Redis.
+ *
+ * @since 0.1.0
  */
 public class ClusterHealthIndicator extends AbstractHealthIndicator {
 

@@ -9,6 +9,7 @@ import java.util.Base64;
  * Cluster.
  *
  * @param prefix the prefix of every key
+ * @since 0.1.0
  */
 public record ClusterKeys(String prefix) {
 

@@ -11,6 +11,8 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 /**
  * Meters of this node's part of the cluster backplane. Node-local, like every meter: the
  * monitoring system aggregates across nodes.
+ *
+ * @since 0.1.0
  */
 public class ClusterMeterBinder implements MeterBinder {
 

@@ -6,6 +6,8 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * What this node's part of the cluster backplane has done, for meters and health.
+ *
+ * @since 0.1.0
  */
 public class ClusterStats {
 

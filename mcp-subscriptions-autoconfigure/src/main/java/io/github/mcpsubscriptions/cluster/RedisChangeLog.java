@@ -16,7 +16,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 
@@ -62,6 +61,8 @@ import org.springframework.data.redis.core.script.RedisScript;
  * when Redis restarted under it (its run id changed, or the log's newest entry is older
  * than the reader's position: the log was lost, and the reader goes on from what is there
  * instead of waiting for an id that will not come).
+ *
+ * @since 0.1.0
  */
 public class RedisChangeLog implements ResourceChangeFeed, SmartLifecycle {
 
@@ -695,6 +696,8 @@ public class RedisChangeLog implements ResourceChangeFeed, SmartLifecycle {
 
 	/**
 	 * Told of the log's records that are not changes.
+	 *
+	 * @since 0.1.0
 	 */
 	@FunctionalInterface
 	public interface RecordListener {

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.ThreadLocalRandom;
 
 import io.github.mcpsubscriptions.session.McpSession;
 import io.github.mcpsubscriptions.session.SessionStore;
@@ -32,6 +33,8 @@ import org.springframework.data.redis.core.script.RedisScript;
  * <p>
  * Each node keeps the session objects it has served, refreshed from Redis on every
  * lookup: a session that is gone from Redis is gone here.
+ *
+ * @since 0.1.0
  */
 public class RedisSessionStore implements SessionStore {
 
@@ -170,7 +173,7 @@ public class RedisSessionStore implements SessionStore {
 				fields.put("pr", session.getPrincipalName());
 			}
 			fields.put("c", Long.toString(session.getCreatedAt().toEpochMilli()));
-			fields.put("tag", Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong()));
+			fields.put("tag", Long.toHexString(ThreadLocalRandom.current().nextLong()));
 			this.redis.execute(CREATE, List.of(key), withFields(this.idleTimeout.toMillis(), fields));
 		}
 		else if (!touch(session)) {

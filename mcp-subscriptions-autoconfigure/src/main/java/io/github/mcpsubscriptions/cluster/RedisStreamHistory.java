@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -20,8 +21,8 @@ import io.github.mcpsubscriptions.session.McpSession;
 import io.github.mcpsubscriptions.session.McpSessionManager;
 import io.github.mcpsubscriptions.session.ProtocolVersions;
 import io.github.mcpsubscriptions.session.SessionStreamHistory;
-import io.github.mcpsubscriptions.subscription.SubscriptionIndex;
 import io.github.mcpsubscriptions.subscription.CoverageRules;
+import io.github.mcpsubscriptions.subscription.SubscriptionIndex;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -46,6 +47,8 @@ import org.springframework.data.redis.core.script.RedisScript;
  * It also applies the log's session records to the streams this node holds: a
  * subscription added or removed on any node, a session ended on any node, a stream opened
  * on another node (one stream per session in the cluster).
+ *
+ * @since 0.1.0
  */
 public class RedisStreamHistory implements SessionStreamHistory, RedisChangeLog.RecordListener {
 
@@ -316,7 +319,7 @@ public class RedisStreamHistory implements SessionStreamHistory, RedisChangeLog.
 			});
 		}
 
-		private void forEachEntry(String from, java.util.function.Consumer<MapRecord<String, Object, Object>> action) {
+		private void forEachEntry(String from, Consumer<MapRecord<String, Object, Object>> action) {
 			String position = from;
 			while (true) {
 				List<MapRecord<String, Object, Object>> records = page(position);

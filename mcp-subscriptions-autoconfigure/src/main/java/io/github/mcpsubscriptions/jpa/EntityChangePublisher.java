@@ -30,6 +30,8 @@ import org.jspecify.annotations.Nullable;
  * Publishes the committed changes of {@link McpResourceEntity} entities to the change
  * feed. Hibernate calls it after a transaction commits, and not for one that rolled back
  * or failed to commit, so subscribers never hear of a change that did not happen.
+ *
+ * @since 0.1.0
  */
 public final class EntityChangePublisher
 		implements PostCommitInsertEventListener, PostCommitUpdateEventListener, PostCommitDeleteEventListener {

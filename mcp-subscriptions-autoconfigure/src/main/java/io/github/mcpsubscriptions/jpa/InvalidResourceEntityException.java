@@ -5,6 +5,8 @@ import java.util.List;
 /**
  * {@link McpResourceEntity} mappings that cannot be filled from their entities; the
  * application does not start.
+ *
+ * @since 0.1.0
  */
 public class InvalidResourceEntityException extends IllegalStateException {
 

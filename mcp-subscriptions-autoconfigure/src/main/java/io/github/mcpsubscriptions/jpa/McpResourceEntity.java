@@ -22,6 +22,8 @@ import java.lang.annotation.Target;
  * <p>
  * Changes made outside the persistence context (bulk JPQL {@code update} and
  * {@code delete}, native SQL, other writers) are not seen.
+ *
+ * @since 0.1.0
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)

@@ -6,6 +6,8 @@ import tools.jackson.databind.JsonNode;
 /**
  * A message could not be read: a parse error or an invalid request. Carries the request
  * id when it could still be read, so the error response can echo it.
+ *
+ * @since 0.1.0
  */
 public class InvalidMessageException extends JsonRpcException {
 

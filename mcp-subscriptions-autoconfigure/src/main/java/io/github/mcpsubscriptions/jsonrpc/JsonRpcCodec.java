@@ -1,8 +1,8 @@
 package io.github.mcpsubscriptions.jsonrpc;
 
-import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.stream.Collectors;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.DeserializationFeature;
@@ -13,6 +13,8 @@ import tools.jackson.databind.node.ObjectNode;
 /**
  * Reads and writes the MCP wire format with a private {@link JsonMapper}, so that an
  * application's Jackson customizations can never change the protocol.
+ *
+ * @since 0.1.0
  */
 public final class JsonRpcCodec {
 

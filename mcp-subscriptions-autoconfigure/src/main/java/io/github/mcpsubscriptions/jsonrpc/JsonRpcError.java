@@ -9,6 +9,7 @@ import org.jspecify.annotations.Nullable;
  * @param message a concise, single-sentence description, safe to show to a client
  * @param data additional information (any object the wire mapper can write), or
  * {@code null}
+ * @since 0.1.0
  */
 public record JsonRpcError(int code, String message, @Nullable Object data) {
 

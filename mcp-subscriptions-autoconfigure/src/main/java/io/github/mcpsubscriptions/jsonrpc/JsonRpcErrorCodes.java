@@ -2,6 +2,8 @@ package io.github.mcpsubscriptions.jsonrpc;
 
 /**
  * Error codes used on the wire: the JSON-RPC 2.0 ones and those MCP defines.
+ *
+ * @since 0.1.0
  */
 public final class JsonRpcErrorCodes {
 

@@ -5,6 +5,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * Thrown to answer a request with a JSON-RPC error. The message is sent to the client, so
  * it must never carry internal details.
+ *
+ * @since 0.1.0
  */
 public class JsonRpcException extends RuntimeException {
 
@@ -25,10 +27,6 @@ public class JsonRpcException extends RuntimeException {
 
 	public static JsonRpcException invalidParams(String message) {
 		return new JsonRpcException(JsonRpcErrorCodes.INVALID_PARAMS, message);
-	}
-
-	public static JsonRpcException invalidRequest(String message) {
-		return new JsonRpcException(JsonRpcErrorCodes.INVALID_REQUEST, message);
 	}
 
 	public static JsonRpcException methodNotFound(String method) {

@@ -9,6 +9,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @param method the method name
  * @param params the parameters (any object the wire mapper can write), or {@code null}
+ * @since 0.1.0
  */
 @JsonPropertyOrder({ "jsonrpc", "method", "params" })
 public record JsonRpcNotification(String method, @Nullable Object params) implements JsonRpcMessage {

@@ -13,6 +13,7 @@ import tools.jackson.databind.node.ObjectNode;
  * @param id the request id, kept as the client sent it so the response echoes it exactly
  * @param method the method name
  * @param params the parameters, or {@code null} when the request has none
+ * @since 0.1.0
  */
 @JsonPropertyOrder({ "jsonrpc", "id", "method", "params" })
 public record JsonRpcRequest(JsonNode id, String method, @Nullable ObjectNode params) implements JsonRpcMessage {

@@ -13,6 +13,7 @@ import tools.jackson.databind.JsonNode;
  * parse error, say), written as {@code "id": null} as JSON-RPC 2.0 requires
  * @param result the result (any object the wire mapper can write) of a successful call
  * @param error the error of a failed call
+ * @since 0.1.0
  */
 @JsonPropertyOrder({ "jsonrpc", "id", "result", "error" })
 public record JsonRpcResponse(@JsonInclude(JsonInclude.Include.ALWAYS) @Nullable JsonNode id, @Nullable Object result,

@@ -1,16 +1,19 @@
 package io.github.mcpsubscriptions.metrics;
 
+import java.util.Locale;
+import java.util.function.IntSupplier;
+
 import io.github.mcpsubscriptions.notification.DispatchObserver;
 import io.github.mcpsubscriptions.notification.ResourceChange;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 
-import java.util.function.IntSupplier;
-
 /**
  * An observation around the dispatch of each change ({@code mcp.notification.dispatch}),
  * so tracing shows the fan-out of one change. Its low-cardinality key is the URI scheme;
  * the number of matching subscriptions is a high-cardinality key.
+ *
+ * @since 0.1.0
  */
 public class McpDispatchObservation implements DispatchObserver {
 
@@ -35,7 +38,7 @@ public class McpDispatchObservation implements DispatchObserver {
 
 	private static String scheme(String uri) {
 		int colon = uri.indexOf(':');
-		return (colon > 0 && colon <= 32) ? uri.substring(0, colon).toLowerCase(java.util.Locale.ROOT) : "none";
+		return (colon > 0 && colon <= 32) ? uri.substring(0, colon).toLowerCase(Locale.ROOT) : "none";
 	}
 
 }

@@ -16,6 +16,8 @@ import org.springframework.boot.health.contributor.Health;
  * outboxes are. A backlog beyond the threshold is down: notifications are late. Reports
  * how close the node is to {@code mcp.listen.max-streams}, so that a cap about to refuse
  * listens shows before it does.
+ *
+ * @since 0.1.0
  */
 public class McpHealthIndicator extends AbstractHealthIndicator {
 
@@ -52,7 +54,7 @@ public class McpHealthIndicator extends AbstractHealthIndicator {
 				saturated++;
 			}
 		}
-		(backlog > this.maxBacklog ? builder.down() : builder.up()).withDetail("dispatchBacklog", backlog)
+		((backlog > this.maxBacklog) ? builder.down() : builder.up()).withDetail("dispatchBacklog", backlog)
 			.withDetail("maxDispatchBacklog", this.maxBacklog)
 			.withDetail("subscribers", subscribers.size())
 			.withDetail("saturatedOutboxes", saturated)

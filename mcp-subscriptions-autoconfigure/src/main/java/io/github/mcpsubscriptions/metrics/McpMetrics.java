@@ -1,6 +1,7 @@
 package io.github.mcpsubscriptions.metrics;
 
 import java.time.Duration;
+import java.util.Locale;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.function.ToDoubleFunction;
@@ -26,6 +27,8 @@ import org.springframework.context.ApplicationListener;
 /**
  * Micrometer meters for sessions, streams, subscriptions and notifications. Tags are
  * low-cardinality by design: never a session id or a URI.
+ *
+ * @since 0.1.0
  */
 public class McpMetrics implements MeterBinder, ApplicationListener<McpSubscriptionAuditEvent> {
 
@@ -103,7 +106,7 @@ public class McpMetrics implements MeterBinder, ApplicationListener<McpSubscript
 			Gauge
 				.builder("mcp.subscriptions.active", this.dispatcher,
 						(dispatcher) -> dispatcher.getIndex().countByKind().get(kind))
-				.tag("kind", kind.name().toLowerCase(java.util.Locale.ROOT))
+				.tag("kind", kind.name().toLowerCase(Locale.ROOT))
 				.description("Active subscriptions by coverage kind")
 				.register(registry);
 		}
@@ -161,7 +164,7 @@ public class McpMetrics implements MeterBinder, ApplicationListener<McpSubscript
 	private Counter rejections(MeterRegistry registry, McpSubscriptionAuditEvent.Reason reason) {
 		return this.rejections.computeIfAbsent(reason,
 				(key) -> Counter.builder("mcp.subscriptions.rejected")
-					.tag("reason", key.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'))
+					.tag("reason", key.name().toLowerCase(Locale.ROOT).replace('_', '-'))
 					.description("Subscriptions refused, by reason")
 					.register(registry));
 	}

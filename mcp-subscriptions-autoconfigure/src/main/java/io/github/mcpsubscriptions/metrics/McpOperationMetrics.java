@@ -17,6 +17,8 @@ import org.jspecify.annotations.Nullable;
  * not have is {@value #OTHER}, a tool only ever a registered one, and the resource URI is
  * left out (the conventions make it opt-in). Micrometer needs every timer of one name to
  * carry the same tags, so an attribute the conventions leave unset is {@value #NONE}.
+ *
+ * @since 0.1.0
  */
 public class McpOperationMetrics implements McpRequestObserver, MeterBinder {
 

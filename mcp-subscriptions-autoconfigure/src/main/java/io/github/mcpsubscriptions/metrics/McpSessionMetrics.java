@@ -2,6 +2,7 @@ package io.github.mcpsubscriptions.metrics;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Locale;
 
 import io.github.mcpsubscriptions.session.McpSession;
 import io.github.mcpsubscriptions.session.SessionEndReason;
@@ -18,6 +19,8 @@ import org.jspecify.annotations.Nullable;
  * {@code mcp.protocol.version}, {@code network.transport} and
  * {@code network.protocol.name}, and, beyond the conventions, {@code reason}. The 2026
  * era has no sessions.
+ *
+ * @since 0.1.0
  */
 public class McpSessionMetrics implements SessionListener, MeterBinder {
 
@@ -53,7 +56,7 @@ public class McpSessionMetrics implements SessionListener, MeterBinder {
 			.tag("mcp.protocol.version", session.getProtocolVersion())
 			.tag("network.transport", "tcp")
 			.tag("network.protocol.name", "http")
-			.tag("reason", reason.name().toLowerCase(java.util.Locale.ROOT))
+			.tag("reason", reason.name().toLowerCase(Locale.ROOT))
 			.serviceLevelObjectives(McpOperationMetrics.BOUNDARIES)
 			.register(registry)
 			.record(lasted.isNegative() ? Duration.ZERO : lasted);

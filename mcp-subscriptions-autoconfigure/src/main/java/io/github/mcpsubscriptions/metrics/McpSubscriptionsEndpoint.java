@@ -4,7 +4,9 @@ import java.time.Instant;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 
 import io.github.mcpsubscriptions.notification.NotificationDispatcher;
 import io.github.mcpsubscriptions.notification.NotificationStats;
@@ -24,6 +26,8 @@ import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
  * The {@code mcpsubscriptions} Actuator endpoint: what the subscription system is doing.
  * Sessions are named by their subscriber id, never by their (secret) session id. Closing
  * a session is refused unless enabled.
+ *
+ * @since 0.1.0
  */
 @Endpoint(id = "mcpsubscriptions")
 public class McpSubscriptionsEndpoint {
@@ -93,7 +97,7 @@ public class McpSubscriptionsEndpoint {
 		Map<String, Integer> byKind = new LinkedHashMap<>();
 		this.dispatcher.getIndex()
 			.countByKind()
-			.forEach((kind, count) -> byKind.put(kind.name().toLowerCase(java.util.Locale.ROOT), count));
+			.forEach((kind, count) -> byKind.put(kind.name().toLowerCase(Locale.ROOT), count));
 		List<TopUri> top = this.dispatcher.getIndex()
 			.topSubscribedUris(this.topUris)
 			.entrySet()
@@ -105,7 +109,7 @@ public class McpSubscriptionsEndpoint {
 			.sorted(Comparator.comparing(McpSession::getLastAccessedAt).reversed())
 			.limit(MAX_SESSIONS_LISTED)
 			.map(this::describe)
-			.filter(java.util.Objects::nonNull)
+			.filter(Objects::nonNull)
 			.toList();
 		return new Report(totals, byKind, top, sessionReports, this.configuration);
 	}
@@ -145,6 +149,7 @@ public class McpSubscriptionsEndpoint {
 	 * @param topSubscribedUris the most subscribed URIs
 	 * @param sessions the most recently used sessions, at most 100
 	 * @param configuration the {@code mcp.*} settings in effect
+	 * @since 0.1.0
 	 */
 	public record Report(Map<String, Object> totals, Map<String, Integer> subscriptionsByKind,
 			List<TopUri> topSubscribedUris, List<SessionReport> sessions, Object configuration) {
@@ -155,6 +160,7 @@ public class McpSubscriptionsEndpoint {
 	 *
 	 * @param uri the URI
 	 * @param subscribers the number of subscribers
+	 * @since 0.1.0
 	 */
 	public record TopUri(String uri, int subscribers) {
 	}
@@ -169,6 +175,7 @@ public class McpSubscriptionsEndpoint {
 	 * @param subscriptions how many subscriptions it holds
 	 * @param streamOpen whether its GET stream is open on this node
 	 * @param pendingNotifications notifications waiting in its outbox
+	 * @since 0.1.0
 	 */
 	public record SessionReport(String id, String protocolVersion, Instant createdAt, Instant lastAccessedAt,
 			int subscriptions, boolean streamOpen, int pendingNotifications) {

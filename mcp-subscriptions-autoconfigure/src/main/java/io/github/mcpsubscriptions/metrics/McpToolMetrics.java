@@ -16,6 +16,8 @@ import org.jspecify.annotations.Nullable;
  * {@code mcp.tools.duration} (a timer of how long tools ran, tag {@code tool}). The tool
  * tag only ever holds the name of a registered tool (an unknown name never gets here), so
  * its values are bounded; the arguments are never a tag.
+ *
+ * @since 0.1.0
  */
 public class McpToolMetrics implements ToolCallObserver, MeterBinder {
 

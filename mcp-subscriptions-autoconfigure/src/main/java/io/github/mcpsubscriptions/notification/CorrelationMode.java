@@ -8,6 +8,8 @@ import tools.jackson.databind.JsonNode;
  * {@code subscribedUri}. The others get one notification per change, merged across their
  * matching subscriptions, so that a client whose schema drops {@code subscribedUri} does
  * not see (and re-read) duplicates.
+ *
+ * @since 0.1.0
  */
 public enum CorrelationMode {
 

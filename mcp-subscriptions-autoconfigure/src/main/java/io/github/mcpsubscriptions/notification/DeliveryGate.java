@@ -50,6 +50,7 @@ final class DeliveryGate {
 	private volatile int waiting;
 
 	/**
+	 * Create a gate.
 	 * @param parallelism how many drains may run at once
 	 * @param leaseNanos how long a place may be held before the next drain that waits
 	 * takes it over

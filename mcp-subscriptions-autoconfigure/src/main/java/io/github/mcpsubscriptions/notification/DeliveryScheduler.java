@@ -6,6 +6,8 @@ import java.time.Duration;
  * Runs outbox drains: now, after a rate-limit delay, or, while delivery is saturated,
  * gathered with others or held back until their streams' next turn is due. Tests
  * substitute a manual one.
+ *
+ * @since 0.1.0
  */
 public interface DeliveryScheduler {
 

@@ -4,6 +4,8 @@ import java.util.function.IntSupplier;
 
 /**
  * Wraps the dispatch of each change, so tracing can show the fan-out of one change.
+ *
+ * @since 0.1.0
  */
 @FunctionalInterface
 public interface DispatchObserver {

@@ -10,6 +10,8 @@ import org.jspecify.annotations.Nullable;
  * cost more than writing it. A message is either one shared part, or the shared text
  * before and after a subscriber's own {@code _meta} entries with those entries (bytes
  * kept with the subscriber) between them.
+ *
+ * @since 0.1.0
  */
 public final class EncodedMessage {
 

@@ -30,6 +30,8 @@ import org.apache.commons.logging.LogFactory;
  * notifications, so delivery costs less per notification and catches up sooner. For the
  * same reason a lane's turn that comes less than the turn interval after its previous one
  * is {@linkplain #holdBack(Runnable, long) held back} until the interval has passed.
+ *
+ * @since 0.1.0
  */
 public final class ExecutorDeliveryScheduler implements DeliveryScheduler, AutoCloseable {
 

@@ -9,6 +9,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * The change feed as the application's own publishers see it: a change goes on only if
  * every {@link PublishedChangeFilter} accepts it.
+ *
+ * @since 0.1.0
  */
 public final class FilteredResourceChangeFeed implements ResourceChangeFeed {
 

@@ -6,6 +6,8 @@ import java.util.function.Consumer;
 
 /**
  * A {@link ResourceChangeFeed} for a single node: changes go straight to the consumers.
+ *
+ * @since 0.1.0
  */
 public class InMemoryResourceChangeFeed implements ResourceChangeFeed {
 

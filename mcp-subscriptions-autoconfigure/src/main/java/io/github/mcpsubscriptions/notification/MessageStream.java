@@ -10,6 +10,8 @@ import org.jspecify.annotations.Nullable;
  * open. Implementations serialize concurrent writes. A non-blocking implementation keeps
  * what the client has not taken yet and says so through {@link #whenWritable}; its writer
  * then waits for the callback instead of writing more.
+ *
+ * @since 0.1.0
  */
 public interface MessageStream {
 

@@ -10,6 +10,8 @@ import java.util.function.Function;
  * The minimum interval between two notifications of one subscription: per subscribed-URI
  * pattern ({@code *} matches any characters; the first pattern that matches wins), else
  * the default. Zero means no limit.
+ *
+ * @since 0.1.0
  */
 public final class MinIntervals implements Function<String, Duration> {
 

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.security.Principal;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -37,6 +38,8 @@ import org.jspecify.annotations.Nullable;
  * (a few dozen subscribers, one task at a time) queues it in the subscriber's
  * {@link Outbox} on a delivery thread. The publisher never waits, and no I/O happens on
  * its thread or on the dispatcher's.
+ *
+ * @since 0.1.0
  */
 public class NotificationDispatcher implements AutoCloseable {
 
@@ -254,7 +257,7 @@ public class NotificationDispatcher implements AutoCloseable {
 	 * @param timeout the write timeout
 	 * @return how many streams were given up
 	 */
-	public int closeStalledStreams(java.time.Instant now, Duration timeout) {
+	public int closeStalledStreams(Instant now, Duration timeout) {
 		int stalled = 0;
 		for (Subscriber subscriber : this.subscribers) {
 			MessageStream stream = subscriber.getOutbox().takeStalledStream(now, timeout);

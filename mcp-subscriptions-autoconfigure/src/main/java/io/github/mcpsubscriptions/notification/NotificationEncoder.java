@@ -11,6 +11,8 @@ import org.jspecify.annotations.Nullable;
  * Writes notifications in the wire format: {@code uri}, {@code subscribedUri} (the SEP's
  * correlation, unless {@link CorrelationMode#NEVER}) and {@code _meta} with the change's
  * attributes, the resync marker and the subscriber's own entries.
+ *
+ * @since 0.1.0
  */
 public final class NotificationEncoder {
 

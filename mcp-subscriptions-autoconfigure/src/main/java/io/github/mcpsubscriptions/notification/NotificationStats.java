@@ -10,6 +10,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Counts of what the dispatcher and the outboxes did, for metrics.
+ *
+ * @since 0.1.0
  */
 public final class NotificationStats {
 

@@ -16,6 +16,8 @@ import org.jspecify.annotations.Nullable;
  * {@link NotificationEncoder} has built it, so that the one instance the dispatcher
  * queues for every subscriber of a subscription URI is encoded once, not once per
  * subscriber.
+ *
+ * @since 0.1.0
  */
 public final class OutboundNotification {
 

@@ -52,6 +52,8 @@ import org.jspecify.annotations.Nullable;
  * arrives meanwhile waits here (coalesced, bounded), and the write timeout counts from
  * the write the client has not taken.</li>
  * </ul>
+ *
+ * @since 0.1.0
  */
 public final class Outbox {
 
@@ -66,6 +68,8 @@ public final class Outbox {
 
 	/**
 	 * Writes one notification to a stream.
+	 *
+	 * @since 0.1.0
 	 */
 	@FunctionalInterface
 	public interface Writer {
@@ -201,17 +205,6 @@ public final class Outbox {
 		this.writer = writer;
 		this.stats = stats;
 		this.activeSubscriptions = activeSubscriptions;
-	}
-
-	/**
-	 * Queue a notification.
-	 * @param notification the notification
-	 */
-	public void offer(OutboundNotification notification) {
-		Runnable drain = queue(notification);
-		if (drain != null) {
-			this.scheduler.execute(drain);
-		}
 	}
 
 	/**
@@ -357,6 +350,8 @@ public final class Outbox {
 	/**
 	 * What to write to a stream when it attaches, before any waiting notification: a
 	 * priming event, a replay. It runs as the stream's only writer.
+	 *
+	 * @since 0.1.0
 	 */
 	@FunctionalInterface
 	public interface AttachAction {
@@ -375,6 +370,8 @@ public final class Outbox {
 	 * Messages a new stream is owed before anything waiting (a replay), produced one at a
 	 * time so that only what the client is about to take is ever held. It runs as the
 	 * stream's only writer.
+	 *
+	 * @since 0.1.0
 	 */
 	@FunctionalInterface
 	public interface Replay {

@@ -5,6 +5,8 @@ package io.github.mcpsubscriptions.notification;
  * mapped entity's change) goes to the change feed. A source that is the only one for some
  * resources, such as the database capture, declines theirs, so that one commit is
  * notified once.
+ *
+ * @since 0.1.0
  */
 @FunctionalInterface
 public interface PublishedChangeFilter {

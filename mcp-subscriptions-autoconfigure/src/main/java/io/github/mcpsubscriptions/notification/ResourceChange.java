@@ -13,6 +13,7 @@ import org.jspecify.annotations.Nullable;
  * @param publishedAt when the change was published, for latency measurement
  * @param position where the change stands in a shared change log, or {@code null} on a
  * single node
+ * @since 0.1.0
  */
 public record ResourceChange(String uri, Map<String, Object> attributes, Instant publishedAt,
 		@Nullable String position) {

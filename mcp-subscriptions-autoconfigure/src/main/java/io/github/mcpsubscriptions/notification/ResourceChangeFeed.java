@@ -8,6 +8,8 @@ import org.jspecify.annotations.Nullable;
  * Where the dispatcher takes changes from. The default forwards this node's
  * {@link ResourceChangedEvent}s; a clustered feed also shares them with other nodes, each
  * of which delivers to its own streams.
+ *
+ * @since 0.1.0
  */
 public interface ResourceChangeFeed {
 

@@ -11,6 +11,8 @@ import org.springframework.context.ApplicationEvent;
  * <p>
  * The attributes (a version, a timestamp, a size, a checksum: whatever helps clients)
  * travel in the notification's {@code _meta}.
+ *
+ * @since 0.1.0
  */
 public class ResourceChangedEvent extends ApplicationEvent {
 

@@ -8,6 +8,8 @@ import org.springframework.transaction.event.TransactionalEventListener;
  * Forwards the application's events to the change feed and the dispatcher. Events
  * published inside a transaction are forwarded after commit, and dropped on rollback;
  * others at once. Forwarding only queues: the publisher never waits for delivery.
+ *
+ * @since 0.1.0
  */
 public class ResourceEventForwarder {
 

@@ -7,6 +7,8 @@ import org.springframework.context.ApplicationEvent;
  * instances a template lists, say): every client is sent
  * {@code notifications/resources/list_changed}. Adding or removing resources through the
  * {@code ResourceRegistry} does this by itself.
+ *
+ * @since 0.1.0
  */
 public class ResourceListChangedEvent extends ApplicationEvent {
 

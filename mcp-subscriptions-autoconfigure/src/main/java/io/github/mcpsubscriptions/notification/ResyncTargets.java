@@ -35,6 +35,8 @@ import org.jspecify.annotations.Nullable;
  * subscription covers and the subscriber may read, at most {@link #MAX_INSTANCES};</li>
  * <li>else none: nothing the subscriber may read stands for the subscription.</li>
  * </ol>
+ *
+ * @since 0.1.0
  */
 public final class ResyncTargets {
 

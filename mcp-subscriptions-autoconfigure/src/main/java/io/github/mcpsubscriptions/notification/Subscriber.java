@@ -8,6 +8,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * Someone notifications go to: a 2025-era session or a 2026-era listen stream. Identity
  * is by object: each subscriber is one live registration on this node.
+ *
+ * @since 0.1.0
  */
 public final class Subscriber {
 

@@ -9,6 +9,7 @@ package io.github.mcpsubscriptions.notification;
  * @param maxNotifications the most notifications in one batch; 1 flushes after each
  * @param maxBytes the size in bytes at which a batch ends (it holds at least one
  * notification, however large)
+ * @since 0.1.0
  */
 public record WriteBatch(int maxNotifications, int maxBytes) {
 

@@ -47,6 +47,8 @@ public record PromptMessage(Role role, PromptContent content) {
 
 	/**
 	 * Who says a message.
+	 *
+	 * @since 0.1.0
 	 */
 	public enum Role {
 

@@ -10,6 +10,7 @@ import org.jspecify.annotations.Nullable;
  * @param uri the URI
  * @param mimeType the MIME type, or {@code null}
  * @param blob the bytes, Base64-encoded as they travel
+ * @since 0.1.0
  */
 public record BlobResourceContents(String uri, @Nullable String mimeType, String blob) implements ResourceContents {
 

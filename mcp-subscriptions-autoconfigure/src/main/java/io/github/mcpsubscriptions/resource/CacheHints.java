@@ -8,6 +8,7 @@ import java.time.Duration;
  *
  * @param ttl how long the result stays fresh; zero means immediately stale
  * @param scope who may reuse it
+ * @since 0.1.0
  */
 public record CacheHints(Duration ttl, Scope scope) {
 
@@ -19,6 +20,8 @@ public record CacheHints(Duration ttl, Scope scope) {
 
 	/**
 	 * Who may reuse a cached result.
+	 *
+	 * @since 0.1.0
 	 */
 	public enum Scope {
 

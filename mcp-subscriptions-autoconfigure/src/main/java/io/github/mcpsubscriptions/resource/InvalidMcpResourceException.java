@@ -5,6 +5,8 @@ import java.util.List;
 /**
  * {@link McpResource} or {@link McpResourceInstances} methods are declared wrongly; the
  * application does not start.
+ *
+ * @since 0.1.0
  */
 public class InvalidMcpResourceException extends IllegalStateException {
 

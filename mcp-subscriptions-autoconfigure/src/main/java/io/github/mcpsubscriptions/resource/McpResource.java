@@ -18,6 +18,8 @@ import java.lang.annotation.Target;
  * or an empty {@code Optional} means the resource does not exist.
  * <p>
  * Not to be confused with Spring AI's annotation of the same simple name.
+ *
+ * @since 0.1.0
  */
 @Target(ElementType.METHOD)
 @Retention(RetentionPolicy.RUNTIME)

@@ -14,6 +14,8 @@ import java.lang.annotation.Target;
  * The method takes no parameters and returns a collection of: {@link ResourceInstance}s;
  * {@code Map}s of variable values; or, for a template with one variable, the values
  * themselves (such as product ids).
+ *
+ * @since 0.1.0
  */
 @Target(ElementType.METHOD)
 @Retention(RetentionPolicy.RUNTIME)

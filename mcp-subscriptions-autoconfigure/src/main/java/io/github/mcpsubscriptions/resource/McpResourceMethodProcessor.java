@@ -4,11 +4,13 @@ import java.io.InputStream;
 import java.io.Reader;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -45,6 +47,8 @@ import org.springframework.util.StringUtils;
  * the singletons exist, validates them, and registers them with the
  * {@link ResourceRegistry}. Every mistake is collected and reported at once, and the
  * application does not start.
+ *
+ * @since 0.1.0
  */
 public class McpResourceMethodProcessor implements SmartInitializingSingleton, BeanFactoryAware {
 
@@ -190,7 +194,7 @@ public class McpResourceMethodProcessor implements SmartInitializingSingleton, B
 			throw new IllegalArgumentException("ttlMs and cacheScope go together: set both, or neither for the "
 					+ "defaults (mcp.resources.cache.*)");
 		}
-		return new CacheHints(java.time.Duration.ofMillis(annotation.ttlMs()),
+		return new CacheHints(Duration.ofMillis(annotation.ttlMs()),
 				CacheHints.Scope.valueOf(annotation.cacheScope().name()));
 	}
 
@@ -273,7 +277,7 @@ public class McpResourceMethodProcessor implements SmartInitializingSingleton, B
 	}
 
 	private static Set<String> optionalVariables(UriTemplate template) {
-		Set<String> optional = new java.util.HashSet<>(template.getVariableNames());
+		Set<String> optional = new HashSet<>(template.getVariableNames());
 		// Path variables must match at least one character; only query variables may be
 		// absent.
 		for (String name : template.getVariableNames()) {

@@ -10,6 +10,7 @@ import org.jspecify.annotations.Nullable;
  * @param definition the resource or template
  * @param uri the concrete URI
  * @param variables the template variables, empty for a static resource
+ * @since 0.1.0
  */
 public record ResolvedResource(ResourceDefinition definition, String uri, Map<String, String> variables) {
 

@@ -11,6 +11,7 @@ import org.jspecify.annotations.Nullable;
  * {@code null}
  * @param priority importance from 0 to 1, or {@code null}
  * @param lastModified when it last changed (ISO 8601), or {@code null}
+ * @since 0.1.0
  */
 public record ResourceAnnotations(@Nullable List<String> audience, @Nullable Double priority,
 		@Nullable String lastModified) {

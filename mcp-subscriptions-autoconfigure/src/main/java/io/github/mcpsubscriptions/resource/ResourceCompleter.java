@@ -10,6 +10,8 @@ import org.jspecify.annotations.Nullable;
  * {@code ref/resource} reference). Completers are asked in order; the first that answers
  * wins. Without one, values come from the template's instance lister. Either way, a value
  * is offered only if the resource access policy lets the caller read the URI it makes.
+ *
+ * @since 0.1.0
  */
 @FunctionalInterface
 public interface ResourceCompleter {

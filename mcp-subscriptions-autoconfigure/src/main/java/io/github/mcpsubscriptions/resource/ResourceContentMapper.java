@@ -2,6 +2,7 @@ package io.github.mcpsubscriptions.resource;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -18,6 +19,8 @@ import org.jspecify.annotations.Nullable;
  * them are sent as they are, and any other object is written as JSON
  * ({@code application/json}) with the application's JSON mapper. {@code null} and an
  * empty {@code Optional} mean the resource does not exist.
+ *
+ * @since 0.1.0
  */
 public class ResourceContentMapper {
 
@@ -126,7 +129,7 @@ public class ResourceContentMapper {
 				instances.add(instance);
 			}
 			else if (element instanceof Map<?, ?> map) {
-				Map<String, Object> values = new java.util.LinkedHashMap<>();
+				Map<String, Object> values = new LinkedHashMap<>();
 				map.forEach((key, value) -> values.put(String.valueOf(key), value));
 				instances.add(new ResourceInstance(values));
 			}

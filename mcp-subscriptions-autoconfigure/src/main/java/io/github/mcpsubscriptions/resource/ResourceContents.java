@@ -5,6 +5,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * The contents of a resource as sent to the client: text or a blob. Return these from an
  * {@link McpResource} method for full control over URI and MIME type.
+ *
+ * @since 0.1.0
  */
 public sealed interface ResourceContents permits TextResourceContents, BlobResourceContents {
 

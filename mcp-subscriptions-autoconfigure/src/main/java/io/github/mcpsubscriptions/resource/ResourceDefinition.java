@@ -10,6 +10,8 @@ import org.springframework.util.StringUtils;
  * A resource or resource template the server offers: its metadata and how to read it.
  * Create one with {@link #builder(String, ResourceReader)} to register it at run time
  * with the {@link ResourceRegistry}.
+ *
+ * @since 0.1.0
  */
 public final class ResourceDefinition {
 
@@ -182,6 +184,8 @@ public final class ResourceDefinition {
 
 	/**
 	 * Builds a {@link ResourceDefinition}.
+	 *
+	 * @since 0.1.0
 	 */
 	public static final class Builder {
 

@@ -13,6 +13,7 @@ import org.jspecify.annotations.Nullable;
  * @param mimeType the MIME type, or {@code null}
  * @param annotations hints for clients, or {@code null}
  * @param size the size in bytes, or {@code null}
+ * @since 0.1.0
  */
 public record ResourceDescriptor(String uri, String name, @Nullable String title, @Nullable String description,
 		@Nullable String mimeType, @Nullable ResourceAnnotations annotations, @Nullable Long size) {

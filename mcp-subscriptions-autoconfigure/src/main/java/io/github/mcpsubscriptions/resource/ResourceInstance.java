@@ -11,6 +11,7 @@ import org.jspecify.annotations.Nullable;
  * @param name the name, or {@code null} for the template's name and the values
  * @param title the title, or {@code null}
  * @param description the description, or {@code null} for the template's
+ * @since 0.1.0
  */
 public record ResourceInstance(Map<String, ?> variables, @Nullable String name, @Nullable String title,
 		@Nullable String description) {

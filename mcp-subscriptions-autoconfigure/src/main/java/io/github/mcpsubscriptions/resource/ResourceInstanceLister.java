@@ -2,6 +2,8 @@ package io.github.mcpsubscriptions.resource;
 
 /**
  * Lists the concrete instances of a resource template.
+ *
+ * @since 0.1.0
  */
 @FunctionalInterface
 public interface ResourceInstanceLister {

@@ -15,6 +15,8 @@ import org.springframework.core.convert.TypeDescriptor;
  * become its arguments. Integrations use it to judge a read without making it: the
  * security integration evaluates the method's {@code @PreAuthorize} with the arguments a
  * read would get.
+ *
+ * @since 0.1.0
  */
 public final class ResourceMethod {
 

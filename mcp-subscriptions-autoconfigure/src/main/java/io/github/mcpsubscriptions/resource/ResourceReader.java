@@ -4,6 +4,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Reads a resource.
+ *
+ * @since 0.1.0
  */
 @FunctionalInterface
 public interface ResourceReader {

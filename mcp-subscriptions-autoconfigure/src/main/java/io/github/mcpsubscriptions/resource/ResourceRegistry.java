@@ -19,6 +19,8 @@ import org.jspecify.annotations.Nullable;
  * <p>
  * A concrete URI resolves to the static resource with exactly that URI, else to the most
  * specific matching template ({@link UriTemplate#SPECIFICITY}).
+ *
+ * @since 0.1.0
  */
 public class ResourceRegistry {
 

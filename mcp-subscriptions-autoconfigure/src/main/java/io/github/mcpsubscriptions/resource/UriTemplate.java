@@ -58,6 +58,8 @@ import org.jspecify.annotations.Nullable;
  * </ol>
  * For example, {@code file:///docs/{name}} is more specific than {@code file:///{+path}},
  * and {@code catalog://products/{id}} is more specific than {@code catalog://{+rest}}.
+ *
+ * @since 0.1.0
  */
 public final class UriTemplate {
 

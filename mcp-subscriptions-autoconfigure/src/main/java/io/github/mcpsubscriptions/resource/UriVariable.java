@@ -9,6 +9,8 @@ import java.lang.annotation.Target;
 /**
  * Binds a parameter of an {@link McpResource} method to a URI template variable of
  * another name, or when the code is compiled without {@code -parameters}.
+ *
+ * @since 0.1.0
  */
 @Target(ElementType.PARAMETER)
 @Retention(RetentionPolicy.RUNTIME)

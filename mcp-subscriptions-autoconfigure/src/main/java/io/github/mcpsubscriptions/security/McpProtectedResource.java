@@ -16,6 +16,7 @@ import org.springframework.util.StringUtils;
  * @param scopes the scopes the resource understands (its {@code scopes_supported}); an
  * {@code insufficient_scope} error names those a request needed in this order
  * @param resourceName a human-readable name, or {@code null}
+ * @since 0.1.0
  */
 public record McpProtectedResource(String resource, List<String> authorizationServers, List<String> scopes,
 		@Nullable String resourceName) {

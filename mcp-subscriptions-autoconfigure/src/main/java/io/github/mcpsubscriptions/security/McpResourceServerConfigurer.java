@@ -10,6 +10,7 @@ import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.jspecify.annotations.Nullable;
@@ -52,6 +53,8 @@ import org.springframework.security.web.access.AccessDeniedHandler;
  *     .with(McpResourceServerConfigurer.mcpResourceServer(), Customizer.withDefaults());
  * </pre> The {@link McpProtectedResource} and the {@link JwtDecoder} are the application
  * context's beans unless given.
+ *
+ * @since 0.1.0
  */
 public final class McpResourceServerConfigurer
 		extends AbstractHttpConfigurer<McpResourceServerConfigurer, HttpSecurity> {
@@ -242,7 +245,7 @@ public final class McpResourceServerConfigurer
 
 		@Override
 		public void handle(HttpServletRequest request, HttpServletResponse response,
-				AccessDeniedException accessDeniedException) throws IOException, jakarta.servlet.ServletException {
+				AccessDeniedException accessDeniedException) throws IOException, ServletException {
 			if (request.getUserPrincipal() == null) {
 				this.fallback.handle(request, response, accessDeniedException);
 				return;

@@ -12,6 +12,8 @@ import org.springframework.security.oauth2.server.resource.authentication.Abstra
  * The expiry of the OAuth 2.0 bearer token that Spring Security's resource server
  * authenticated a request with: a JWT's {@code exp}, an introspected token's expiry.
  * Other authentications do not expire.
+ *
+ * @since 0.1.0
  */
 public final class OAuth2TokenExpiry implements CredentialExpiry {
 

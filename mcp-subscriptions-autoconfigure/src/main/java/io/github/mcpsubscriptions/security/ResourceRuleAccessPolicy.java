@@ -60,6 +60,8 @@ import org.springframework.util.ConcurrentReferenceHashMap;
  * <p>
  * Decisions at delivery are kept for a bounded time per (authentication, rule, URI
  * variables); reads, listings and subscriptions are always evaluated afresh.
+ *
+ * @since 0.1.0
  */
 public class ResourceRuleAccessPolicy implements ResourceAccessPolicy {
 

@@ -16,6 +16,8 @@ import org.springframework.security.access.prepost.PreAuthorize;
  * names an argument sees {@code null}); when method security is enabled, the method's own
  * proxy enforces the rule again with the arguments when the tool runs. A tool without a
  * method or a rule is open to whoever passed the endpoint's own security.
+ *
+ * @since 0.1.0
  */
 public class ToolRuleAccessPolicy implements ToolAccessPolicy {
 

@@ -9,6 +9,8 @@ import java.util.concurrent.atomic.LongAdder;
  * Counts of requests refused by a capacity limit, by the property that sets the limit
  * (the name a refusal carries in {@code data.limit}), for the metrics. Never by principal
  * or client: the set of limits is fixed, the set of callers is not.
+ *
+ * @since 0.1.0
  */
 public final class LimitStats {
 

@@ -52,6 +52,8 @@ import org.springframework.context.SmartLifecycle;
  * that re-listen faster than the rate limit allows are refused
  * ({@link ListenRateLimitedException}), and every refusal and every stream the server
  * ends is counted in {@link #getStats()}.
+ *
+ * @since 0.1.0
  */
 public class ListenManager implements SmartLifecycle {
 
@@ -104,6 +106,8 @@ public class ListenManager implements SmartLifecycle {
 
 	/**
 	 * How listen requests are answered.
+	 *
+	 * @since 0.1.0
 	 */
 	public enum Mode {
 
@@ -125,6 +129,7 @@ public class ListenManager implements SmartLifecycle {
 	 * @param requests how many in a burst and per window; zero for no limit
 	 * @param window the window
 	 * @param maxClients the most clients tracked at once
+	 * @since 0.1.0
 	 */
 	public record RateLimit(int requests, Duration window, int maxClients) {
 
@@ -146,6 +151,7 @@ public class ListenManager implements SmartLifecycle {
 	 * @param rateLimit how often one client may open listen streams
 	 * @param maxStreamsPerPrincipal the most streams of one authenticated principal at
 	 * once on this node; zero for no limit
+	 * @since 0.1.0
 	 */
 	public record Settings(boolean enabled, int maxStreams, Duration maxDuration, Duration keepAlive,
 			int maxSubscriptions, int maxTotal, Mode mode, RateLimit rateLimit, int maxStreamsPerPrincipal) {
@@ -492,6 +498,8 @@ public class ListenManager implements SmartLifecycle {
 
 	/**
 	 * One listen request: reserved by {@link #prepare}, live once started on its stream.
+	 *
+	 * @since 0.1.0
 	 */
 	public final class Listen {
 

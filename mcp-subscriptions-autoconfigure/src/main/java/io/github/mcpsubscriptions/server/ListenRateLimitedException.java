@@ -9,6 +9,8 @@ import io.github.mcpsubscriptions.jsonrpc.JsonRpcException;
 /**
  * A listen request refused because its client re-listens too often ({@code -32000}); the
  * transport answers it with HTTP 429 and {@code Retry-After}.
+ *
+ * @since 0.1.0
  */
 public class ListenRateLimitedException extends JsonRpcException {
 

@@ -1,6 +1,7 @@
 package io.github.mcpsubscriptions.server;
 
 import java.util.EnumMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -8,10 +9,16 @@ import java.util.concurrent.atomic.LongAdder;
  * Counts of refused listen requests and of listen streams the server ended, by reason,
  * for the metrics: a refusal is answered in-band (an HTTP status and a JSON-RPC error),
  * and operators must see it without reading responses.
+ *
+ * @since 0.1.0
  */
 public final class ListenStats {
 
-	/** Why a listen request was refused. */
+	/**
+	 * Why a listen request was refused.
+	 *
+	 * @since 0.1.0
+	 */
 	public enum Refusal {
 
 		/** {@code mcp.listen.max-streams} or a subscription limit was reached. */
@@ -25,12 +32,16 @@ public final class ListenStats {
 
 		/** The meter tag's value. */
 		public String tag() {
-			return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+			return name().toLowerCase(Locale.ROOT).replace('_', '-');
 		}
 
 	}
 
-	/** Why a listen stream ended. */
+	/**
+	 * Why a listen stream ended.
+	 *
+	 * @since 0.1.0
+	 */
 	public enum End {
 
 		/** The client closed it (or the connection broke). */
@@ -50,7 +61,7 @@ public final class ListenStats {
 
 		/** The meter tag's value. */
 		public String tag() {
-			return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+			return name().toLowerCase(Locale.ROOT).replace('_', '-');
 		}
 
 	}

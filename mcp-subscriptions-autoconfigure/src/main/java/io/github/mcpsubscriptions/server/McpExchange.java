@@ -11,6 +11,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * What the server knows about the request being handled: its session (2025 era), the
  * protocol version in effect and the authenticated principal.
+ *
+ * @since 0.1.0
  */
 public final class McpExchange {
 

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
@@ -46,6 +47,8 @@ import org.springframework.context.ApplicationEventPublisher;
  * Dispatches MCP messages to their methods and turns every outcome into a response: a
  * result, the {@link JsonRpcException} a method threw, or {@code -32603} with a safe
  * message for anything unexpected (which is logged, never sent).
+ *
+ * @since 0.1.0
  */
 public class McpRequestDispatcher {
 
@@ -204,7 +207,7 @@ public class McpRequestDispatcher {
 		if (CACHEABLE.contains(request.method())) {
 			CacheHints hints = (exchange.getCacheHints() != null) ? exchange.getCacheHints() : this.defaultCacheHints;
 			result.put("ttlMs", hints.ttl().toMillis());
-			result.put("cacheScope", hints.scope().name().toLowerCase(java.util.Locale.ROOT));
+			result.put("cacheScope", hints.scope().name().toLowerCase(Locale.ROOT));
 		}
 		ObjectNode meta = result.has("_meta") ? (ObjectNode) result.get("_meta") : result.putObject("_meta");
 		meta.set(SERVER_INFO_META, this.codec.toTree(implementation()));

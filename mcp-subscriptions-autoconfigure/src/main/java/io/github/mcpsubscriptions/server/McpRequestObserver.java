@@ -7,6 +7,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * Told of every JSON-RPC request the server answered, in either protocol era, and how
  * long it took: for metrics. Runs on the request's thread, so it must be quick.
+ *
+ * @since 0.1.0
  */
 @FunctionalInterface
 public interface McpRequestObserver {

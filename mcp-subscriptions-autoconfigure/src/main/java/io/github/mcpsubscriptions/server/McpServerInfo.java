@@ -10,6 +10,7 @@ import org.jspecify.annotations.Nullable;
  * @param title a human-readable title, or {@code null}
  * @param instructions instructions on how to use the server, which clients may add to a
  * model's prompt, or {@code null}
+ * @since 0.1.0
  */
 public record McpServerInfo(String name, String version, @Nullable String title, @Nullable String instructions) {
 

@@ -7,6 +7,7 @@ package io.github.mcpsubscriptions.server;
  * @param maxTotal the most subscriptions the server holds
  * @param maxPerPrincipal the most subscriptions of one authenticated principal over its
  * sessions and listen streams; zero for no limit
+ * @since 0.1.0
  */
 public record SubscriptionLimits(int maxPerSubscriber, int maxTotal, int maxPerPrincipal) {
 

@@ -151,7 +151,7 @@ class SubscriptionMethods {
 		}
 		catch (JsonRpcException ex) {
 			countIfLimit(ex);
-			String reported = (uri != null) ? uri : String.valueOf(params != null ? params.get("uri") : null);
+			String reported = (uri != null) ? uri : String.valueOf((params != null) ? params.get("uri") : null);
 			audit(Action.REJECT, reported, subscriber, principal, reason(ex));
 			throw ex;
 		}
@@ -189,7 +189,7 @@ class SubscriptionMethods {
 		}
 		catch (JsonRpcException ex) {
 			countIfLimit(ex);
-			String reported = (uri != null) ? uri : String.valueOf(params != null ? params.get("uri") : null);
+			String reported = (uri != null) ? uri : String.valueOf((params != null) ? params.get("uri") : null);
 			this.events.publishEvent(new McpSubscriptionAuditEvent(this, Action.REJECT, reported, SHARED_SESSION,
 					principal, reason(ex)));
 			throw ex;

@@ -1,8 +1,11 @@
 package io.github.mcpsubscriptions.server;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcCodec;
@@ -22,6 +25,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -125,7 +129,7 @@ class ToolMethods {
 			.sorted()
 			.toList();
 		if (!missing.isEmpty()) {
-			Map<String, Object> required = new java.util.LinkedHashMap<>();
+			Map<String, Object> required = new LinkedHashMap<>();
 			missing.forEach((capability) -> required.put(capability, Map.of()));
 			if (exchange.isStateless()) {
 				throw new JsonRpcException(JsonRpcErrorCodes.MISSING_CLIENT_CAPABILITY,
@@ -194,8 +198,7 @@ class ToolMethods {
 		else if (exchange.getSession() != null) {
 			capabilities = exchange.getSession().getClientCapabilities();
 		}
-		return (capabilities != null && capabilities.isObject()) ? capabilities
-				: tools.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+		return (capabilities != null && capabilities.isObject()) ? capabilities : JsonNodeFactory.instance.objectNode();
 	}
 
 	/**
@@ -216,7 +219,7 @@ class ToolMethods {
 			logLevel = exchange.getSession().getLogLevel();
 		}
 		int minimum = (logLevel != null) ? LOG_LEVELS.indexOf(logLevel) : -1;
-		java.util.function.Consumer<JsonRpcNotification> sink = exchange.getNotificationSink();
+		Consumer<JsonRpcNotification> sink = exchange.getNotificationSink();
 		return new ToolCallProgress() {
 
 			@Override
@@ -224,7 +227,7 @@ class ToolMethods {
 				if (progressToken == null) {
 					return;
 				}
-				Map<String, Object> values = new java.util.LinkedHashMap<>();
+				Map<String, Object> values = new LinkedHashMap<>();
 				values.put("progressToken", progressToken);
 				values.put("progress", progress);
 				if (total != null) {
@@ -279,7 +282,7 @@ class ToolMethods {
 
 	private @Nullable JsonNode parseObject(String json) {
 		try {
-			JsonNode node = this.codec.parse(json.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+			JsonNode node = this.codec.parse(json.getBytes(StandardCharsets.UTF_8));
 			return (node != null && node.isObject()) ? node : null;
 		}
 		catch (RuntimeException ex) {

@@ -14,6 +14,8 @@ import org.jspecify.annotations.Nullable;
  * request that opened it, and would otherwise deliver under a credential nobody accepts
  * any more. With Spring Security's OAuth 2.0 resource server, the token's expiry is used;
  * otherwise credentials do not expire.
+ *
+ * @since 0.1.0
  */
 @FunctionalInterface
 public interface CredentialExpiry {

@@ -9,6 +9,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link SessionStore} for a single node.
+ *
+ * @since 0.1.0
  */
 public class InMemorySessionStore implements SessionStore {
 

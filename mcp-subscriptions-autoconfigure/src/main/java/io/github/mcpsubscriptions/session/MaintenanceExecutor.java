@@ -13,6 +13,8 @@ import org.apache.commons.logging.LogFactory;
  * One daemon thread running periodic housekeeping (expiry, keep-alives, stall checks). A
  * task that throws (an {@link Error} included) is logged and runs again next time, rather
  * than silently never again as with a bare {@link ScheduledExecutorService}.
+ *
+ * @since 0.1.0
  */
 public final class MaintenanceExecutor implements AutoCloseable {
 

@@ -10,6 +10,8 @@ import tools.jackson.databind.JsonNode;
  * the session was last used. Live streams are node-local and kept by
  * {@link McpSessionManager}, not here, so a {@link SessionStore} can hold this state
  * anywhere.
+ *
+ * @since 0.1.0
  */
 public final class McpSession {
 

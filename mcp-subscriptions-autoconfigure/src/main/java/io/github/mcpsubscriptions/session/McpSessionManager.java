@@ -37,6 +37,8 @@ import org.springframework.context.SmartLifecycle;
  * A session is idle when it has no open stream on this node and has had no request for
  * longer than the idle timeout. Every path that ends a session tells the
  * {@link SessionListener}s, so that nothing the session held outlives it.
+ *
+ * @since 0.1.0
  */
 public class McpSessionManager implements SmartLifecycle {
 
@@ -142,6 +144,7 @@ public class McpSessionManager implements SmartLifecycle {
 	 * (never in priming events), or {@code null} to send none
 	 * @param maxSessionsPerPrincipal the most sessions of one authenticated principal at
 	 * once; zero for no limit
+	 * @since 0.1.0
 	 */
 	public record Settings(Duration idleTimeout, int maxSessions, Duration keepAlive, int replayLogSize,
 			Duration writeTimeout, @Nullable Duration retry, int maxSessionsPerPrincipal) {

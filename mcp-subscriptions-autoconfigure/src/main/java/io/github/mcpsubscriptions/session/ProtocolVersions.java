@@ -5,12 +5,15 @@ import java.util.List;
 /**
  * The MCP protocol versions this server speaks: the 2025-era ones (with sessions) and the
  * stateless 2026-era one, and what differs between them.
+ *
+ * @since 0.1.0
  */
 public final class ProtocolVersions {
 
 	/** The newest 2025-era version: sessions, {@code initialize}, GET streams. */
 	public static final String V2025_11_25 = "2025-11-25";
 
+	/** The 2025-era version before 2025-11-25. */
 	public static final String V2025_06_18 = "2025-06-18";
 
 	/** The oldest version served; the only one whose clients may send batches. */

@@ -6,6 +6,8 @@ import java.util.Base64;
 /**
  * Session ids of 256 random bits from {@link SecureRandom}, URL-safe Base64 without
  * padding (43 characters).
+ *
+ * @since 0.1.0
  */
 public class SecureRandomSessionIdGenerator implements SessionIdGenerator {
 

@@ -2,6 +2,8 @@ package io.github.mcpsubscriptions.session;
 
 /**
  * Why a session ended.
+ *
+ * @since 0.1.0
  */
 public enum SessionEndReason {
 

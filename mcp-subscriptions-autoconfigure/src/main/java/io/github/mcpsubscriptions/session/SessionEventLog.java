@@ -19,6 +19,8 @@ import org.jspecify.annotations.Nullable;
  * an id of another session (or a forged one) is never mistaken for one of this session's;
  * the sequence counts the stream's messages. The last {@code capacity} messages are kept,
  * so that a client reconnecting with {@code Last-Event-ID} gets exactly what followed.
+ *
+ * @since 0.1.0
  */
 public final class SessionEventLog {
 
@@ -218,6 +220,7 @@ public final class SessionEventLog {
 	 * @param id its event id
 	 * @param sequence its position in the stream
 	 * @param data the message
+	 * @since 0.1.0
 	 */
 	public record Event(String id, long sequence, String data) {
 	}

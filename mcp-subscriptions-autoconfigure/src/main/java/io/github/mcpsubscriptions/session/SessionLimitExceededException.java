@@ -3,6 +3,8 @@ package io.github.mcpsubscriptions.session;
 /**
  * A new session would exceed {@code mcp.sessions.max}, or
  * {@code mcp.sessions.max-per-principal} for the principal that asked.
+ *
+ * @since 0.1.0
  */
 public class SessionLimitExceededException extends RuntimeException {
 

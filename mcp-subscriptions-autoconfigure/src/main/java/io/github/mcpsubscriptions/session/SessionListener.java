@@ -2,6 +2,8 @@ package io.github.mcpsubscriptions.session;
 
 /**
  * Told when sessions end, so that whatever they held (subscriptions, buffers) is freed.
+ *
+ * @since 0.1.0
  */
 @FunctionalInterface
 public interface SessionListener {

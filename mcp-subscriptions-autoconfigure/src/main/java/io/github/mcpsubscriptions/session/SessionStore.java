@@ -9,6 +9,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * Where the durable state of sessions lives. The default keeps it in memory; a clustered
  * deployment provides a shared store so that any node can serve any session.
+ *
+ * @since 0.1.0
  */
 public interface SessionStore {
 

@@ -10,6 +10,8 @@ import org.jspecify.annotations.Nullable;
  * clustered deployment names each event by its position in a shared change log and
  * replays by re-matching that log. Without one, each session keeps its own
  * {@link SessionEventLog} on the node that serves it.
+ *
+ * @since 0.1.0
  */
 public interface SessionStreamHistory {
 

@@ -4,6 +4,8 @@ package io.github.mcpsubscriptions.session;
  * The shared store of a clustered deployment (its Redis) cannot be reached. Requests that
  * need it answer 503 with {@code Retry-After}; open streams stay open, and the node
  * recovers by itself when the store is back.
+ *
+ * @since 0.1.0
  */
 public class StoreUnavailableException extends RuntimeException {
 

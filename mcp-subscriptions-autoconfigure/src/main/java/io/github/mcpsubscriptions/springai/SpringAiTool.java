@@ -22,6 +22,8 @@ import org.springframework.util.ReflectionUtils;
  * string, is the text of the tool result, unquoted when Spring AI wrote a plain string as
  * a JSON string literal (which is what its default result converter does with a
  * {@code String} return value).
+ *
+ * @since 0.1.0
  */
 public class SpringAiTool implements McpTool {
 

@@ -1,5 +1,6 @@
 package io.github.mcpsubscriptions.springai;
 
+import java.util.ArrayList;
 import java.util.List;
 
 import io.github.mcpsubscriptions.tool.ToolRegistry;
@@ -14,6 +15,8 @@ import org.springframework.beans.factory.SmartInitializingSingleton;
  * {@link ToolCallbackProvider} bean with the {@link ToolRegistry}, once all singletons
  * exist. Two tools of the same name fail the start, as two resources of the same URI do:
  * a client could not tell them apart.
+ *
+ * @since 0.1.0
  */
 public class SpringAiToolRegistrar implements SmartInitializingSingleton {
 
@@ -44,7 +47,7 @@ public class SpringAiToolRegistrar implements SmartInitializingSingleton {
 	}
 
 	private List<ToolCallback> tools() {
-		List<ToolCallback> all = new java.util.ArrayList<>(this.callbacks.orderedStream().toList());
+		List<ToolCallback> all = new ArrayList<>(this.callbacks.orderedStream().toList());
 		this.providers.orderedStream().forEach((provider) -> all.addAll(List.of(provider.getToolCallbacks())));
 		return all;
 	}

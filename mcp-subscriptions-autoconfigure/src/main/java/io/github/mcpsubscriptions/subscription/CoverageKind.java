@@ -4,6 +4,7 @@ package io.github.mcpsubscriptions.subscription;
  * The kind of a subscription URI, as decided by {@link CoverageRules#kindOf(String)}: a
  * label for metrics and diagnostics.
  *
+ * @since 0.1.0
  * @see CoverageRules
  */
 public enum CoverageKind {

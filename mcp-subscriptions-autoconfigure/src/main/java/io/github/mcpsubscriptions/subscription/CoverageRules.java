@@ -33,6 +33,8 @@ import org.jspecify.annotations.Nullable;
  * {@code file:///logs/} covers {@code file:///logs/x/y.log}. A plain {@code S} with a
  * query covers only itself.</li>
  * </ul>
+ *
+ * @since 0.1.0
  */
 public final class CoverageRules {
 

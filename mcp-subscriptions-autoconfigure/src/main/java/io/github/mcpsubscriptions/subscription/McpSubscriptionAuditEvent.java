@@ -9,6 +9,8 @@ import org.springframework.context.ApplicationEvent;
 /**
  * Published when a client subscribes, unsubscribes or is refused, so that applications
  * can log or keep an audit trail.
+ *
+ * @since 0.1.0
  */
 public class McpSubscriptionAuditEvent extends ApplicationEvent {
 
@@ -62,6 +64,8 @@ public class McpSubscriptionAuditEvent extends ApplicationEvent {
 
 	/**
 	 * What happened.
+	 *
+	 * @since 0.1.0
 	 */
 	public enum Action {
 
@@ -78,6 +82,8 @@ public class McpSubscriptionAuditEvent extends ApplicationEvent {
 
 	/**
 	 * Why a subscription was refused.
+	 *
+	 * @since 0.1.0
 	 */
 	public enum Reason {
 

@@ -25,6 +25,8 @@ import org.jspecify.annotations.Nullable;
  * bean of the application's, the rules of the resources ({@code @PreAuthorize} on
  * {@code @McpResource} methods,
  * {@link io.github.mcpsubscriptions.resource.ResourceDefinition#getAccessRule()}) decide.
+ *
+ * @since 0.1.0
  */
 public interface ResourceAccessPolicy {
 

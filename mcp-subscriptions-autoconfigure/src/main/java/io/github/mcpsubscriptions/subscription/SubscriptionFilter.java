@@ -9,6 +9,8 @@ import org.jspecify.annotations.Nullable;
  * Decides per notification whether a matching subscription is told of a change, for
  * example by the change's attributes or the subscriber's principal. Every filter bean
  * must agree.
+ *
+ * @since 0.1.0
  */
 @FunctionalInterface
 public interface SubscriptionFilter {

@@ -39,6 +39,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @param <S> the subscriber type, compared with {@link Object#equals(Object)} and
  * {@link Object#hashCode()}
+ * @since 0.1.0
  */
 public final class SubscriptionIndex<S> {
 
@@ -255,7 +256,7 @@ public final class SubscriptionIndex<S> {
 	/**
 	 * The most subscribed URIs, for operators.
 	 * @param limit how many at most
-	 * @return URIs and their subscriber counts, most subscribers first
+	 * @return the URIs and their subscriber counts, most subscribers first
 	 */
 	public Map<String, Integer> topSubscribedUris(int limit) {
 		Map<String, Integer> top = new LinkedHashMap<>();

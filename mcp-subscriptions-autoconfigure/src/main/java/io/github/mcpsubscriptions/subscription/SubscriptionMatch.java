@@ -8,6 +8,7 @@ package io.github.mcpsubscriptions.subscription;
  * @param <S> the subscriber type
  * @param subscriber the subscriber that holds the subscription
  * @param subscribedUri the URI the subscriber subscribed to
+ * @since 0.1.0
  */
 public record SubscriptionMatch<S>(S subscriber, String subscribedUri) {
 

@@ -11,6 +11,8 @@ package io.github.mcpsubscriptions.subscription;
  * changed URIs of the same scheme as the subscription, and subscriptions it takes are not
  * validated by the default rules. A matcher that extends the default rules can call
  * {@link CoverageRules#covers(String, String)} itself.
+ *
+ * @since 0.1.0
  */
 public interface SubscriptionMatcher {
 

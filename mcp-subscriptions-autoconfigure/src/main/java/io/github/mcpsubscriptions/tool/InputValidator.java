@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
-
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -17,6 +16,8 @@ import tools.jackson.databind.JsonNode;
  * {@code allOf}/{@code anyOf}/ {@code oneOf}/{@code not} and local {@code $ref}s
  * ({@code #/$defs/…}, {@code #/definitions/…}); other keywords (formats, patterns, …) are
  * not checked.
+ *
+ * @since 0.1.0
  */
 public final class InputValidator {
 

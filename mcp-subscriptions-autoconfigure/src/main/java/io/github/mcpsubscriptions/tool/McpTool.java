@@ -1,6 +1,7 @@
 package io.github.mcpsubscriptions.tool;
 
 import java.lang.reflect.Method;
+import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
 
@@ -8,6 +9,8 @@ import org.jspecify.annotations.Nullable;
  * A tool the server offers. Integrations adapt their tools to this (see the
  * {@code springai} package); applications may implement it directly and register it with
  * the {@link ToolRegistry}.
+ *
+ * @since 0.1.0
  */
 public interface McpTool {
 
@@ -31,8 +34,8 @@ public interface McpTool {
 	 * did not declare one of them is refused before the tool runs.
 	 * @return the capability names
 	 */
-	default java.util.Set<String> getRequiredClientCapabilities() {
-		return java.util.Set.of();
+	default Set<String> getRequiredClientCapabilities() {
+		return Set.of();
 	}
 
 	/**

@@ -7,6 +7,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * Decides who may call a tool; a tool a caller may not call is also left out of the
  * {@code tools/list} it gets, and calling it is answered as for an unknown tool.
+ *
+ * @since 0.1.0
  */
 @FunctionalInterface
 public interface ToolAccessPolicy {

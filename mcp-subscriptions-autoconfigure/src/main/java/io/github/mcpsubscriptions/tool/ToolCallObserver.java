@@ -5,6 +5,8 @@ import java.time.Duration;
 /**
  * Told of every tool call that reached a tool (or was refused for its arguments), for
  * metrics. Never given the arguments.
+ *
+ * @since 0.1.0
  */
 @FunctionalInterface
 public interface ToolCallObserver {

@@ -7,6 +7,8 @@ import org.jspecify.annotations.Nullable;
  * the caller asked for it with a progress token) and what it is doing
  * ({@code notifications/message}). Both are best effort: the messages are sent only where
  * the transport can carry them to the caller, and are otherwise dropped.
+ *
+ * @since 0.1.0
  */
 public interface ToolCallProgress {
 

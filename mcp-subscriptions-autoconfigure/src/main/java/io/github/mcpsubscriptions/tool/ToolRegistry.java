@@ -1,9 +1,9 @@
 package io.github.mcpsubscriptions.tool;
 
 import java.util.ArrayList;
-import java.util.TreeMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.apache.commons.logging.Log;
@@ -16,6 +16,8 @@ import org.jspecify.annotations.Nullable;
  * {@code notifications/tools/list_changed} to the clients that want it. Each tool's input
  * schema is parsed once, when it is registered, so a tool with an invalid schema is
  * refused at once.
+ *
+ * @since 0.1.0
  */
 public class ToolRegistry {
 

@@ -15,6 +15,7 @@ import org.jspecify.annotations.Nullable;
  * @param structuredContent the result as JSON text (an object), for tools that declare an
  * output schema, or {@code null}
  * @param error whether the call failed
+ * @since 0.1.0
  */
 public record ToolResult(List<Map<String, Object>> content, @Nullable String structuredContent, boolean error) {
 

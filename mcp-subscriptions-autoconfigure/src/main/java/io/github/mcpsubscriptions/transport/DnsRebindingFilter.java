@@ -19,6 +19,8 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * application's own endpoints: a page on a rebound domain must not read the Actuator or
  * change data through a REST API on this host any more than it may call {@code /mcp}.
  * Refused requests get 403 with a small JSON body naming the reason.
+ *
+ * @since 0.1.0
  */
 public class DnsRebindingFilter extends OncePerRequestFilter {
 

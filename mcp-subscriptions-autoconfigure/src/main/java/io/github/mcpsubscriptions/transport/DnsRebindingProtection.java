@@ -24,6 +24,8 @@ import org.springframework.web.cors.CorsConfiguration;
  * origin patterns ({@code https://*.example.com}, {@code http://localhost:[*]}). Host
  * names: on a loopback connection only loopback names and the configured hosts are
  * accepted; on a network connection the configured hosts, if any are set.
+ *
+ * @since 0.1.0
  */
 public final class DnsRebindingProtection {
 

@@ -18,20 +18,20 @@ import io.github.mcpsubscriptions.jsonrpc.InvalidMessageException;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcCodec;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcError;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcErrorCodes;
+import io.github.mcpsubscriptions.jsonrpc.JsonRpcException;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcMessage;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcNotification;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcRequest;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcResponse;
-import io.github.mcpsubscriptions.jsonrpc.JsonRpcException;
 import io.github.mcpsubscriptions.notification.DeliveryScheduler;
 import io.github.mcpsubscriptions.notification.MessageStream;
 import io.github.mcpsubscriptions.server.ListenManager;
 import io.github.mcpsubscriptions.server.ListenRateLimitedException;
 import io.github.mcpsubscriptions.server.McpExchange;
 import io.github.mcpsubscriptions.server.McpRequestDispatcher;
-import io.github.mcpsubscriptions.session.ProtocolVersions;
 import io.github.mcpsubscriptions.session.McpSession;
 import io.github.mcpsubscriptions.session.McpSessionManager;
+import io.github.mcpsubscriptions.session.ProtocolVersions;
 import io.github.mcpsubscriptions.session.SessionEndReason;
 import io.github.mcpsubscriptions.session.SessionLimitExceededException;
 import io.github.mcpsubscriptions.session.StoreUnavailableException;
@@ -64,6 +64,8 @@ import org.springframework.web.bind.annotation.RequestMethod;
  * holds no thread, and idle streams are probed so that a client that went away frees its
  * stream within two probe intervals; {@link #close()} completes the streams still open
  * when the application stops.
+ *
+ * @since 0.1.0
  */
 @Controller
 @RequestMapping("${mcp.endpoint.path:/mcp}")

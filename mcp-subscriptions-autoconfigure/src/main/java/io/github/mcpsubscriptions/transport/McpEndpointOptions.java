@@ -12,6 +12,7 @@ import java.util.List;
  * @param allowedHosts host names accepted besides the loopback ones
  * @param probeInterval how often idle streams are probed for clients that went away; zero
  * for never
+ * @since 0.1.0
  */
 public record McpEndpointOptions(long maxRequestSize, boolean dnsRebindingProtection, List<String> allowedOrigins,
 		List<String> allowedHosts, Duration probeInterval) {

@@ -3,6 +3,8 @@ package io.github.mcpsubscriptions.transport;
 /**
  * HTTP header names of the Streamable HTTP transport. Header names are case-insensitive;
  * these are the spellings the specification uses.
+ *
+ * @since 0.1.0
  */
 public final class McpHeaders {
 

@@ -1,14 +1,15 @@
 package io.github.mcpsubscriptions.autoconfigure;
 
 import java.net.ServerSocket;
+import java.util.Map;
 
 import io.github.mcpsubscriptions.test.McpTestApplication;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.diagnostics.FailureAnalysis;
-import org.springframework.core.env.StandardEnvironment;
 import org.springframework.core.env.MapPropertySource;
+import org.springframework.core.env.StandardEnvironment;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
@@ -31,8 +32,8 @@ class ClusterRedisUnavailableFailureAnalyzerTests {
 		assertThat(failure).isNotNull();
 		StandardEnvironment environment = new StandardEnvironment();
 		environment.getPropertySources()
-			.addFirst(new MapPropertySource("test", java.util.Map.of("spring.data.redis.host", "127.0.0.1",
-					"spring.data.redis.port", Integer.toString(port))));
+			.addFirst(new MapPropertySource("test",
+					Map.of("spring.data.redis.host", "127.0.0.1", "spring.data.redis.port", Integer.toString(port))));
 		FailureAnalysis analysis = new ClusterRedisUnavailableFailureAnalyzer(environment).analyze(failure);
 		assertThat(analysis).as("analyzed, not a stack trace").isNotNull();
 		assertThat(analysis.getDescription()).contains("mcp.cluster.enabled=true")

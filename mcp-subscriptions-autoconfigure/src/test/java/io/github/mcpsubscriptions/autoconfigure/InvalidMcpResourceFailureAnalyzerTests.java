@@ -3,9 +3,8 @@ package io.github.mcpsubscriptions.autoconfigure;
 import java.util.List;
 
 import io.github.mcpsubscriptions.resource.InvalidMcpResourceException;
-import org.junit.jupiter.api.Test;
-
 import io.github.mcpsubscriptions.resource.McpResource;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.beans.factory.BeanCreationException;

@@ -1,25 +1,30 @@
 package io.github.mcpsubscriptions.autoconfigure;
 
 import java.time.Duration;
+import java.util.Map;
+import java.util.Properties;
 
-import io.github.mcpsubscriptions.security.PromptRuleAccessPolicy;
-import io.github.mcpsubscriptions.security.ToolRuleAccessPolicy;
+import io.github.mcpsubscriptions.jsonrpc.JsonRpcCodec;
+import io.github.mcpsubscriptions.notification.ExecutorDeliveryScheduler;
+import io.github.mcpsubscriptions.notification.MinIntervals;
+import io.github.mcpsubscriptions.notification.WriteBatch;
 import io.github.mcpsubscriptions.prompt.McpPromptMethodProcessor;
 import io.github.mcpsubscriptions.prompt.PromptAccessPolicy;
 import io.github.mcpsubscriptions.prompt.PromptRegistry;
-import io.github.mcpsubscriptions.springai.SpringAiToolRegistrar;
-import io.github.mcpsubscriptions.tool.ToolAccessPolicy;
-import io.github.mcpsubscriptions.tool.ToolRegistry;
-import io.github.mcpsubscriptions.jsonrpc.JsonRpcCodec;
 import io.github.mcpsubscriptions.security.McpProtectedResource;
+import io.github.mcpsubscriptions.security.PromptRuleAccessPolicy;
 import io.github.mcpsubscriptions.security.ResourceRuleAccessPolicy;
+import io.github.mcpsubscriptions.security.ToolRuleAccessPolicy;
 import io.github.mcpsubscriptions.server.McpRequestDispatcher;
 import io.github.mcpsubscriptions.server.McpServerInfo;
 import io.github.mcpsubscriptions.session.InMemorySessionStore;
 import io.github.mcpsubscriptions.session.McpSessionManager;
 import io.github.mcpsubscriptions.session.SessionIdGenerator;
 import io.github.mcpsubscriptions.session.SessionStore;
+import io.github.mcpsubscriptions.springai.SpringAiToolRegistrar;
 import io.github.mcpsubscriptions.subscription.ResourceAccessPolicy;
+import io.github.mcpsubscriptions.tool.ToolAccessPolicy;
+import io.github.mcpsubscriptions.tool.ToolRegistry;
 import io.github.mcpsubscriptions.transport.McpEndpoint;
 import org.junit.jupiter.api.Test;
 
@@ -31,6 +36,7 @@ import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.MapPropertySource;
 import org.springframework.util.unit.DataSize;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
@@ -229,14 +235,14 @@ class McpEndpointAutoConfigurationTests {
 		this.runner.withPropertyValues("mcp.notifications.min-interval=1s")
 			.withInitializer((context) -> context.getEnvironment()
 				.getPropertySources()
-				.addFirst(new org.springframework.core.env.MapPropertySource("uri-patterns",
-						java.util.Map.of("mcp.notifications.min-interval-by-uri[catalog://products/*]", "2s"))))
+				.addFirst(new MapPropertySource("uri-patterns",
+						Map.of("mcp.notifications.min-interval-by-uri[catalog://products/*]", "2s"))))
 			.run((context) -> {
 				McpProperties.Notifications notifications = context.getBean(McpProperties.class).getNotifications();
 				assertThat(notifications.getMinIntervalByUri())
-					.containsExactly(java.util.Map.entry("catalog://products/*", Duration.ofSeconds(2)));
-				io.github.mcpsubscriptions.notification.MinIntervals intervals = new io.github.mcpsubscriptions.notification.MinIntervals(
-						notifications.getMinInterval(), notifications.getMinIntervalByUri());
+					.containsExactly(Map.entry("catalog://products/*", Duration.ofSeconds(2)));
+				MinIntervals intervals = new MinIntervals(notifications.getMinInterval(),
+						notifications.getMinIntervalByUri());
 				assertThat(intervals.apply("catalog://products/{id}")).isEqualTo(Duration.ofSeconds(2));
 				assertThat(intervals.apply("file:///logs/")).isEqualTo(Duration.ofSeconds(1));
 			});
@@ -254,14 +260,10 @@ class McpEndpointAutoConfigurationTests {
 	@Test
 	void deliveryKeepsToItsShareOfTheCores() {
 		int cores = Runtime.getRuntime().availableProcessors();
-		this.runner.run((context) -> assertThat(
-				context.getBean(io.github.mcpsubscriptions.notification.ExecutorDeliveryScheduler.class)
-					.getParallelism())
+		this.runner.run((context) -> assertThat(context.getBean(ExecutorDeliveryScheduler.class).getParallelism())
 			.isEqualTo(Math.max(1, cores / 2)));
 		this.runner.withPropertyValues("mcp.notifications.delivery-cpu-share=3")
-			.run((context) -> assertThat(
-					context.getBean(io.github.mcpsubscriptions.notification.ExecutorDeliveryScheduler.class)
-						.getParallelism())
+			.run((context) -> assertThat(context.getBean(ExecutorDeliveryScheduler.class).getParallelism())
 				.isEqualTo(3 * cores));
 	}
 
@@ -278,15 +280,10 @@ class McpEndpointAutoConfigurationTests {
 
 	@Test
 	void deliverySpacesALanesTurnsAtSaturationByAnIntervalThatIsConfigurable() {
-		this.runner.run((context) -> assertThat(
-				context.getBean(io.github.mcpsubscriptions.notification.ExecutorDeliveryScheduler.class)
-					.getTurnInterval())
+		this.runner.run((context) -> assertThat(context.getBean(ExecutorDeliveryScheduler.class).getTurnInterval())
 			.isEqualTo(Duration.ofMillis(300)));
 		this.runner.withPropertyValues("mcp.notifications.saturated-write-interval=0")
-			.run((context) -> assertThat(
-					context.getBean(io.github.mcpsubscriptions.notification.ExecutorDeliveryScheduler.class)
-						.getTurnInterval())
-				.isZero());
+			.run((context) -> assertThat(context.getBean(ExecutorDeliveryScheduler.class).getTurnInterval()).isZero());
 		this.runner.withPropertyValues("mcp.notifications.saturated-write-interval=-1ms")
 			.run((context) -> assertThat(context).hasFailed()
 				.getFailure()
@@ -303,7 +300,7 @@ class McpEndpointAutoConfigurationTests {
 	@Test
 	void serverVersionDefaultsToBuildVersion() {
 		this.runner.withBean(BuildProperties.class, () -> {
-			java.util.Properties entries = new java.util.Properties();
+			Properties entries = new Properties();
 			entries.setProperty("version", "9.8.7");
 			return new BuildProperties(entries);
 		}).run((context) -> assertThat(context.getBean(McpServerInfo.class).version()).isEqualTo("9.8.7"));

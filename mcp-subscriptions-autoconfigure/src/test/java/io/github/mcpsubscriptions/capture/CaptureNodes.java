@@ -1,6 +1,7 @@
 package io.github.mcpsubscriptions.capture;
 
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -16,6 +17,8 @@ import io.github.mcpsubscriptions.notification.ResourceChangeFeed;
 import io.github.mcpsubscriptions.resource.McpResource;
 import io.github.mcpsubscriptions.test.McpTestApplication;
 import io.github.mcpsubscriptions.test.McpTestClient;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
@@ -95,11 +98,9 @@ public final class CaptureNodes implements AutoCloseable {
 	 */
 	public void awaitRecorded(ConfigurableApplicationContext node, int count) {
 		try {
-			org.awaitility.Awaitility.await()
-				.atMost(ChangeCaptureTests.WAIT)
-				.until(() -> recorded(node).size() >= count);
+			Awaitility.await().atMost(ChangeCaptureTests.WAIT).until(() -> recorded(node).size() >= count);
 		}
-		catch (org.awaitility.core.ConditionTimeoutException ex) {
+		catch (ConditionTimeoutException ex) {
 			CaptureStats stats = node.getBean(CaptureStats.class);
 			throw new AssertionError("Expected " + count + " changes, got " + recorded(node) + "; the capture is at "
 					+ stats.getPosition() + " (connected " + stats.isConnected() + ", reading " + stats.isReading()
@@ -163,7 +164,7 @@ public final class CaptureNodes implements AutoCloseable {
 		try (Connection connection = this.dataSource.getConnection()) {
 			url = connection.getMetaData().getURL();
 		}
-		return java.sql.DriverManager.getConnection(url, role, "");
+		return DriverManager.getConnection(url, role, "");
 	}
 
 	/**
@@ -178,7 +179,7 @@ public final class CaptureNodes implements AutoCloseable {
 			url = connection.getMetaData().getURL();
 			user = connection.getMetaData().getUserName();
 		}
-		Connection connection = java.sql.DriverManager.getConnection(
+		Connection connection = DriverManager.getConnection(
 				url.replaceFirst("/[^/?]+(\\?|$)", "/postgres$1").replaceFirst("currentSchema=[^&]*", ""), user, "");
 		connection.setAutoCommit(false);
 		return connection;

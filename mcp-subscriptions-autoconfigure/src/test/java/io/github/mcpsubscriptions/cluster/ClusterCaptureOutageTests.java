@@ -1,5 +1,8 @@
 package io.github.mcpsubscriptions.cluster;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import io.github.mcpsubscriptions.capture.CaptureHealthIndicator;
 import io.github.mcpsubscriptions.capture.CaptureNodes;
 import io.github.mcpsubscriptions.notification.ResourceChange;
@@ -38,7 +41,7 @@ class ClusterCaptureOutageTests {
 	@Test
 	void aChangeCommittedWhileRedisIsDownEntersTheLogWhenItIsBack() throws Exception {
 		this.server = new RedisServerProcess();
-		java.util.List<String> properties = new java.util.ArrayList<>();
+		List<String> properties = new ArrayList<>();
 		for (String argument : this.redis.nodeArguments("127.0.0.1", this.server.port(), "mcp.cluster.node-name=a",
 				"spring.data.redis.timeout=1s", "mcp.cluster.poll-timeout=200ms", "mcp.capture.max-back-off=500ms")) {
 			if (!argument.startsWith("--server.port")) {

@@ -1,5 +1,6 @@
 package io.github.mcpsubscriptions.cluster;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -8,6 +9,7 @@ import io.github.mcpsubscriptions.resource.McpResource;
 import io.github.mcpsubscriptions.test.McpTestApplication;
 import io.github.mcpsubscriptions.test.McpTestClient;
 import io.github.mcpsubscriptions.test.TestUsers;
+import org.awaitility.Awaitility;
 
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
@@ -87,9 +89,7 @@ final class ClusterNodes implements AutoCloseable {
 		ClusterStats stats = node.getBean(ClusterStats.class);
 		long before = stats.getPublished();
 		publish(node, uri);
-		org.awaitility.Awaitility.await()
-			.atMost(java.time.Duration.ofSeconds(10))
-			.until(() -> stats.getPublished() > before);
+		Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> stats.getPublished() > before);
 	}
 
 	@Override

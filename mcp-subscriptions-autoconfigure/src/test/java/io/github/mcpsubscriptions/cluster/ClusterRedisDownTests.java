@@ -11,9 +11,9 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import io.github.mcpsubscriptions.notification.ResourceListChangedEvent;
-import io.lettuce.core.resource.ClientResources;
 import io.github.mcpsubscriptions.test.McpTestClient;
 import io.github.mcpsubscriptions.test.SseStream;
+import io.lettuce.core.resource.ClientResources;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;

@@ -1,6 +1,6 @@
 package io.github.mcpsubscriptions.cluster;
 
-import java.net.URI;
+import java.io.UncheckedIOException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -103,7 +103,7 @@ class ClusterReplayTests {
 						}
 					});
 				}
-				catch (java.io.UncheckedIOException ex) {
+				catch (UncheckedIOException ex) {
 					// The node ended the stream (or died): the assertions below say
 					// which.
 				}

@@ -249,7 +249,7 @@ class McpObservabilityTests {
 
 				@Override
 				public void onStop(Observation.Context context) {
-					observations.add(context.getName() + " scheme="
+					Config.this.observations.add(context.getName() + " scheme="
 							+ context.getLowCardinalityKeyValue("mcp.uri.scheme").getValue());
 				}
 

@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -50,7 +51,7 @@ class NotificationEncoderTests {
 					OutboundNotification shared = factory.create();
 					List<Subscriber> subscribers = subscribers();
 					if (order == 1) {
-						java.util.Collections.reverse(subscribers);
+						Collections.reverse(subscribers);
 					}
 					for (Subscriber subscriber : subscribers) {
 						String expected = encoder.encodeFully(factory.create(), subscriber);

@@ -1,13 +1,15 @@
 package io.github.mcpsubscriptions.notification;
 
-import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import io.github.mcpsubscriptions.test.ManualDeliveryScheduler;
 import io.github.mcpsubscriptions.test.MutableClock;
@@ -40,6 +42,25 @@ class OutboxTests {
 
 	private final List<String> written = new ArrayList<>();
 
+	/** The outbox's delivery threads, for {@link #offer}. */
+	private final Map<Outbox, DeliveryScheduler> schedulers = new IdentityHashMap<>();
+
+	private Outbox track(Outbox outbox, DeliveryScheduler scheduler) {
+		this.schedulers.put(outbox, scheduler);
+		return outbox;
+	}
+
+	/**
+	 * What a delivery lane does with a notification for a subscriber: queue it in the
+	 * outbox and hand the drain it starts, if any, to the delivery threads.
+	 */
+	private void offer(Outbox outbox, OutboundNotification notification) {
+		Runnable drain = outbox.queue(notification);
+		if (drain != null) {
+			this.schedulers.get(outbox).execute(drain);
+		}
+	}
+
 	private Outbox outbox(int capacity, Duration minInterval) {
 		return outbox(capacity, minInterval, this.scheduler, WriteBatch.DEFAULT, "");
 	}
@@ -47,13 +68,13 @@ class OutboxTests {
 	private Outbox outbox(int capacity, Duration minInterval, DeliveryScheduler scheduler, WriteBatch batch,
 			String name) {
 		// The configuration's intervals: without a limit, an outbox takes its fast path.
-		return new Outbox(capacity, new MinIntervals(minInterval, Map.of()), this.clock, scheduler,
+		return track(new Outbox(capacity, new MinIntervals(minInterval, Map.of()), this.clock, scheduler,
 				(stream, notification) -> {
 					stream.send(null, notification.uri() + (notification.resync() ? " resync" : "") + " "
 							+ notification.attributes());
 					this.written.add(name + notification.uri() + (notification.resync() ? " resync" : "") + " "
 							+ notification.attributes().getOrDefault("v", ""));
-				}, this.stats, () -> this.subscriptions, batch);
+				}, this.stats, () -> this.subscriptions, batch), scheduler);
 	}
 
 	@Test
@@ -63,7 +84,7 @@ class OutboxTests {
 		stream.holdWrites();
 		outbox.attach(stream);
 		for (int i = 1; i <= 5; i++) {
-			outbox.offer(change("a://items/" + i, 1));
+			offer(outbox, change("a://items/" + i, 1));
 		}
 		assertThat(this.written).isEmpty();
 		stream.taken();
@@ -96,10 +117,10 @@ class OutboxTests {
 		a.attach(streamA);
 		b.attach(streamB);
 		for (int i = 1; i <= 3; i++) {
-			a.offer(change("a://items/" + i, 1));
+			offer(a, change("a://items/" + i, 1));
 		}
 		for (int i = 1; i <= 3; i++) {
-			b.offer(change("a://items/" + i, 1));
+			offer(b, change("a://items/" + i, 1));
 		}
 		while (!queue.isEmpty()) {
 			queue.remove(0).run();
@@ -115,25 +136,25 @@ class OutboxTests {
 		GatheringScheduler saturated = new GatheringScheduler();
 		RecordingStream stream = new RecordingStream();
 		Outbox outbox = attached(saturated, stream);
-		outbox.offer(change("a://items/1", 1));
+		offer(outbox, change("a://items/1", 1));
 		saturated.runQueued();
 		assertThat(stream.batches()).as("a single change never waits").containsExactly(1);
-		outbox.offer(change("a://items/2", 1));
-		outbox.offer(change("a://items/3", 1));
+		offer(outbox, change("a://items/2", 1));
+		offer(outbox, change("a://items/3", 1));
 		saturated.runQueued();
 		assertThat(stream.batches()).as("delivery lagged: the stream had company").containsExactly(1, 2);
-		outbox.offer(change("a://items/4", 1));
+		offer(outbox, change("a://items/4", 1));
 		this.clock.advance(Duration.ofMillis(30));
 		saturated.runQueued();
 		assertThat(this.written).as("the lone notification waits").hasSize(3);
 		assertThat(saturated.waited).as("after waiting 30 ms for its turn").containsExactly(30L);
 		assertThat(saturated.gathered).hasSize(1);
 		assertThat(this.stats.getGathered()).isOne();
-		outbox.offer(change("a://items/5", 1));
+		offer(outbox, change("a://items/5", 1));
 		assertThat(saturated.queued).as("it joins the waiting drain").isEmpty();
 		saturated.runGathered();
 		assertThat(stream.batches()).as("and shares its write").containsExactly(1, 2, 2);
-		outbox.offer(change("a://items/6", 1));
+		offer(outbox, change("a://items/6", 1));
 		saturated.runQueued();
 		saturated.runGathered();
 		assertThat(stream.batches()).as("nothing joined: it waits only once").containsExactly(1, 2, 2, 1);
@@ -147,16 +168,16 @@ class OutboxTests {
 		GatheringScheduler scheduler = new GatheringScheduler();
 		RecordingStream stream = new RecordingStream();
 		Outbox outbox = attached(scheduler, stream);
-		outbox.offer(change("a://items/1", 1));
-		outbox.offer(change("a://items/2", 1));
+		offer(outbox, change("a://items/1", 1));
+		offer(outbox, change("a://items/2", 1));
 		scheduler.runQueued();
 		scheduler.saturated = false;
-		outbox.offer(change("a://items/3", 1));
+		offer(outbox, change("a://items/3", 1));
 		scheduler.runQueued();
 		assertThat(stream.batches()).as("delivery keeps up: nothing waits").containsExactly(2, 1);
 		scheduler.saturated = true;
 		this.clock.advance(Duration.ofSeconds(1));
-		outbox.offer(change("a://items/4", 1));
+		offer(outbox, change("a://items/4", 1));
 		scheduler.runQueued();
 		assertThat(stream.batches()).as("company came a second ago: nothing waits").containsExactly(2, 1, 1);
 		assertThat(scheduler.gathered).isEmpty();
@@ -170,7 +191,7 @@ class OutboxTests {
 		stream.holdWrites();
 		outbox.attach(stream);
 		for (int i = 1; i <= 3; i++) {
-			outbox.offer(change("a://items/" + i, 1));
+			offer(outbox, change("a://items/" + i, 1));
 		}
 		stream.taken();
 		assertThat(this.written).containsExactly("a://items/1 1", "a://items/2 1", "a://items/3 1");
@@ -184,7 +205,7 @@ class OutboxTests {
 		first.holdWrites();
 		outbox.attach(first);
 		for (int i = 1; i <= 4; i++) {
-			outbox.offer(change("a://items/" + i, 1));
+			offer(outbox, change("a://items/" + i, 1));
 		}
 		first.failAfter(2);
 		first.taken();
@@ -203,7 +224,7 @@ class OutboxTests {
 		RecordingStream first = new RecordingStream();
 		outbox.attach(first);
 		first.close();
-		outbox.offer(change("a://items/1", 1));
+		offer(outbox, change("a://items/1", 1));
 		assertThat(outbox.size()).isOne();
 		RecordingStream second = new RecordingStream();
 		outbox.attach(second);
@@ -223,16 +244,17 @@ class OutboxTests {
 	void anErrorInAWriterDoesNotStopLaterDeliveries() {
 		List<String> delivered = new ArrayList<>();
 		boolean[] failed = { false };
-		Outbox outbox = new Outbox(10, (uri) -> Duration.ZERO, this.clock, this.scheduler, (stream, notification) -> {
-			if (!failed[0]) {
-				failed[0] = true;
-				throw new OutOfMemoryError("simulated");
-			}
-			delivered.add(notification.uri());
-		}, this.stats, () -> this.subscriptions);
+		Outbox outbox = track(
+				new Outbox(10, (uri) -> Duration.ZERO, this.clock, this.scheduler, (stream, notification) -> {
+					if (!failed[0]) {
+						failed[0] = true;
+						throw new OutOfMemoryError("simulated");
+					}
+					delivered.add(notification.uri());
+				}, this.stats, () -> this.subscriptions), this.scheduler);
 		outbox.attach(new RecordingStream());
-		assertThatExceptionOfType(OutOfMemoryError.class).isThrownBy(() -> outbox.offer(change("a://items/1", 1)));
-		outbox.offer(change("a://items/2", 1));
+		assertThatExceptionOfType(OutOfMemoryError.class).isThrownBy(() -> offer(outbox, change("a://items/1", 1)));
+		offer(outbox, change("a://items/2", 1));
 		assertThat(delivered).containsExactly("a://items/2");
 	}
 
@@ -240,8 +262,8 @@ class OutboxTests {
 	void deliversInOrderWhenStreamIsOpen() {
 		Outbox outbox = outbox(10, Duration.ZERO);
 		outbox.attach(new RecordingStream());
-		outbox.offer(change("a://items/1", 1));
-		outbox.offer(change("a://items/2", 1));
+		offer(outbox, change("a://items/1", 1));
+		offer(outbox, change("a://items/2", 1));
 		assertThat(this.written).containsExactly("a://items/1 1", "a://items/2 1");
 		assertThat(this.stats.getSent()).isEqualTo(2);
 	}
@@ -249,9 +271,9 @@ class OutboxTests {
 	@Test
 	void waitsForStreamThenDeliversCoalesced() {
 		Outbox outbox = outbox(10, Duration.ZERO);
-		outbox.offer(change("a://items/1", 1));
-		outbox.offer(change("a://items/2", 1));
-		outbox.offer(change("a://items/1", 2));
+		offer(outbox, change("a://items/1", 1));
+		offer(outbox, change("a://items/2", 1));
+		offer(outbox, change("a://items/1", 2));
 		assertThat(this.written).isEmpty();
 		assertThat(outbox.size()).isEqualTo(2);
 		outbox.attach(new RecordingStream());
@@ -265,10 +287,10 @@ class OutboxTests {
 	void rateLimitDelaysButNeverDropsTheLastChange() {
 		Outbox outbox = outbox(10, Duration.ofSeconds(1));
 		outbox.attach(new RecordingStream());
-		outbox.offer(change("a://items/1", 1));
+		offer(outbox, change("a://items/1", 1));
 		assertThat(this.written).containsExactly("a://items/1 1");
-		outbox.offer(change("a://items/1", 2));
-		outbox.offer(change("a://items/1", 3));
+		offer(outbox, change("a://items/1", 2));
+		offer(outbox, change("a://items/1", 3));
 		assertThat(this.written).hasSize(1);
 		assertThat(this.stats.getDelayed()).isOne();
 		this.scheduler.advance(Duration.ofMillis(999));
@@ -281,13 +303,13 @@ class OutboxTests {
 
 	@Test
 	void rateLimitIsPerSubscription() {
-		Outbox outbox = new Outbox(10, (uri) -> uri.equals("a://slow") ? Duration.ofSeconds(5) : Duration.ZERO,
+		Outbox outbox = track(new Outbox(10, (uri) -> uri.equals("a://slow") ? Duration.ofSeconds(5) : Duration.ZERO,
 				this.clock, this.scheduler, (stream, n) -> this.written.add(n.subscribedUri() + " " + n.uri()),
-				this.stats, () -> this.subscriptions);
+				this.stats, () -> this.subscriptions), this.scheduler);
 		outbox.attach(new RecordingStream());
-		outbox.offer(change("a://slow/1", "a://slow", 1));
-		outbox.offer(change("a://slow/2", "a://slow", 1));
-		outbox.offer(change("a://fast/1", "a://fast", 1));
+		offer(outbox, change("a://slow/1", "a://slow", 1));
+		offer(outbox, change("a://slow/2", "a://slow", 1));
+		offer(outbox, change("a://fast/1", "a://fast", 1));
 		assertThat(this.written).containsExactly("a://slow a://slow/1", "a://fast a://fast/1");
 		this.scheduler.advance(Duration.ofSeconds(5));
 		assertThat(this.written).containsExactly("a://slow a://slow/1", "a://fast a://fast/1", "a://slow a://slow/2");
@@ -297,14 +319,14 @@ class OutboxTests {
 	void overflowClosesStreamAndQueuesResync() {
 		Outbox outbox = outbox(2, Duration.ZERO);
 		RecordingStream stream = new RecordingStream();
-		outbox.offer(change("a://items/1", 1));
-		outbox.offer(change("a://items/2", 1));
+		offer(outbox, change("a://items/1", 1));
+		offer(outbox, change("a://items/2", 1));
 		outbox.attach(stream);
 		this.written.clear();
 		outbox.detach(stream);
-		outbox.offer(change("a://items/3", 1));
-		outbox.offer(change("a://items/4", 1));
-		outbox.offer(change("a://items/5", 1));
+		offer(outbox, change("a://items/3", 1));
+		offer(outbox, change("a://items/4", 1));
+		offer(outbox, change("a://items/5", 1));
 		assertThat(this.stats.getOverflows()).isOne();
 		assertThat(this.stats.getDroppedOnOverflow()).as("items 3 and 4 waited, 5 did not fit").isEqualTo(3);
 		assertThat(outbox.size()).as("only the resync waits").isOne();
@@ -330,14 +352,14 @@ class OutboxTests {
 			}
 
 		};
-		Outbox outbox = new Outbox(2, (uri) -> Duration.ZERO, this.clock, stalled, (stream, n) -> {
-		}, this.stats, () -> this.subscriptions);
+		Outbox outbox = track(new Outbox(2, (uri) -> Duration.ZERO, this.clock, stalled, (stream, n) -> {
+		}, this.stats, () -> this.subscriptions), stalled);
 		RecordingStream stream = new RecordingStream();
 		outbox.attach(stream);
-		outbox.offer(change("a://items/1", 1));
-		outbox.offer(change("a://items/2", 1));
+		offer(outbox, change("a://items/1", 1));
+		offer(outbox, change("a://items/2", 1));
 		assertThat(stream.isOpen()).isTrue();
-		outbox.offer(change("a://items/3", 1));
+		offer(outbox, change("a://items/3", 1));
 		assertThat(stream.isOpen()).as("past the bound the stream is closed").isFalse();
 		assertThat(this.stats.getOverflows()).isOne();
 		assertThat(outbox.size()).as("memory is released: only the resync waits").isOne();
@@ -345,8 +367,8 @@ class OutboxTests {
 
 	@Test
 	void stalledWriteGivesUpStreamAndQueuesResync() throws Exception {
-		java.util.concurrent.CountDownLatch writing = new java.util.concurrent.CountDownLatch(1);
-		java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+		CountDownLatch writing = new CountDownLatch(1);
+		CountDownLatch release = new CountDownLatch(1);
 		DeliveryScheduler threads = new DeliveryScheduler() {
 
 			@Override
@@ -361,7 +383,7 @@ class OutboxTests {
 			}
 
 		};
-		Outbox outbox = new Outbox(10, (uri) -> Duration.ZERO, this.clock, threads, (stream, n) -> {
+		Outbox outbox = track(new Outbox(10, (uri) -> Duration.ZERO, this.clock, threads, (stream, n) -> {
 			writing.countDown();
 			try {
 				// A client that does not read: the write blocks.
@@ -370,11 +392,11 @@ class OutboxTests {
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();
 			}
-		}, this.stats, () -> this.subscriptions);
+		}, this.stats, () -> this.subscriptions), threads);
 		RecordingStream stream = new RecordingStream();
 		outbox.attach(stream);
-		outbox.offer(change("a://items/1", 1));
-		assertThat(writing.await(5, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+		offer(outbox, change("a://items/1", 1));
+		assertThat(writing.await(5, TimeUnit.SECONDS)).isTrue();
 		assertThat(outbox.takeStalledStream(this.clock.instant(), Duration.ofSeconds(10))).isNull();
 		this.clock.advance(Duration.ofSeconds(11));
 		assertThat(outbox.takeStalledStream(this.clock.instant(), Duration.ofSeconds(10))).isSameAs(stream);
@@ -388,10 +410,10 @@ class OutboxTests {
 		Outbox outbox = outbox(10, Duration.ZERO);
 		RecordingStream stream = new RecordingStream();
 		outbox.attach(stream);
-		outbox.offer(change("a://items/1", 1));
+		offer(outbox, change("a://items/1", 1));
 		stream.holdWrites();
-		outbox.offer(change("a://items/2", 1));
-		outbox.offer(change("a://items/2", 2));
+		offer(outbox, change("a://items/2", 1));
+		offer(outbox, change("a://items/2", 2));
 		outbox.keepAlive();
 		assertThat(this.written).as("nothing written while the client has not taken the last write")
 			.containsExactly("a://items/1 1");
@@ -407,7 +429,7 @@ class OutboxTests {
 		RecordingStream stream = new RecordingStream();
 		outbox.attach(stream);
 		stream.holdWrites();
-		outbox.offer(change("a://items/1", 1));
+		offer(outbox, change("a://items/1", 1));
 		this.clock.advance(Duration.ofSeconds(9));
 		assertThat(outbox.takeStalledStream(this.clock.instant(), Duration.ofSeconds(10))).isNull();
 		this.clock.advance(Duration.ofSeconds(2));
@@ -427,7 +449,7 @@ class OutboxTests {
 		Outbox outbox = outbox(10, Duration.ZERO);
 		RecordingStream stream = new RecordingStream();
 		outbox.attach(stream);
-		outbox.offer(change("a://items/1", 1));
+		offer(outbox, change("a://items/1", 1));
 		assertThat(this.written).containsExactly("a://items/1 1");
 		this.clock.advance(Duration.ofSeconds(11));
 		assertThat(outbox.takeStalledStream(this.clock.instant(), Duration.ofSeconds(10)))
@@ -450,7 +472,7 @@ class OutboxTests {
 	@Test
 	void attachActionRunsBeforeWaitingNotifications() {
 		Outbox outbox = outbox(10, Duration.ZERO);
-		outbox.offer(change("a://items/1", 1));
+		offer(outbox, change("a://items/1", 1));
 		RecordingStream stream = new RecordingStream();
 		outbox.attach(stream, (target, self) -> target.send("replayed-1", "old"));
 		assertThat(stream.written()).first().isEqualTo("id=replayed-1 data=old");
@@ -463,7 +485,7 @@ class OutboxTests {
 		RecordingStream broken = new RecordingStream();
 		broken.failWrites();
 		outbox.attach(broken);
-		outbox.offer(change("a://items/1", 1));
+		offer(outbox, change("a://items/1", 1));
 		assertThat(this.written).isEmpty();
 		assertThat(outbox.size()).isOne();
 		outbox.attach(new RecordingStream());
@@ -473,8 +495,8 @@ class OutboxTests {
 	@Test
 	void forgetDropsWaitingNotificationsOfSubscription() {
 		Outbox outbox = outbox(10, Duration.ZERO);
-		outbox.offer(change("a://items/1", "a://items", 1));
-		outbox.offer(change("b://x", "b://x", 1));
+		offer(outbox, change("a://items/1", "a://items", 1));
+		offer(outbox, change("b://x", "b://x", 1));
 		outbox.forget("a://items");
 		outbox.attach(new RecordingStream());
 		assertThat(this.written).containsExactly("b://x 1");
@@ -484,7 +506,7 @@ class OutboxTests {
 	void closedOutboxAcceptsNothing() {
 		Outbox outbox = outbox(10, Duration.ZERO);
 		outbox.close();
-		outbox.offer(change("a://items/1", 1));
+		offer(outbox, change("a://items/1", 1));
 		outbox.attach(new RecordingStream());
 		assertThat(outbox.size()).isZero();
 		assertThat(this.written).isEmpty();
@@ -502,7 +524,7 @@ class OutboxTests {
 	@Test
 	void aReplayIsWrittenUnderTheBatchBudgetAsTheClientTakesItThenWhatWaits() {
 		Outbox outbox = outbox(10, Duration.ZERO, this.scheduler, new WriteBatch(3, 1 << 20), "");
-		outbox.offer(change("a://items/live", 1));
+		offer(outbox, change("a://items/live", 1));
 		RecordingStream stream = new RecordingStream();
 		stream.holdWrites();
 		int[] produced = { 0 };
@@ -538,24 +560,24 @@ class OutboxTests {
 	@Test
 	void withoutAStreamAtMostTheDetachedCapacityWaitsThenOneResyncPerSubscriptionStandsForTheRest() {
 		this.subscriptions.add("b://other");
-		Outbox outbox = new Outbox(10, 3, (uri) -> Duration.ZERO, this.clock, this.scheduler,
+		Outbox outbox = track(new Outbox(10, 3, (uri) -> Duration.ZERO, this.clock, this.scheduler,
 				(stream, notification) -> this.written
 					.add(notification.uri() + (notification.resync() ? " resync" : "")),
-				this.stats, () -> this.subscriptions, WriteBatch.DEFAULT);
+				this.stats, () -> this.subscriptions, WriteBatch.DEFAULT), this.scheduler);
 		for (int i = 1; i <= 3; i++) {
-			outbox.offer(change("a://items/" + i, 1));
+			offer(outbox, change("a://items/" + i, 1));
 		}
 		assertThat(outbox.size()).isEqualTo(3);
-		outbox.offer(change("a://items/4", 1));
+		offer(outbox, change("a://items/4", 1));
 		assertThat(outbox.size()).as("one resync per subscription").isEqualTo(2);
 		for (int i = 5; i <= 50; i++) {
-			outbox.offer(change("a://items/" + i, 1));
+			offer(outbox, change("a://items/" + i, 1));
 		}
 		assertThat(outbox.size()).as("the resync covers what follows").isEqualTo(2);
-		outbox.offer(change("b://other/1", "b://other", 1));
+		offer(outbox, change("b://other/1", "b://other", 1));
 		outbox.attach(new RecordingStream());
 		assertThat(this.written).containsExactly("a://items resync", "b://other resync");
-		outbox.offer(change("a://items/51", 1));
+		offer(outbox, change("a://items/51", 1));
 		assertThat(this.written).as("with a stream, notifications flow again").endsWith("a://items/51");
 	}
 

@@ -1,6 +1,7 @@
 package io.github.mcpsubscriptions.notification;
 
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 
@@ -44,7 +45,7 @@ class ResourceEventForwarderTests {
 			RecordingFeed feed = context.getBean(RecordingFeed.class);
 			new TransactionTemplate(context.getBean(PlatformTransactionManager.class))
 				.executeWithoutResult((status) -> {
-					context.publishEvent(new ResourceChangedEvent("a://x", java.util.Map.of("version", 2)));
+					context.publishEvent(new ResourceChangedEvent("a://x", Map.of("version", 2)));
 					assertThat(feed.uris()).as("nothing before commit").isEmpty();
 				});
 			assertThat(feed.uris()).containsExactly("a://x");

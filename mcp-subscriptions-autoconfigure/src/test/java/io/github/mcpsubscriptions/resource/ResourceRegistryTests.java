@@ -1,8 +1,10 @@
 package io.github.mcpsubscriptions.resource;
 
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -31,8 +33,8 @@ class ResourceRegistryTests {
 
 	@Test
 	void anInstanceIsListedWhenTheTemplateThatServesItListsItsInstances() {
-		this.registry.register(
-				ResourceDefinition.builder("a://items/{id}", (r) -> "item").instanceLister(java.util.List::of).build());
+		this.registry
+			.register(ResourceDefinition.builder("a://items/{id}", (r) -> "item").instanceLister(List::of).build());
 		this.registry.register(ResourceDefinition.builder("a://items/special", (r) -> "static").build());
 		this.registry.register(ResourceDefinition.builder("file:///{+path}", (r) -> "any").build());
 		assertThat(this.registry.isListedInstance("a://items/7")).isTrue();
@@ -68,9 +70,8 @@ class ResourceRegistryTests {
 
 	@Test
 	void onlyTemplatesListInstances() {
-		org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
-			.isThrownBy(
-					() -> ResourceDefinition.builder("a://x", (r) -> "x").instanceLister(java.util.List::of).build());
+		Assertions.assertThatIllegalArgumentException()
+			.isThrownBy(() -> ResourceDefinition.builder("a://x", (r) -> "x").instanceLister(List::of).build());
 	}
 
 }

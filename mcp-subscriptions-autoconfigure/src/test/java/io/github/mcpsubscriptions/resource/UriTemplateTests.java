@@ -1,16 +1,16 @@
 package io.github.mcpsubscriptions.resource;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.Timeout.ThreadMode;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
-import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
  * Tests for {@link UriTemplate}.
@@ -522,29 +522,30 @@ class UriTemplateTests {
 	// Hang guard
 
 	@Test
+	@Timeout(value = 5, threadMode = ThreadMode.SEPARATE_THREAD)
 	void longInputDoesNotHang() {
 		UriTemplate template = UriTemplate.parse("x://{+p}/end");
 		String uri = "x://" + "a/".repeat(5000);
-		assertTimeoutPreemptively(Duration.ofSeconds(5), () -> assertThat(template.match(uri)).isNull());
+		assertThat(template.match(uri)).isNull();
 		assertThat(template.match(uri + "end")).containsExactly(Map.entry("p", "a/".repeat(4999) + "a"));
 	}
 
 	@Test
+	@Timeout(value = 5, threadMode = ThreadMode.SEPARATE_THREAD)
 	void longInputWithSeveralReservedExpressionsDoesNotHang() {
 		UriTemplate template = UriTemplate.parse("x://{+a}/{+b}/{+c}/{d}/end{?q}");
 		String uri = "x://" + "/".repeat(10_000);
-		assertTimeoutPreemptively(Duration.ofSeconds(5), () -> {
-			assertThat(template.match(uri)).isNull();
-			assertThat(template.match(uri + "?q=1")).isNull();
-			assertThat(template.match("x://" + "&".repeat(10_000))).isNull();
-		});
+		assertThat(template.match(uri)).isNull();
+		assertThat(template.match(uri + "?q=1")).isNull();
+		assertThat(template.match("x://" + "&".repeat(10_000))).isNull();
 	}
 
 	@Test
+	@Timeout(value = 5, threadMode = ThreadMode.SEPARATE_THREAD)
 	void longQueryContinuationDoesNotHang() {
 		UriTemplate template = UriTemplate.parse("x://a?b={b}{&c,d}");
 		String uri = "x://a?b=" + "&c=1".repeat(5000);
-		assertTimeoutPreemptively(Duration.ofSeconds(5), () -> assertThat(template.match(uri)).isNull());
+		assertThat(template.match(uri)).isNull();
 	}
 
 }

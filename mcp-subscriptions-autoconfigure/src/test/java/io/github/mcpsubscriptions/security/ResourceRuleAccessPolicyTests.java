@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.stream.IntStream;
 
@@ -460,9 +461,7 @@ class ResourceRuleAccessPolicyTests {
 
 		@McpResourceInstances("catalog://products/{id}")
 		List<ResourceInstance> productIds() {
-			return IntStream.rangeClosed(1, 5)
-				.mapToObj((id) -> new ResourceInstance(java.util.Map.of("id", id)))
-				.toList();
+			return IntStream.rangeClosed(1, 5).mapToObj((id) -> new ResourceInstance(Map.of("id", id))).toList();
 		}
 
 		@Bean

@@ -54,7 +54,7 @@ class KeptClientDataLimitsTests {
 		McpTestClient client = new McpTestClient(this.port);
 		StringBuilder many = new StringBuilder("{\"experimental\":{");
 		for (int i = 0; i < 2000; i++) {
-			many.append(i > 0 ? "," : "").append("\"k").append(i).append("\":[1]");
+			many.append((i > 0) ? "," : "").append("\"k").append(i).append("\":[1]");
 		}
 		many.append("}}");
 		assertInvalidParams(client.post(initialize(many.toString(), "{\"name\":\"test\"}")), "capabilities",

@@ -2,6 +2,7 @@ package io.github.mcpsubscriptions.server;
 
 import java.net.http.HttpResponse;
 import java.security.Principal;
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.mcpsubscriptions.subscription.ResourceAccessPolicy;
@@ -72,7 +73,7 @@ class ListenFilterSizeTests {
 		String uris = ",\"l://items/7\"".repeat(URIS).substring(1);
 		try (SseStream stream = client.listen("{\"resourceSubscriptions\":[" + uris + ",\"l://items\"]}")) {
 			assertThat(stream.response().statusCode()).isEqualTo(200);
-			JsonNode honoured = json(stream.nextMessage(java.time.Duration.ofSeconds(10)).data()).get("params")
+			JsonNode honoured = json(stream.nextMessage(Duration.ofSeconds(10)).data()).get("params")
 				.get("notifications")
 				.get("resourceSubscriptions");
 			assertThat(honoured).extracting(JsonNode::stringValue).containsExactly("l://items/7", "l://items");

@@ -2,6 +2,7 @@ package io.github.mcpsubscriptions.server;
 
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
 
 import io.github.mcpsubscriptions.notification.NotificationDispatcher;
 import io.github.mcpsubscriptions.notification.ResourceChangedEvent;
@@ -82,7 +83,7 @@ class ListenTests {
 					.get("io.modelcontextprotocol/subscriptionId")
 					.intValue()).isEqualTo(id);
 			}
-			assertThat(java.util.Set.of(first.get("params").get("subscribedUri").stringValue(),
+			assertThat(Set.of(first.get("params").get("subscribedUri").stringValue(),
 					second.get("params").get("subscribedUri").stringValue()))
 				.containsExactlyInAnyOrder("l://items/{id}", "l://items");
 		}

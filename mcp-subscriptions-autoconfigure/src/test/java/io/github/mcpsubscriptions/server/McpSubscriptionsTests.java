@@ -2,7 +2,10 @@ package io.github.mcpsubscriptions.server;
 
 import java.security.Principal;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import io.github.mcpsubscriptions.notification.NotificationDispatcher;
 import io.github.mcpsubscriptions.notification.ResourceChangedEvent;
@@ -90,8 +93,7 @@ class McpSubscriptionsTests {
 			JsonNode second = nextNotification(stream);
 			assertThat(first.get("uri").stringValue()).isEqualTo("catalog://products/2");
 			assertThat(second.get("uri").stringValue()).isEqualTo("catalog://products/2");
-			assertThat(java.util.Set.of(first.get("subscribedUri").stringValue(),
-					second.get("subscribedUri").stringValue()))
+			assertThat(Set.of(first.get("subscribedUri").stringValue(), second.get("subscribedUri").stringValue()))
 				.containsExactlyInAnyOrder("catalog://products", "catalog://products/{id}");
 			assertNoMoreNotifications(stream);
 		}
@@ -173,7 +175,7 @@ class McpSubscriptionsTests {
 			this.events.publishEvent(new ResourceChangedEvent("logs://app/secret.log"));
 			this.events.publishEvent(new ResourceChangedEvent("catalog://products/2"));
 			this.events.publishEvent(new ResourceChangedEvent("logs://app/a.log"));
-			java.util.List<String> delivered = new java.util.ArrayList<>();
+			List<String> delivered = new ArrayList<>();
 			for (int i = 0; i < 3; i++) {
 				JsonNode params = nextNotification(stream);
 				delivered.add(params.get("uri").stringValue() + " via " + params.get("subscribedUri").stringValue());

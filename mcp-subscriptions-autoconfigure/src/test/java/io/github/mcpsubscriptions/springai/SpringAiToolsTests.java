@@ -1,20 +1,26 @@
 package io.github.mcpsubscriptions.springai;
 
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
+import java.util.Set;
+import java.util.function.Function;
 
 import io.github.mcpsubscriptions.resource.McpResource;
 import io.github.mcpsubscriptions.test.McpTestApplication;
 import io.github.mcpsubscriptions.test.McpTestClient;
+import io.github.mcpsubscriptions.test.SseStream;
 import io.github.mcpsubscriptions.tool.McpTool;
 import io.github.mcpsubscriptions.tool.ToolCall;
 import io.github.mcpsubscriptions.tool.ToolDefinition;
 import io.github.mcpsubscriptions.tool.ToolRegistry;
 import io.github.mcpsubscriptions.tool.ToolResult;
-import io.github.mcpsubscriptions.test.SseStream;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -23,6 +29,7 @@ import tools.jackson.databind.JsonNode;
 import org.springframework.ai.tool.ToolCallbackProvider;
 import org.springframework.ai.tool.annotation.Tool;
 import org.springframework.ai.tool.annotation.ToolParam;
+import org.springframework.ai.tool.function.FunctionToolCallback;
 import org.springframework.ai.tool.method.MethodToolCallbackProvider;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -208,16 +215,12 @@ class SpringAiToolsTests {
 		assertThat(this.meters.find("mcp.tools.calls").tag("tool", "nope").counters()).isEmpty();
 		this.meters.find("mcp.tools.calls")
 			.counters()
-			.forEach((counter) -> assertThat(counter.getId().getTags())
-				.extracting(io.micrometer.core.instrument.Tag::getKey)
+			.forEach((counter) -> assertThat(counter.getId().getTags()).extracting(Tag::getKey)
 				.containsExactlyInAnyOrder("tool", "outcome"));
 	}
 
 	private double calls(String tool, String outcome) {
-		io.micrometer.core.instrument.Counter counter = this.meters.find("mcp.tools.calls")
-			.tag("tool", tool)
-			.tag("outcome", outcome)
-			.counter();
+		Counter counter = this.meters.find("mcp.tools.calls").tag("tool", tool).tag("outcome", outcome).counter();
 		return (counter != null) ? counter.count() : 0;
 	}
 
@@ -232,11 +235,11 @@ class SpringAiToolsTests {
 			assertThat(
 					json(notAsked.nextMessage(WAIT).data()).get("params").get("notifications").has("toolsListChanged"))
 				.isFalse();
-			this.tools.register(new SpringAiTool(org.springframework.ai.tool.function.FunctionToolCallback
-				.builder("late_tool", (java.util.function.Function<String, String>) (input) -> "late")
-				.description("Registered late")
-				.inputType(String.class)
-				.build()));
+			this.tools.register(new SpringAiTool(
+					FunctionToolCallback.builder("late_tool", (Function<String, String>) (input) -> "late")
+						.description("Registered late")
+						.inputType(String.class)
+						.build()));
 			try {
 				assertThat(json(sessionStream.nextMessage(WAIT).data()).get("method").stringValue())
 					.isEqualTo("notifications/tools/list_changed");
@@ -323,9 +326,9 @@ class SpringAiToolsTests {
 	}
 
 	private static String cursorAt(int offset) {
-		return java.util.Base64.getUrlEncoder()
+		return Base64.getUrlEncoder()
 			.withoutPadding()
-			.encodeToString(("offset:" + offset).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+			.encodeToString(("offset:" + offset).getBytes(StandardCharsets.UTF_8));
 	}
 
 	private static List<String> allTools(Page page) throws Exception {
@@ -417,8 +420,8 @@ class SpringAiToolsTests {
 				}
 
 				@Override
-				public java.util.Set<String> getRequiredClientCapabilities() {
-					return java.util.Set.of("sampling");
+				public Set<String> getRequiredClientCapabilities() {
+					return Set.of("sampling");
 				}
 
 				@Override

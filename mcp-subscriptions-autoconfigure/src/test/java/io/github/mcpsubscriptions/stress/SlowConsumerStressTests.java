@@ -2,6 +2,7 @@ package io.github.mcpsubscriptions.stress;
 
 import java.io.OutputStream;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -160,7 +161,7 @@ class SlowConsumerStressTests {
 	private Socket openWithoutReading(String session) throws Exception {
 		Socket socket = new Socket();
 		socket.setReceiveBufferSize(1024);
-		socket.connect(new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), this.port), 5000);
+		socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), this.port), 5000);
 		OutputStream out = socket.getOutputStream();
 		out.write(("GET /mcp HTTP/1.1\r\nHost: localhost:" + this.port + "\r\nAccept: text/event-stream\r\n"
 				+ "Mcp-Session-Id: " + session + "\r\n\r\n")

@@ -1,5 +1,7 @@
 package io.github.mcpsubscriptions.subscription;
 
+import java.util.List;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -219,8 +221,7 @@ class CoverageRulesTests {
 			"catalog://, true", "catalog://products/?pattern=*.json, true", "catalog://products-archive, false",
 			"catalog://products-archive/7, false", "other://things/{id}, false", "file:///logs/?pattern=*.log, false" })
 	void aSubscriptionMayOverlapATemplateWhenOneLiteralBaseIsAPrefixOfTheOther(String subscribedUri, boolean overlaps) {
-		assertThat(CoverageRules.mayOverlap(subscribedUri, java.util.List.of("catalog://products/{id}")))
-			.isEqualTo(overlaps);
+		assertThat(CoverageRules.mayOverlap(subscribedUri, List.of("catalog://products/{id}"))).isEqualTo(overlaps);
 	}
 
 }

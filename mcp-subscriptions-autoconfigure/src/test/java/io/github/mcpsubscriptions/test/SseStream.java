@@ -74,7 +74,7 @@ public final class SseStream implements AutoCloseable {
 					case "id" -> id = value;
 					case "event" -> event = value;
 					case "retry" -> retry = value;
-					case "data" -> data = (data == null) ? new StringBuilder(value) : data.append('\n').append(value);
+					case "data" -> data = (data != null) ? data.append('\n').append(value) : new StringBuilder(value);
 					default -> {
 					}
 				}

@@ -1,5 +1,7 @@
 package io.github.mcpsubscriptions.tool;
 
+import java.util.List;
+
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -83,7 +85,7 @@ class InputValidatorTests {
 		assertThat(problems(schema, "{}")).isEmpty();
 	}
 
-	private static java.util.List<String> problems(String schema, String value) {
+	private static List<String> problems(String schema, String value) {
 		JsonNode schemaNode = json.readTree(schema);
 		return InputValidator.validate(schemaNode, json.readTree(value));
 	}

@@ -3,8 +3,15 @@ package io.github.mcpsubscriptions.transport;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 
 import io.github.mcpsubscriptions.notification.EncodedMessage;
 import io.github.mcpsubscriptions.notification.MessageStream;
@@ -13,6 +20,7 @@ import io.github.mcpsubscriptions.test.MutableClock;
 import jakarta.servlet.ServletOutputStream;
 import jakarta.servlet.WriteListener;
 import jakarta.servlet.http.HttpServletResponseWrapper;
+import org.assertj.core.api.Assertions;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -42,7 +50,7 @@ class AsyncSseStreamTests {
 		}, null);
 	}
 
-	private static AsyncSseStream open(CountingOutputStream out, java.util.function.Consumer<MessageStream> onClosed,
+	private static AsyncSseStream open(CountingOutputStream out, Consumer<MessageStream> onClosed,
 			java.time.@Nullable Duration retryOnClose) throws IOException {
 		MockHttpServletRequest request = new MockHttpServletRequest("GET", "/mcp");
 		request.setAsyncSupported(true);
@@ -55,7 +63,7 @@ class AsyncSseStreamTests {
 
 		};
 		return AsyncSseStream.open(request, response, onClosed, (done) -> {
-		}, retryOnClose, new ManualDeliveryScheduler(new MutableClock(Instant.EPOCH)), java.time.Duration.ofSeconds(1));
+		}, retryOnClose, new ManualDeliveryScheduler(new MutableClock(Instant.EPOCH)), Duration.ofSeconds(1));
 	}
 
 	@Test
@@ -258,11 +266,10 @@ class AsyncSseStreamTests {
 	@Test
 	void closedByAnotherThreadInABatchTheBatchGoesOutBeforeTheClose() throws Exception {
 		AtomicInteger closedCalls = new AtomicInteger();
-		AsyncSseStream closing = open(this.out, (closed) -> closedCalls.incrementAndGet(),
-				java.time.Duration.ofMillis(1500));
-		java.util.concurrent.CountDownLatch inBatch = new java.util.concurrent.CountDownLatch(1);
-		java.util.concurrent.CountDownLatch closedMeanwhile = new java.util.concurrent.CountDownLatch(1);
-		java.util.concurrent.atomic.AtomicReference<@Nullable Throwable> afterClose = new java.util.concurrent.atomic.AtomicReference<>();
+		AsyncSseStream closing = open(this.out, (closed) -> closedCalls.incrementAndGet(), Duration.ofMillis(1500));
+		CountDownLatch inBatch = new CountDownLatch(1);
+		CountDownLatch closedMeanwhile = new CountDownLatch(1);
+		AtomicReference<@Nullable Throwable> afterClose = new AtomicReference<>();
 		Thread writer = new Thread(() -> {
 			try {
 				closing.sendBatch(1 << 20, (target) -> {
@@ -283,7 +290,7 @@ class AsyncSseStreamTests {
 			}
 		});
 		writer.start();
-		assertThat(inBatch.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+		assertThat(inBatch.await(10, TimeUnit.SECONDS)).isTrue();
 		closing.close();
 		assertThat(closing.isOpen()).isFalse();
 		closedMeanwhile.countDown();
@@ -299,7 +306,7 @@ class AsyncSseStreamTests {
 	@Test
 	void aStreamClosedForGoodSendsNoRetry() throws IOException {
 		AsyncSseStream resumable = open(this.out, (closed) -> {
-		}, java.time.Duration.ofMillis(1500));
+		}, Duration.ofMillis(1500));
 		resumable.send("s-1", "{\"a\":1}");
 		resumable.closeForGood();
 		assertThat(resumable.isOpen()).isFalse();
@@ -311,7 +318,7 @@ class AsyncSseStreamTests {
 	@Test
 	void aStreamClosedForGoodInItsOwnBatchSendsTheBatchButNoRetry() throws IOException {
 		AsyncSseStream resumable = open(this.out, (closed) -> {
-		}, java.time.Duration.ofMillis(1500));
+		}, Duration.ofMillis(1500));
 		resumable.sendBatch(1 << 20, (target) -> {
 			target.send(null, "{\"n\":1}");
 			((AsyncSseStream) target).closeForGood();
@@ -340,7 +347,7 @@ class AsyncSseStreamTests {
 	void aClosedStreamFailsTheBatch() {
 		this.stream.close();
 		AtomicInteger calls = new AtomicInteger();
-		org.assertj.core.api.Assertions.assertThatIOException()
+		Assertions.assertThatIOException()
 			.isThrownBy(() -> this.stream.sendBatch(100, (target) -> calls.incrementAndGet() > 0));
 		assertThat(calls).hasValue(0);
 	}
@@ -383,7 +390,7 @@ class AsyncSseStreamTests {
 		int readyChecks;
 
 		/** The arrays the container was handed, in order. */
-		final java.util.List<byte[]> arrays = new java.util.ArrayList<>();
+		final List<byte[]> arrays = new ArrayList<>();
 
 		@Nullable WriteListener listener;
 

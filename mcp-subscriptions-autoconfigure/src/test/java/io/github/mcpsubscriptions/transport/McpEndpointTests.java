@@ -1,5 +1,6 @@
 package io.github.mcpsubscriptions.transport;
 
+import java.io.ByteArrayInputStream;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -229,7 +230,7 @@ class McpEndpointTests {
 	void chunkedBodyOverLimitIsPayloadTooLarge() throws Exception {
 		String big = "{\"pad\":\"" + "x".repeat(4096) + "\"}";
 		HttpRequest request = this.client.postRequest("")
-			.POST(HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(big.getBytes())))
+			.POST(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(big.getBytes())))
 			.build();
 		assertError(this.client.send(request), 413, -32600);
 	}

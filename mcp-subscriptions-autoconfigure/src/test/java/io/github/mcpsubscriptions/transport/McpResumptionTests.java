@@ -1,7 +1,6 @@
 package io.github.mcpsubscriptions.transport;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;

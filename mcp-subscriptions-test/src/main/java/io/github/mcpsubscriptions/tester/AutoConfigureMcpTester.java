@@ -13,6 +13,8 @@ import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
  * Registers an {@link McpTester} for the application's MCP endpoint (its port and
  * {@code mcp.endpoint.path}) in a {@code @SpringBootTest(webEnvironment = RANDOM_PORT)}
  * test (or {@code DEFINED_PORT}). The tester finds the port when it is first used.
+ *
+ * @since 0.1.0
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)

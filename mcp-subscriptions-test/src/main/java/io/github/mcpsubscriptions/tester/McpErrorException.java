@@ -6,6 +6,8 @@ import tools.jackson.databind.JsonNode;
 /**
  * A JSON-RPC error the server answered a request with, such as {@code -32002} (resource
  * not found, 2025 era) or {@code -32602} (invalid params; not found in the 2026 era).
+ *
+ * @since 0.1.0
  */
 public class McpErrorException extends RuntimeException {
 

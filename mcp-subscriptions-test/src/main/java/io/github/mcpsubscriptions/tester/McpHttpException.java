@@ -6,6 +6,8 @@ import java.util.Optional;
 /**
  * An HTTP answer that is not MCP, such as {@code 401} from a secured endpoint without a
  * valid token, or {@code 404} for a session that has ended.
+ *
+ * @since 0.1.0
  */
 public class McpHttpException extends RuntimeException {
 

@@ -19,6 +19,7 @@ import tools.jackson.databind.JsonNode;
  * {@code io.modelcontextprotocol/subscriptionId})
  * @param params the notification's {@code params} as they arrived
  * @param receivedAt when the tester read it from the stream
+ * @since 0.1.0
  */
 public record McpNotification(String uri, @Nullable String subscribedUri, Map<String, Object> meta, JsonNode params,
 		Instant receivedAt) {

@@ -9,6 +9,8 @@ import tools.jackson.databind.JsonNode;
 /**
  * The {@code result} of a request: of {@code resources/read}, {@code resources/list} or
  * {@code tools/call}.
+ *
+ * @since 0.1.0
  */
 public final class McpResult {
 

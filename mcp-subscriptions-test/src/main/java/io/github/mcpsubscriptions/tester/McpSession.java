@@ -26,6 +26,8 @@ import tools.jackson.databind.node.ObjectNode;
  * {@link #via(McpTester)} sends the same session's requests through another tester:
  * another node of a cluster, or another bearer token (a renewed one, or another
  * principal's).
+ *
+ * @since 0.1.0
  */
 public final class McpSession implements AutoCloseable {
 

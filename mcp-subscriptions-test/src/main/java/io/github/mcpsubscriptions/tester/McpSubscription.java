@@ -14,6 +14,8 @@ import org.jspecify.annotations.Nullable;
  * 2026-era {@link McpTester#listen(String...)} stream. Notifications are queued as they
  * arrive; {@link #awaitNotification()} takes the next one. A failed expectation lists
  * everything that arrived on the stream, and when.
+ *
+ * @since 0.1.0
  */
 public final class McpSubscription implements AutoCloseable {
 

@@ -47,6 +47,8 @@ import tools.jackson.databind.node.ObjectNode;
  * the client's connections (on JDK 17 the idle ones go when the client is collected). A
  * copy shares its tester's client: closing a copy ends only what was opened through the
  * copy.
+ *
+ * @since 0.1.0
  */
 public final class McpTester implements AutoCloseable {
 

@@ -11,6 +11,8 @@ import org.springframework.core.env.Environment;
  * The {@link McpTester} of {@link AutoConfigureMcpTester}: it talks to the application's
  * own server on {@code local.server.port}, and is closed with the application context
  * (its threads stop, and what a test left open is ended).
+ *
+ * @since 0.1.0
  */
 @AutoConfiguration
 public final class McpTesterAutoConfiguration {

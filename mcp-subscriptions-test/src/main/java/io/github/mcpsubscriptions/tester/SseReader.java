@@ -73,7 +73,7 @@ final class SseReader {
 				else if (line.startsWith("data:")) {
 					String value = line.substring(5);
 					value = value.startsWith(" ") ? value.substring(1) : value;
-					data = (data == null) ? new StringBuilder(value) : data.append('\n').append(value);
+					data = (data != null) ? data.append('\n').append(value) : new StringBuilder(value);
 				}
 			}
 			if (data != null && !data.isEmpty()) {

@@ -1,7 +1,5 @@
 package io.github.mcpsubscriptions.tester;
 
-import java.util.Map;
-
 import io.github.mcpsubscriptions.notification.ResourceChangedEvent;
 import io.github.mcpsubscriptions.tester.notes.NotesApplication;
 import org.junit.jupiter.api.Test;

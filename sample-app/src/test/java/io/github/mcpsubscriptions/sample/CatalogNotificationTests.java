@@ -1,5 +1,6 @@
 package io.github.mcpsubscriptions.sample;
 
+import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -34,7 +35,7 @@ class CatalogNotificationTests {
 	@Test
 	void committedUpdateIsAnnounced() {
 		this.feed.changes.clear();
-		this.catalog.update(1, "Brass desk lamp", new java.math.BigDecimal("29.90"));
+		this.catalog.update(1, "Brass desk lamp", new BigDecimal("29.90"));
 		assertThat(this.feed.changes).extracting(ResourceChange::uri).containsExactly("catalog://products/1");
 		assertThat(this.feed.changes.get(0).attributes())
 			.isEqualTo(Map.of("change", "updated", "name", "Brass desk lamp"));
@@ -45,14 +46,14 @@ class CatalogNotificationTests {
 		this.feed.changes.clear();
 		// A name over the column's length fails inside the transaction, after the event.
 		assertThatExceptionOfType(DataIntegrityViolationException.class)
-			.isThrownBy(() -> this.catalog.create("x".repeat(300), java.math.BigDecimal.ONE));
+			.isThrownBy(() -> this.catalog.create("x".repeat(300), BigDecimal.ONE));
 		assertThat(this.feed.changes).isEmpty();
 	}
 
 	@Test
 	void updateOfUnknownProductIsNotAnnounced() {
 		this.feed.changes.clear();
-		assertThat(this.catalog.update(999, "x", java.math.BigDecimal.ONE)).isEmpty();
+		assertThat(this.catalog.update(999, "x", BigDecimal.ONE)).isEmpty();
 		assertThat(this.feed.changes).isEmpty();
 	}
 

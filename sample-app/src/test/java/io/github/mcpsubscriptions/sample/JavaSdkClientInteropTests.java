@@ -5,15 +5,20 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import io.github.mcpsubscriptions.notification.NotificationDispatcher;
+import io.github.mcpsubscriptions.notification.Subscriber;
 import io.github.mcpsubscriptions.sample.files.WatchedDirectory;
 import io.github.mcpsubscriptions.session.McpSessionManager;
 import io.modelcontextprotocol.client.McpClient;
@@ -171,7 +176,7 @@ class JavaSdkClientInteropTests {
 			// resource
 			// before it reports the change, and those reads may finish in either order.
 			put(4, "{\"name\":\"Merged chair\",\"price\":189.00}");
-			List<String> seen = new java.util.ArrayList<>();
+			List<String> seen = new ArrayList<>();
 			await().atMost(Duration.ofSeconds(10)).until(() -> {
 				updated.drainTo(seen);
 				return seen.stream().anyMatch((entry) -> entry.startsWith("catalog://products/3 "))
@@ -203,15 +208,15 @@ class JavaSdkClientInteropTests {
 	 */
 	@Test
 	void afterAGapEveryResyncNamesAResourceTheClientReadsBack() throws Exception {
-		List<String> reads = new java.util.concurrent.CopyOnWriteArrayList<>();
+		List<String> reads = new CopyOnWriteArrayList<>();
 		BlockingQueue<String> updated = new LinkedBlockingQueue<>();
-		java.util.regex.Pattern readUri = java.util.regex.Pattern.compile("\"uri\":\"([^\"]*)\"");
+		Pattern readUri = Pattern.compile("\"uri\":\"([^\"]*)\"");
 		HttpClientStreamableHttpTransport transport = HttpClientStreamableHttpTransport
 			.builder("http://localhost:" + this.port)
 			.endpoint("/mcp")
 			.httpRequestCustomizer((builder, method, uri, body, context) -> {
 				if (body != null && body.contains("\"resources/read\"")) {
-					java.util.regex.Matcher matcher = readUri.matcher(body);
+					Matcher matcher = readUri.matcher(body);
 					if (matcher.find()) {
 						reads.add(matcher.group(1));
 					}
@@ -231,7 +236,7 @@ class JavaSdkClientInteropTests {
 				client.subscribeResource(new McpSchema.SubscribeRequest(uri));
 			}
 			await().atMost(Duration.ofSeconds(10)).until(() -> this.sessions.getOpenStreamCount() >= 1);
-			io.github.mcpsubscriptions.notification.Subscriber subscriber = this.dispatcher.getSubscribers()
+			Subscriber subscriber = this.dispatcher.getSubscribers()
 				.stream()
 				.filter((candidate) -> this.dispatcher.getIndex().subscriptionsOf(candidate).containsAll(subscriptions))
 				.findFirst()
@@ -241,7 +246,7 @@ class JavaSdkClientInteropTests {
 			// One resync per subscription, each re-read by the client; a read answered
 			// with
 			// -32002 would never reach the consumer.
-			List<String> reread = new java.util.ArrayList<>();
+			List<String> reread = new ArrayList<>();
 			await().atMost(Duration.ofSeconds(10)).until(() -> {
 				updated.drainTo(reread);
 				return reread.size() >= subscriptions.size();
@@ -281,17 +286,17 @@ class JavaSdkClientInteropTests {
 			McpSchema.ListToolsResult tools = client.listTools();
 			assertThat(tools.tools()).extracting(McpSchema.Tool::name).contains("find_products", "change_price");
 			McpSchema.CallToolResult found = client
-				.callTool(new McpSchema.CallToolRequest("find_products", java.util.Map.of("query", "pen")));
+				.callTool(new McpSchema.CallToolRequest("find_products", Map.of("query", "pen")));
 			assertThat(found.isError()).isNotEqualTo(Boolean.TRUE);
 			assertThat(((McpSchema.TextContent) found.content().get(0)).text()).contains("Fountain pen");
 			McpSchema.CallToolResult invalid = client
-				.callTool(new McpSchema.CallToolRequest("change_price", java.util.Map.of("id", 4)));
+				.callTool(new McpSchema.CallToolRequest("change_price", Map.of("id", 4)));
 			assertThat(invalid.isError()).as("price is missing: a tool error, not an exception").isTrue();
 
 			client.subscribeResource(new McpSchema.SubscribeRequest("catalog://products/4"));
 			await().atMost(Duration.ofSeconds(10)).until(() -> this.sessions.getOpenStreamCount() >= 1);
 			McpSchema.CallToolResult changed = client
-				.callTool(new McpSchema.CallToolRequest("change_price", java.util.Map.of("id", 4, "price", 12.5)));
+				.callTool(new McpSchema.CallToolRequest("change_price", Map.of("id", 4, "price", 12.5)));
 			assertThat(((McpSchema.TextContent) changed.content().get(0)).text()).contains("is now 12.5");
 			List<McpSchema.ResourceContents> contents = updates.poll(10, TimeUnit.SECONDS);
 			assertThat(contents).as("the tool's change was announced").isNotNull();

@@ -12,16 +12,20 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.regex.Matcher;
@@ -224,8 +228,8 @@ public final class CaptureHarness {
 		double before = captured();
 		long[] lastCommit = new long[writers];
 		List<Thread> threads = new ArrayList<>();
-		List<Exception> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
-		java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+		List<Exception> failures = new CopyOnWriteArrayList<>();
+		CountDownLatch go = new CountDownLatch(1);
 		for (int w = 0; w < writers; w++) {
 			int writer = w;
 			Thread thread = new Thread(() -> {
@@ -282,7 +286,7 @@ public final class CaptureHarness {
 		String function;
 		try (Connection connection = connect();
 				Statement statement = connection.createStatement();
-				java.sql.ResultSet result = statement
+				ResultSet result = statement
 					.executeQuery("select pg_get_functiondef('" + schema + ".mcp_change_capture()'::regprocedure)")) {
 			result.next();
 			function = result.getString(1);
@@ -342,9 +346,9 @@ public final class CaptureHarness {
 				int slices = Math.max(1, this.options.costUpdates / COST_SLICE);
 				for (int slice = 0; slice < slices; slice++) {
 					List<String> order = new ArrayList<>(COST_TABLES);
-					java.util.Collections.rotate(order, slice);
+					Collections.rotate(order, slice);
 					if ((slice / COST_TABLES.size()) % 2 == 1) {
-						java.util.Collections.reverse(order);
+						Collections.reverse(order);
 					}
 					for (String table : order) {
 						long start = System.nanoTime();
@@ -587,7 +591,7 @@ public final class CaptureHarness {
 	private static String json(Object value) {
 		if (value instanceof Map<?, ?> map) {
 			StringBuilder out = new StringBuilder("{");
-			map.forEach((key, item) -> out.append(out.length() > 1 ? "," : "")
+			map.forEach((key, item) -> out.append((out.length() > 1) ? "," : "")
 				.append('"')
 				.append(key)
 				.append("\":")

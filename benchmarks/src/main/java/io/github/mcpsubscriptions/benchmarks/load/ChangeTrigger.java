@@ -67,6 +67,7 @@ public interface ChangeTrigger extends AutoCloseable {
 		private final LatencyStats roundTrips = new LatencyStats();
 
 		/**
+		 * Create a trigger.
 		 * @param http the client
 		 * @param urlTemplate the URL, with {@code {n}} for the resource's number
 		 * @param method the HTTP method
@@ -79,6 +80,7 @@ public interface ChangeTrigger extends AutoCloseable {
 		}
 
 		/**
+		 * Create a trigger.
 		 * @param http the client
 		 * @param target the URL of the call for resource n (the cluster harness spreads
 		 * them over its nodes)
@@ -135,6 +137,7 @@ public interface ChangeTrigger extends AutoCloseable {
 		public interface Done {
 
 			/**
+			 * Called when a call has been answered or has failed.
 			 * @param n the resource's number
 			 * @param target where the call went
 			 * @param succeeded whether it was answered with 2xx

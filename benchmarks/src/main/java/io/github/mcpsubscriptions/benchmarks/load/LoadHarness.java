@@ -23,11 +23,13 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
+import com.sun.management.OperatingSystemMXBean;
 import io.github.mcpsubscriptions.benchmarks.JsonText;
 
 /**
@@ -548,7 +550,7 @@ public final class LoadHarness {
 				json.put("heapNote", (options.server().equals("fork") ? "server JVM"
 						: "in-process, includes the harness's clients")
 						+ ": used heap after GC with all subscribers open minus with the first tenth open, / the other nine tenths"
-						+ (options.openStreams() || raw ? "" : " (sessions without streams)"));
+						+ ((options.openStreams() || raw) ? "" : " (sessions without streams)"));
 				json.put("heapAfterRunPerSessionBytes", (heapAfterRun > 0)
 						? Math.round((double) (heapAfterRun - heapOpen) / Math.max(1, ready)) : null);
 			}
@@ -836,7 +838,7 @@ public final class LoadHarness {
 
 	/** CPU time this process (the harness and its clients) used so far, or -1. */
 	private static long harnessCpuNanos() {
-		return (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os)
+		return (ManagementFactory.getOperatingSystemMXBean() instanceof OperatingSystemMXBean os)
 				? os.getProcessCpuTime() : -1;
 	}
 
@@ -907,7 +909,7 @@ public final class LoadHarness {
 		return root.getClass().getSimpleName() + ": " + root.getMessage();
 	}
 
-	static java.util.concurrent.ThreadFactory daemon(String name) {
+	static ThreadFactory daemon(String name) {
 		AtomicInteger count = new AtomicInteger();
 		return (task) -> {
 			Thread thread = new Thread(task, name + "-" + count.incrementAndGet());

@@ -3,6 +3,7 @@ package io.github.mcpsubscriptions.benchmarks.load;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
@@ -22,10 +23,13 @@ import io.github.mcpsubscriptions.resource.McpResource;
 
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
+import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -95,7 +99,7 @@ public final class LoadServer implements AutoCloseable {
 	 */
 	static LoadServer start(boolean raw) {
 		SpringApplication application = new SpringApplication(raw ? RawApp.class : McpApp.class);
-		java.util.Map<String, Object> properties = new java.util.HashMap<>(PROPERTIES);
+		Map<String, Object> properties = new HashMap<>(PROPERTIES);
 		properties.put("mcp.enabled", Boolean.toString(!raw));
 		application.setDefaultProperties(properties);
 		ConfigurableApplicationContext context = application.run();
@@ -157,7 +161,7 @@ public final class LoadServer implements AutoCloseable {
 		static final String PREFIX = "harness.tomcat.connector.";
 
 		@Bean
-		org.springframework.boot.web.server.WebServerFactoryCustomizer<org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory> harnessConnectorAttributes() {
+		WebServerFactoryCustomizer<TomcatServletWebServerFactory> harnessConnectorAttributes() {
 			return (factory) -> factory.addConnectorCustomizers((connector) -> System.getProperties()
 				.stringPropertyNames()
 				.stream()
@@ -174,7 +178,7 @@ public final class LoadServer implements AutoCloseable {
 
 	@Configuration(proxyBeanMethods = false)
 	@EnableAutoConfiguration
-	@org.springframework.context.annotation.Import(ConnectorAttributes.class)
+	@Import(ConnectorAttributes.class)
 	static class McpApp {
 
 		@Bean
@@ -196,7 +200,7 @@ public final class LoadServer implements AutoCloseable {
 
 	@Configuration(proxyBeanMethods = false)
 	@EnableAutoConfiguration
-	@org.springframework.context.annotation.Import(ConnectorAttributes.class)
+	@Import(ConnectorAttributes.class)
 	static class RawApp {
 
 		@Bean

@@ -110,6 +110,7 @@ final class SseSubscriber {
 	}
 
 	/**
+	 * Create a subscriber.
 	 * @param context the run's shared state
 	 * @param number this subscriber's number
 	 * @param route the endpoint for each request, by its number (0: initialize)
@@ -257,7 +258,7 @@ final class SseSubscriber {
 	void open2026(List<String> uris) {
 		StringBuilder list = new StringBuilder();
 		for (String uri : uris) {
-			list.append(list.length() == 0 ? "" : ",").append('"').append(uri).append('"');
+			list.append((list.length() == 0) ? "" : ",").append('"').append(uri).append('"');
 		}
 		String body = "{\"jsonrpc\":\"2.0\",\"id\":\"listen-" + this.number
 				+ "\",\"method\":\"subscriptions/listen\",\"params\":{\"notifications\":{\"resourceSubscriptions\":["

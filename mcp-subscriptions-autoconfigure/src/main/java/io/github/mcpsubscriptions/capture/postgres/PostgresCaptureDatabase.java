@@ -55,6 +55,8 @@ import tools.jackson.databind.json.JsonMapper;
  * that position in the cursor table. A long-running transaction of this database that has
  * written anything holds the horizon back, and with it every notification after it. The
  * reader's lease is a session-level advisory lock on its connection.
+ *
+ * @since 0.1.0
  */
 public class PostgresCaptureDatabase implements CaptureDatabase {
 
