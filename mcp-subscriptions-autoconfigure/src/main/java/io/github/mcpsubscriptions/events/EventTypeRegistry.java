@@ -40,16 +40,24 @@ final class EventTypeRegistry {
 
 	private static final Object NONE = new Object();
 
-	EventTypeRegistry(Collection<Class<?>> eventClasses) {
-		for (Class<?> eventClass : eventClasses) {
-			EventType type = describe(eventClass);
+	EventTypeRegistry(Collection<EventType> types) {
+		for (EventType type : types) {
 			EventType previous = this.byName.putIfAbsent(type.name(), type);
 			if (previous != null) {
 				throw new IllegalStateException("The MCP event type '" + type.name() + "' is declared twice, on "
-						+ previous.eventClass().getName() + " and on " + eventClass.getName());
+						+ previous.eventClass().getName() + " and on " + type.eventClass().getName());
 			}
-			this.byClass.put(eventClass, type);
+			this.byClass.put(type.eventClass(), type);
 		}
+	}
+
+	/**
+	 * The registry of event classes.
+	 * @param eventClasses classes annotated with {@link McpEvent}
+	 * @return the registry
+	 */
+	static EventTypeRegistry of(Collection<Class<?>> eventClasses) {
+		return new EventTypeRegistry(eventClasses.stream().map(EventTypeRegistry::describe).toList());
 	}
 
 	/**
@@ -67,7 +75,7 @@ final class EventTypeRegistry {
 				classes.add(ClassUtils.resolveClassName(candidate.getBeanClassName(), classLoader));
 			}
 		}
-		return new EventTypeRegistry(classes);
+		return of(classes);
 	}
 
 	static EventType describe(Class<?> eventClass) {
