@@ -14,8 +14,8 @@ import tools.jackson.databind.JsonNode;
 interface EventLog {
 
 	/**
-	 * The log's epoch: changes when the log forgets everything (a restart of an
-	 * in-memory log).
+	 * The log's epoch: changes when the log forgets everything (a restart of an in-memory
+	 * log).
 	 * @return the epoch, never containing {@code ':'}
 	 */
 	String epoch();

@@ -127,8 +127,7 @@ final class EventMethods {
 		if (cursorNode != null && !cursorNode.isNull() && !cursorNode.isString()) {
 			throw EventsWire.invalidParams("\"cursor\" must be a string or null");
 		}
-		Cursor cursor = (cursorNode != null && cursorNode.isString()) ? Cursor.decode(cursorNode.stringValue())
-				: null;
+		Cursor cursor = (cursorNode != null && cursorNode.isString()) ? Cursor.decode(cursorNode.stringValue()) : null;
 		// Judged on every poll: a poll has no subscribe step, and a revoked permission
 		// must show on the next one.
 		if (!this.policy.canSubscribe(principal, name, arguments)) {
@@ -203,13 +202,13 @@ final class EventMethods {
 				return null;
 			}
 			Object payload = matcher.payload(arguments);
-			return (payload == event.event()) ? event.data()
-					: EventRecorder.payload(type, payload, this.codec);
+			return (payload == event.event()) ? event.data() : EventRecorder.payload(type, payload, this.codec);
 		}
 		catch (RuntimeException ex) {
 			// One event's failing matcher must not stall every subscription behind it.
-			logger.warn("The MCP event " + event.eventId() + " of " + type.name()
-					+ " could not be matched and was skipped", ex);
+			logger.warn(
+					"The MCP event " + event.eventId() + " of " + type.name() + " could not be matched and was skipped",
+					ex);
 			return null;
 		}
 	}

@@ -105,8 +105,8 @@ final class EventTypeRegistry {
 			}
 			Class<?> matched = GenericTypeResolver.resolveTypeArgument(eventClass, McpEventMatcher.class);
 			if (matched != null && !matched.isAssignableFrom(arguments)) {
-				throw new IllegalStateException(where + " has arguments of " + arguments.getName()
-						+ " but matches " + matched.getName());
+				throw new IllegalStateException(
+						where + " has arguments of " + arguments.getName() + " but matches " + matched.getName());
 			}
 		}
 		return new EventType(event.name(), event.description(), List.copyOf(delivery), eventClass, arguments,

@@ -68,14 +68,15 @@ final class EventsWire {
 	}
 
 	static JsonRpcException invalidArguments(String name, List<String> problems) {
-		return new JsonRpcException(JsonRpcErrorCodes.INVALID_PARAMS,
-				"Invalid params: the arguments of " + name + " do not match its inputSchema: "
-						+ String.join("; ", problems),
+		return new JsonRpcException(
+				JsonRpcErrorCodes.INVALID_PARAMS, "Invalid params: the arguments of " + name
+						+ " do not match its inputSchema: " + String.join("; ", problems),
 				Map.of("problems", problems));
 	}
 
 	/**
 	 * A cursor: an opaque position in the log of one node's lifetime (its epoch).
+	 *
 	 * @param epoch the log's epoch
 	 * @param position the position: events after it are unread
 	 */
@@ -90,7 +91,8 @@ final class EventsWire {
 		 * Read a cursor a client sent back.
 		 * @param text the cursor
 		 * @return the cursor
-		 * @throws JsonRpcException {@code InvalidParams} for one this server did not issue
+		 * @throws JsonRpcException {@code InvalidParams} for one this server did not
+		 * issue
 		 */
 		static Cursor decode(String text) {
 			try {

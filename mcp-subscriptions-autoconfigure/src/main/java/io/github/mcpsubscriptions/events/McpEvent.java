@@ -45,8 +45,8 @@ public @interface McpEvent {
 	Delivery[] delivery() default { Delivery.POLL };
 
 	/**
-	 * The type of the subscription arguments (a record or a bean), or {@code Void} for
-	 * an event type without arguments.
+	 * The type of the subscription arguments (a record or a bean), or {@code Void} for an
+	 * event type without arguments.
 	 * @return the arguments' type
 	 */
 	Class<?> arguments() default Void.class;

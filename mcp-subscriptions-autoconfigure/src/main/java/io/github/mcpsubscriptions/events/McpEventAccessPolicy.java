@@ -12,7 +12,9 @@ import org.jspecify.annotations.Nullable;
  */
 public interface McpEventAccessPolicy {
 
-	/** Everyone who reached the endpoint may see, subscribe to and receive every event. */
+	/**
+	 * Everyone who reached the endpoint may see, subscribe to and receive every event.
+	 */
 	McpEventAccessPolicy PERMIT_ALL = new McpEventAccessPolicy() {
 	};
 

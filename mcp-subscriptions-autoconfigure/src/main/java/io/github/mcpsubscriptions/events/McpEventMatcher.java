@@ -3,8 +3,8 @@ package io.github.mcpsubscriptions.events;
 /**
  * Implemented by an {@link McpEvent} class whose subscriptions carry arguments: decides
  * per subscription whether the event is delivered (the draft's {@code match}), and
- * optionally what it delivers (its {@code transform}). Called for every subscription
- * that reads the event, so it should be cheap and must not change the event.
+ * optionally what it delivers (its {@code transform}). Called for every subscription that
+ * reads the event, so it should be cheap and must not change the event.
  *
  * @param <A> the arguments' type, as {@link McpEvent#arguments()} names it
  */

@@ -54,8 +54,8 @@ public final class McpEventsAutoConfiguration {
 	}
 
 	@Bean
-	EventMethods mcpEventMethods(EventTypeRegistry types, EventLog log, McpEventAccessPolicy policy,
-			JsonRpcCodec codec, McpEventsProperties properties, McpRequestDispatcher dispatcher) {
+	EventMethods mcpEventMethods(EventTypeRegistry types, EventLog log, McpEventAccessPolicy policy, JsonRpcCodec codec,
+			McpEventsProperties properties, McpRequestDispatcher dispatcher) {
 		EventMethods methods = new EventMethods(types, log, policy, codec, properties.getMaxEventsPerPoll(),
 				properties.getPollInterval(), 100);
 		methods.register(dispatcher);

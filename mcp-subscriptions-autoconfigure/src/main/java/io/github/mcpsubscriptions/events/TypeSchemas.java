@@ -29,9 +29,8 @@ import org.springframework.core.ResolvableType;
  * properties, as Jackson writes them by default. Covers what event payloads and
  * subscription arguments are made of: strings (and what is written as one: enums, UUIDs,
  * URIs, dates), numbers, booleans, collections, arrays, maps and nested records or beans.
- * Primitive members are {@code required}; the properties of an
- * {@link ApplicationEvent} ({@code source}, {@code timestamp}) are not part of the
- * payload.
+ * Primitive members are {@code required}; the properties of an {@link ApplicationEvent}
+ * ({@code source}, {@code timestamp}) are not part of the payload.
  */
 final class TypeSchemas {
 
@@ -45,7 +44,8 @@ final class TypeSchemas {
 	/**
 	 * The schema of an object type.
 	 * @param type the type
-	 * @param closed whether properties not named are refused ({@code additionalProperties:
+	 * @param closed whether properties not named are refused
+	 * ({@code additionalProperties:
 	 * false})
 	 * @return the schema, of {@code "type": "object"}
 	 */
@@ -69,8 +69,8 @@ final class TypeSchemas {
 	private static ObjectNode schemaOf(ResolvableType type, Set<Class<?>> visiting, int depth) {
 		Class<?> raw = type.toClass();
 		ObjectNode schema = nodes.objectNode();
-		if (raw == String.class || raw == char.class || raw == Character.class || raw == UUID.class
-				|| raw == URI.class || raw == URL.class) {
+		if (raw == String.class || raw == char.class || raw == Character.class || raw == UUID.class || raw == URI.class
+				|| raw == URL.class) {
 			return schema.put("type", "string");
 		}
 		if (Temporal.class.isAssignableFrom(raw) || java.util.Date.class.isAssignableFrom(raw)) {

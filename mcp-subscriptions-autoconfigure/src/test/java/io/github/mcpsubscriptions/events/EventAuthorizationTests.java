@@ -35,7 +35,10 @@ class EventAuthorizationTests {
 
 	private volatile boolean revoked;
 
-	/** Notes only for their tenant; products hidden from "guest"; all refused once revoked. */
+	/**
+	 * Notes only for their tenant; products hidden from "guest"; all refused once
+	 * revoked.
+	 */
 	private final McpEventAccessPolicy policy = new McpEventAccessPolicy() {
 
 		@Override
@@ -51,7 +54,8 @@ class EventAuthorizationTests {
 
 		@Override
 		public boolean canReceive(@Nullable Principal principal, String eventType, Object event) {
-			return !(event instanceof TenantNote note) || (principal != null && note.tenant().equals(principal.getName()));
+			return !(event instanceof TenantNote note)
+					|| (principal != null && note.tenant().equals(principal.getName()));
 		}
 
 	};
@@ -66,9 +70,11 @@ class EventAuthorizationTests {
 		record(new TenantNote("alice", "for alice"));
 		record(new TenantNote("bob", "for bob"));
 		record(new TenantNote("alice", "for alice again"));
-		assertThat(poll("alice", "test.tenant", alice).events()).extracting((event) -> event.data().get("text").stringValue())
+		assertThat(poll("alice", "test.tenant", alice).events())
+			.extracting((event) -> event.data().get("text").stringValue())
 			.containsExactly("for alice", "for alice again");
-		assertThat(poll("bob", "test.tenant", bob).events()).extracting((event) -> event.data().get("text").stringValue())
+		assertThat(poll("bob", "test.tenant", bob).events())
+			.extracting((event) -> event.data().get("text").stringValue())
 			.containsExactly("for bob");
 		assertThat(poll(null, "test.tenant", alice).events()).as("anonymous").isEmpty();
 	}

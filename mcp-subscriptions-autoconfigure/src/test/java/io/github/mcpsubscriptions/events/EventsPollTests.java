@@ -35,9 +35,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * (SEP-3415 of 2026-10-05): raw JSON-RPC posts of protocol 2026-07-28.
  */
 @SpringBootTest(classes = { EventsTestApplication.class, EventsPollTests.Config.class },
-		webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = { "mcp.events.enabled=true", "mcp.events.retention-size=20", "mcp.events.poll-interval=7s",
-				"mcp.events.max-events-per-poll=50" })
+		webEnvironment = WebEnvironment.RANDOM_PORT, properties = { "mcp.events.enabled=true",
+				"mcp.events.retention-size=20", "mcp.events.poll-interval=7s", "mcp.events.max-events-per-poll=50" })
 class EventsPollTests {
 
 	private static final String PRODUCTS = "\"name\":\"catalog.product.changed\"";
@@ -138,7 +137,8 @@ class EventsPollTests {
 		assertThat(quiet.get("events").isEmpty()).isTrue();
 		publish(6, 90);
 		publish(7, 5);
-		JsonNode later = poll("\"arguments\":{\"minPrice\":50},\"cursor\":\"" + quiet.get("cursor").stringValue() + "\"");
+		JsonNode later = poll(
+				"\"arguments\":{\"minPrice\":50},\"cursor\":\"" + quiet.get("cursor").stringValue() + "\"");
 		assertThat(later.get("events")).extracting((event) -> event.get("data").get("id").longValue())
 			.containsExactly(6L);
 		// Another subscription, by id, reads the same log its own way.
@@ -229,8 +229,7 @@ class EventsPollTests {
 		String cursor = poll("\"name\":\"test.audit\"", "").get("cursor").stringValue();
 		this.publisher.publishEvent(new AuditEvent(this, "deleted everything"));
 		JsonNode result = poll("\"name\":\"test.audit\"", "\"cursor\":\"" + cursor + "\"");
-		assertThat(result.get("events").get(0).get("data").toString())
-			.isEqualTo("{\"action\":\"deleted everything\"}");
+		assertThat(result.get("events").get(0).get("data").toString()).isEqualTo("{\"action\":\"deleted everything\"}");
 	}
 
 	@Test
@@ -353,7 +352,9 @@ class EventsPollTests {
 
 	}
 
-	/** A transaction manager with no resource: only Spring's synchronization, for real. */
+	/**
+	 * A transaction manager with no resource: only Spring's synchronization, for real.
+	 */
 	static class NoResourceTransactionManager extends AbstractPlatformTransactionManager {
 
 		@Override

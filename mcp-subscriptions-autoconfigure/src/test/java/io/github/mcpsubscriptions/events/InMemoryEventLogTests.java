@@ -83,8 +83,7 @@ class InMemoryEventLogTests {
 		EventsWire.Cursor cursor = new EventsWire.Cursor("abc", 42);
 		assertThat(EventsWire.Cursor.decode(cursor.encode())).isEqualTo(cursor);
 		for (String foreign : new String[] { "", "!!", "MTo6NQ", "MjphYmM6NDI", "MTphYmM6LTE" }) {
-			assertThatExceptionOfType(JsonRpcException.class)
-				.as(foreign)
+			assertThatExceptionOfType(JsonRpcException.class).as(foreign)
 				.isThrownBy(() -> EventsWire.Cursor.decode(foreign));
 		}
 	}
