@@ -17,6 +17,7 @@ import org.springframework.context.ApplicationListener;
 import org.springframework.context.PayloadApplicationEvent;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
+import org.springframework.util.ClassUtils;
 
 /**
  * Records the application's {@link McpEvent} events in the log: after commit when
@@ -26,6 +27,11 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
 final class EventRecorder implements ApplicationListener<ApplicationEvent> {
 
 	private static final Log logger = LogFactory.getLog(EventRecorder.class);
+
+	/** Whether Spring's transactions are on the class path (spring-tx is optional). */
+	private static final boolean TRANSACTIONS = ClassUtils.isPresent(
+			"org.springframework.transaction.support.TransactionSynchronizationManager",
+			EventRecorder.class.getClassLoader());
 
 	private final EventTypeRegistry types;
 
@@ -46,16 +52,7 @@ final class EventRecorder implements ApplicationListener<ApplicationEvent> {
 		if (type == null) {
 			return;
 		}
-		if (TransactionSynchronizationManager.isSynchronizationActive()
-				&& TransactionSynchronizationManager.isActualTransactionActive()) {
-			TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
-				@Override
-				public void afterCommit() {
-					record(type, event);
-				}
-			});
-		}
-		else {
+		if (!TRANSACTIONS || !AfterCommit.defer(() -> record(type, event))) {
 			record(type, event);
 		}
 	}
@@ -98,6 +95,30 @@ final class EventRecorder implements ApplicationListener<ApplicationEvent> {
 			throw new IllegalArgumentException("The payload of MCP event " + type.name() + " is not a JSON object");
 		}
 		return tree;
+	}
+
+	/** Kept apart so that the recorder loads without spring-tx. */
+	private static final class AfterCommit {
+
+		/**
+		 * Run an action after the current transaction commits, if there is one.
+		 * @param action the action
+		 * @return whether it was deferred; {@code false} outside a transaction
+		 */
+		static boolean defer(Runnable action) {
+			if (!TransactionSynchronizationManager.isSynchronizationActive()
+					|| !TransactionSynchronizationManager.isActualTransactionActive()) {
+				return false;
+			}
+			TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+				@Override
+				public void afterCommit() {
+					action.run();
+				}
+			});
+			return true;
+		}
+
 	}
 
 }

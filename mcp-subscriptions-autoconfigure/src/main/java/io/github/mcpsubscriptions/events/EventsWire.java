@@ -2,6 +2,7 @@ package io.github.mcpsubscriptions.events;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -51,8 +52,19 @@ final class EventsWire {
 	private EventsWire() {
 	}
 
+	/**
+	 * The {@code data} of an error, its members in the order given (as the draft shows
+	 * them).
+	 */
+	private static Map<String, Object> data(String name, Object value, String otherName, Object otherValue) {
+		Map<String, Object> data = new LinkedHashMap<>();
+		data.put(name, value);
+		data.put(otherName, otherValue);
+		return data;
+	}
+
 	static JsonRpcException notFoundEvent(String name) {
-		return new JsonRpcException(NOT_FOUND, "NotFound", Map.of("kind", "event", "name", name));
+		return new JsonRpcException(NOT_FOUND, "NotFound", data("kind", "event", "name", name));
 	}
 
 	static JsonRpcException forbidden(String name) {
@@ -60,7 +72,7 @@ final class EventsWire {
 	}
 
 	static JsonRpcException unsupportedDelivery(String mode) {
-		return new JsonRpcException(UNSUPPORTED, "Unsupported", Map.of("feature", "deliveryMode", "value", mode));
+		return new JsonRpcException(UNSUPPORTED, "Unsupported", data("feature", "deliveryMode", "value", mode));
 	}
 
 	static JsonRpcException invalidParams(String message) {

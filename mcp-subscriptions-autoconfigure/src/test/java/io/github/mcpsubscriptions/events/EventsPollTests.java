@@ -105,6 +105,11 @@ class EventsPollTests {
 		}
 		// Without arguments at all, too.
 		assertThat(poll("").get("events").isEmpty()).isTrue();
+		// Mcp-Name is not defined for events/* by the draft: accepted when sent, never
+		// required.
+		assertThat(result(this.client.stateless("events/poll", PRODUCTS, "Mcp-Name", "catalog.product.changed"))
+			.get("events")
+			.isEmpty()).isTrue();
 	}
 
 	@Test
