@@ -91,6 +91,21 @@ class EventAuthorizationTests {
 	}
 
 	@Test
+	void listPagesWithANextCursorThatNeverRepeats() {
+		EventMethods paged = new EventMethods(this.types, this.log, this.policy, this.codec, 100, Duration.ofSeconds(5),
+				1);
+		EventsWire.ListResult first = paged.list(exchange("alice"), null);
+		assertThat(first.events()).extracting(EventsWire.Descriptor::name).containsExactly("test.tenant");
+		assertThat(first.nextCursor()).isNotNull();
+		EventsWire.ListResult second = paged.list(exchange("alice"),
+				this.codec.createObjectNode().put("cursor", first.nextCursor()));
+		assertThat(second.events()).extracting(EventsWire.Descriptor::name).containsExactly("catalog.product.changed");
+		assertThat(second.nextCursor()).isNull();
+		// Paged after filtering: the guest sees one type, on one page.
+		assertThat(paged.list(exchange("guest"), null).nextCursor()).isNull();
+	}
+
+	@Test
 	void aRevokedSubscriptionIsForbiddenOnTheNextPoll() {
 		String cursor = poll("alice", "test.tenant", null).cursor();
 		this.revoked = true;
