@@ -8,6 +8,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiFunction;
 import java.util.function.Supplier;
 
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcCodec;
@@ -92,7 +95,10 @@ public class McpRequestDispatcher {
 
 	private final PromptMethods promptMethods;
 
-	private final Map<String, McpMethodHandler> statelessMethods = new HashMap<>();
+	private final Map<String, McpMethodHandler> statelessMethods = new ConcurrentHashMap<>();
+
+	/** Extensions added by other features, advertised in server/discover (2026 era). */
+	private final Map<String, Object> statelessExtensions = new ConcurrentHashMap<>();
 
 	private final JsonRpcCodec codec;
 
@@ -215,6 +221,29 @@ public class McpRequestDispatcher {
 	}
 
 	/**
+	 * Add a method of the 2026-07-28 era, for a feature outside this package (an
+	 * extension). Called while the application starts, before requests are served.
+	 * @param method the method's name
+	 * @param handler answers it: the result, or a {@link JsonRpcException}
+	 * @throws IllegalStateException if the method exists already
+	 */
+	public void addStatelessMethod(String method, BiFunction<McpExchange, @Nullable ObjectNode, Object> handler) {
+		if (this.statelessMethods.putIfAbsent(method, handler::apply) != null) {
+			throw new IllegalStateException("The MCP method " + method + " exists already");
+		}
+	}
+
+	/**
+	 * Advertise an extension in {@code capabilities.extensions} of
+	 * {@code server/discover} (2026 era).
+	 * @param id the extension's identifier
+	 * @param settings its settings object, written as JSON
+	 */
+	public void addStatelessExtension(String id, Object settings) {
+		this.statelessExtensions.put(id, settings);
+	}
+
+	/**
 	 * Whether at least one tool is offered (and so the tools capability advertised).
 	 * @return whether there is a tool
 	 */
@@ -327,8 +356,12 @@ public class McpRequestDispatcher {
 		// prompts.
 		capabilities.put("prompts",
 				this.promptMethods.hasPrompts() ? Map.of("listChanged", this.listenEnabled) : EMPTY_RESULT);
+		Map<String, Object> extensions = new TreeMap<>(this.statelessExtensions);
 		if (this.correlation) {
-			capabilities.put("extensions", Map.of(CorrelationMode.CAPABILITY, EMPTY_RESULT));
+			extensions.put(CorrelationMode.CAPABILITY, EMPTY_RESULT);
+		}
+		if (!extensions.isEmpty()) {
+			capabilities.put("extensions", extensions);
 		}
 		return capabilities;
 	}

@@ -1,0 +1,145 @@
+package io.github.mcpsubscriptions.events;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.node.JsonNodeFactory;
+
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.context.annotation.ClassPathScanningCandidateComponentProvider;
+import org.springframework.core.GenericTypeResolver;
+import org.springframework.core.annotation.MergedAnnotations;
+import org.springframework.core.type.filter.AnnotationTypeFilter;
+import org.springframework.util.ClassUtils;
+
+/**
+ * The declared event types, by name and by event class. Fixed at start-up: types do not
+ * come or go at runtime, so no {@code notifications/events/list_changed} is owed.
+ */
+final class EventTypeRegistry {
+
+	private static final Log logger = LogFactory.getLog(EventTypeRegistry.class);
+
+	/** The modes this implementation serves so far. */
+	static final Set<McpEvent.Delivery> SERVED = Set.of(McpEvent.Delivery.POLL);
+
+	private final Map<String, EventType> byName = new LinkedHashMap<>();
+
+	private final Map<Class<?>, EventType> byClass = new LinkedHashMap<>();
+
+	/** Which event type, if any, each published class is: the hot path's cache. */
+	private final Map<Class<?>, Object> lookups = new ConcurrentHashMap<>();
+
+	private static final Object NONE = new Object();
+
+	EventTypeRegistry(Collection<EventType> types) {
+		for (EventType type : types) {
+			EventType previous = this.byName.putIfAbsent(type.name(), type);
+			if (previous != null) {
+				throw new IllegalStateException("The MCP event type '" + type.name() + "' is declared twice, on "
+						+ previous.eventClass().getName() + " and on " + type.eventClass().getName());
+			}
+			this.byClass.put(type.eventClass(), type);
+		}
+	}
+
+	/**
+	 * The registry of event classes.
+	 * @param eventClasses classes annotated with {@link McpEvent}
+	 * @return the registry
+	 */
+	static EventTypeRegistry of(Collection<Class<?>> eventClasses) {
+		return new EventTypeRegistry(eventClasses.stream().map(EventTypeRegistry::describe).toList());
+	}
+
+	/**
+	 * Find the classes annotated with {@link McpEvent} in packages.
+	 * @param packages the packages
+	 * @param classLoader loads the classes
+	 * @return the registry
+	 */
+	static EventTypeRegistry scan(List<String> packages, @Nullable ClassLoader classLoader) {
+		ClassPathScanningCandidateComponentProvider scanner = new ClassPathScanningCandidateComponentProvider(false);
+		scanner.addIncludeFilter(new AnnotationTypeFilter(McpEvent.class));
+		List<Class<?>> classes = new ArrayList<>();
+		for (String basePackage : packages) {
+			for (BeanDefinition candidate : scanner.findCandidateComponents(basePackage)) {
+				classes.add(ClassUtils.resolveClassName(candidate.getBeanClassName(), classLoader));
+			}
+		}
+		return of(classes);
+	}
+
+	static EventType describe(Class<?> eventClass) {
+		McpEvent event = MergedAnnotations.from(eventClass).get(McpEvent.class).synthesize();
+		String where = "The MCP event type '" + event.name() + "' (" + eventClass.getName() + ")";
+		if (event.name().isBlank()) {
+			throw new IllegalStateException("The MCP event type of " + eventClass.getName() + " has no name");
+		}
+		List<String> delivery = new ArrayList<>();
+		for (McpEvent.Delivery mode : event.delivery()) {
+			if (SERVED.contains(mode) && !delivery.contains(mode.wireName())) {
+				delivery.add(mode.wireName());
+			}
+			else if (!SERVED.contains(mode)) {
+				logger.info(where + " declares delivery " + mode.wireName()
+						+ ", which is not served yet and so not advertised");
+			}
+		}
+		if (delivery.isEmpty()) {
+			throw new IllegalStateException(where + " declares no delivery mode that is served; served: poll");
+		}
+		Class<?> arguments = (event.arguments() == Void.class) ? null : event.arguments();
+		if (arguments != null) {
+			if (!McpEventMatcher.class.isAssignableFrom(eventClass)) {
+				throw new IllegalStateException(where + " has arguments of " + arguments.getName()
+						+ " but does not implement McpEventMatcher<" + arguments.getSimpleName() + ">");
+			}
+			Class<?> matched = GenericTypeResolver.resolveTypeArgument(eventClass, McpEventMatcher.class);
+			if (matched != null && !matched.isAssignableFrom(arguments)) {
+				throw new IllegalStateException(
+						where + " has arguments of " + arguments.getName() + " but matches " + matched.getName());
+			}
+		}
+		return new EventType(event.name(), event.description(), List.copyOf(delivery), eventClass, arguments,
+				(arguments != null) ? TypeSchemas.objectSchema(arguments, true)
+						: JsonNodeFactory.instance.objectNode().put("type", "object"),
+				TypeSchemas.objectSchema(eventClass, false), TypeSchemas.propertyNames(eventClass));
+	}
+
+	@Nullable EventType get(String name) {
+		return this.byName.get(name);
+	}
+
+	Collection<EventType> all() {
+		return this.byName.values();
+	}
+
+	/**
+	 * The event type a published object is, if any: its class's, or the nearest
+	 * superclass's.
+	 * @param event the published object
+	 * @return the type, or {@code null}
+	 */
+	@Nullable EventType typeOf(Object event) {
+		Object found = this.lookups.computeIfAbsent(event.getClass(), (type) -> {
+			for (Class<?> candidate = type; candidate != null; candidate = candidate.getSuperclass()) {
+				EventType declared = this.byClass.get(candidate);
+				if (declared != null) {
+					return declared;
+				}
+			}
+			return NONE;
+		});
+		return (found instanceof EventType type) ? type : null;
+	}
+
+}

@@ -1,0 +1,147 @@
+package io.github.mcpsubscriptions.events;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.github.mcpsubscriptions.jsonrpc.JsonRpcErrorCodes;
+import io.github.mcpsubscriptions.jsonrpc.JsonRpcException;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The wire format of the Events extension, all in one room: the extension's identifier,
+ * the method names, the shapes of requests and results, the error names, their
+ * provisional codes and their {@code data}, and the cursor format. Follows the draft
+ * SEP-3415 of 2026-10-05 (commit {@code 5eb6862} of
+ * {@code modelcontextprotocol/modelcontextprotocol}); a revision of the draft changes
+ * this class.
+ */
+final class EventsWire {
+
+	/** The extension's identifier in {@code capabilities.extensions}. */
+	static final String EXTENSION_ID = "io.modelcontextprotocol/events";
+
+	static final String LIST = "events/list";
+
+	static final String POLL = "events/poll";
+
+	/**
+	 * The settings advertised in {@code server/discover}: no {@code listChanged}, because
+	 * {@code notifications/events/list_changed} is not sent (event types are fixed at
+	 * start-up).
+	 */
+	static final Map<String, Object> SETTINGS = Map.of();
+
+	/** {@code NotFound}: the draft's provisional code. */
+	static final int NOT_FOUND = -32023;
+
+	/** {@code Forbidden}: the draft's provisional code. */
+	static final int FORBIDDEN = -32024;
+
+	/** {@code ResourceExhausted}: the draft's provisional code (not raised yet). */
+	static final int RESOURCE_EXHAUSTED = -32025;
+
+	/** {@code Unsupported}: the draft's provisional code. */
+	static final int UNSUPPORTED = -32026;
+
+	private static final String CURSOR_VERSION = "1";
+
+	private EventsWire() {
+	}
+
+	/**
+	 * The {@code data} of an error, its members in the order given (as the draft shows
+	 * them).
+	 */
+	private static Map<String, Object> data(String name, Object value, String otherName, Object otherValue) {
+		Map<String, Object> data = new LinkedHashMap<>();
+		data.put(name, value);
+		data.put(otherName, otherValue);
+		return data;
+	}
+
+	static JsonRpcException notFoundEvent(String name) {
+		return new JsonRpcException(NOT_FOUND, "NotFound", data("kind", "event", "name", name));
+	}
+
+	static JsonRpcException forbidden(String name) {
+		return new JsonRpcException(FORBIDDEN, "Forbidden", Map.of("name", name));
+	}
+
+	static JsonRpcException unsupportedDelivery(String mode) {
+		return new JsonRpcException(UNSUPPORTED, "Unsupported", data("feature", "deliveryMode", "value", mode));
+	}
+
+	static JsonRpcException invalidParams(String message) {
+		return JsonRpcException.invalidParams("Invalid params: " + message);
+	}
+
+	static JsonRpcException invalidArguments(String name, List<String> problems) {
+		return new JsonRpcException(
+				JsonRpcErrorCodes.INVALID_PARAMS, "Invalid params: the arguments of " + name
+						+ " do not match its inputSchema: " + String.join("; ", problems),
+				Map.of("problems", problems));
+	}
+
+	/**
+	 * A cursor: an opaque position in the log of one node's lifetime (its epoch).
+	 *
+	 * @param epoch the log's epoch
+	 * @param position the position: events after it are unread
+	 */
+	record Cursor(String epoch, long position) {
+
+		String encode() {
+			String plain = CURSOR_VERSION + ":" + this.epoch + ":" + this.position;
+			return Base64.getUrlEncoder().withoutPadding().encodeToString(plain.getBytes(StandardCharsets.UTF_8));
+		}
+
+		/**
+		 * Read a cursor a client sent back.
+		 * @param text the cursor
+		 * @return the cursor
+		 * @throws JsonRpcException {@code InvalidParams} for one this server did not
+		 * issue
+		 */
+		static Cursor decode(String text) {
+			try {
+				String[] parts = new String(Base64.getUrlDecoder().decode(text), StandardCharsets.UTF_8).split(":", -1);
+				if (parts.length == 3 && parts[0].equals(CURSOR_VERSION) && !parts[1].isEmpty()) {
+					long position = Long.parseLong(parts[2]);
+					if (position >= 0) {
+						return new Cursor(parts[1], position);
+					}
+				}
+			}
+			catch (IllegalArgumentException ex) {
+				// Not Base64, or not a number: not a cursor of this server.
+			}
+			throw invalidParams("\"cursor\" is not a cursor this server issued");
+		}
+
+	}
+
+	/** An event type as {@code events/list} describes it. */
+	record Descriptor(String name, String description, List<String> delivery, JsonNode inputSchema,
+			JsonNode payloadSchema) {
+	}
+
+	/** The result of {@code events/list}. */
+	record ListResult(List<Descriptor> events, @Nullable String nextCursor) {
+	}
+
+	/**
+	 * An {@code EventOccurrence} as a poll result carries it: without {@code cursor},
+	 * which a poll result holds once, at its level.
+	 */
+	record Occurrence(String eventId, String name, String timestamp, JsonNode data) {
+	}
+
+	/** The result of {@code events/poll}. */
+	record PollResult(List<Occurrence> events, String cursor, boolean truncated, boolean hasMore, long nextPollMs) {
+	}
+
+}

@@ -1,0 +1,65 @@
+package io.github.mcpsubscriptions.events;
+
+import java.time.Clock;
+import java.util.List;
+
+import io.github.mcpsubscriptions.jsonrpc.JsonRpcCodec;
+import io.github.mcpsubscriptions.server.McpRequestDispatcher;
+
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.AutoConfigurationPackages;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Auto-configuration of the MCP Events extension (draft SEP-3415): the event types
+ * declared with {@link McpEvent} in the application's packages, the in-memory event log,
+ * and {@code events/list} and {@code events/poll} on the MCP endpoint. Off unless
+ * {@code mcp.events.enabled}; then the methods answer {@code -32601}, as the draft asks
+ * of a server without the extension.
+ */
+@AutoConfiguration(afterName = "io.github.mcpsubscriptions.autoconfigure.McpEndpointAutoConfiguration")
+@ConditionalOnBooleanProperty(name = "mcp.events.enabled")
+@ConditionalOnBean(McpRequestDispatcher.class)
+@EnableConfigurationProperties(McpEventsProperties.class)
+public final class McpEventsAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	McpEventAccessPolicy mcpEventAccessPolicy() {
+		return McpEventAccessPolicy.PERMIT_ALL;
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	EventTypeRegistry mcpEventTypeRegistry(BeanFactory beanFactory) {
+		List<String> packages = AutoConfigurationPackages.has(beanFactory) ? AutoConfigurationPackages.get(beanFactory)
+				: List.of();
+		return EventTypeRegistry.scan(packages, beanFactory.getClass().getClassLoader());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	EventLog mcpEventLog(McpEventsProperties properties) {
+		return new InMemoryEventLog(properties.getRetentionSize(), properties.getRetentionAge(), Clock.systemUTC());
+	}
+
+	@Bean
+	EventRecorder mcpEventRecorder(EventTypeRegistry types, EventLog log, JsonRpcCodec codec) {
+		return new EventRecorder(types, log, codec);
+	}
+
+	@Bean
+	EventMethods mcpEventMethods(EventTypeRegistry types, EventLog log, McpEventAccessPolicy policy, JsonRpcCodec codec,
+			McpEventsProperties properties, McpRequestDispatcher dispatcher) {
+		EventMethods methods = new EventMethods(types, log, policy, codec, properties.getMaxEventsPerPoll(),
+				properties.getPollInterval(), 100);
+		methods.register(dispatcher);
+		return methods;
+	}
+
+}

@@ -1,0 +1,53 @@
+package io.github.mcpsubscriptions.events;
+
+import java.util.List;
+
+import io.github.mcpsubscriptions.invalidevents.InvalidEvents.Duplicate;
+import io.github.mcpsubscriptions.invalidevents.InvalidEvents.PollAndPush;
+import io.github.mcpsubscriptions.invalidevents.InvalidEvents.PushOnly;
+import io.github.mcpsubscriptions.invalidevents.InvalidEvents.Unmatched;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+
+/**
+ * Declaring event types: mistakes fail at start-up with a message naming the class, and
+ * modes not served are not advertised.
+ */
+class EventTypeRegistryTests {
+
+	@Test
+	void modesNotServedAreNotAdvertised() {
+		assertThat(EventTypeRegistry.describe(PollAndPush.class).delivery()).containsExactly("poll");
+	}
+
+	@Test
+	void aTypeWithNoServedModeFails() {
+		assertThatIllegalStateException().isThrownBy(() -> EventTypeRegistry.describe(PushOnly.class))
+			.withMessageContaining("test.push-only")
+			.withMessageContaining("no delivery mode that is served");
+	}
+
+	@Test
+	void argumentsWithoutAMatcherFail() {
+		assertThatIllegalStateException().isThrownBy(() -> EventTypeRegistry.describe(Unmatched.class))
+			.withMessageContaining("does not implement McpEventMatcher");
+	}
+
+	@Test
+	void aNameDeclaredTwiceFails() {
+		assertThatIllegalStateException()
+			.isThrownBy(() -> EventTypeRegistry.of(List.of(PollAndPush.class, Duplicate.class)))
+			.withMessageContaining("declared twice");
+	}
+
+	@Test
+	void subclassesOfADeclaredClassAreOfItsType() {
+		EventTypeRegistry registry = EventTypeRegistry.of(List.of(AuditEvent.class));
+		assertThat(registry.typeOf(new AuditEvent(this, "x") {
+		})).isNotNull();
+		assertThat(registry.typeOf("not an event")).isNull();
+	}
+
+}

@@ -1,0 +1,66 @@
+package io.github.mcpsubscriptions.events;
+
+import java.time.Clock;
+import java.time.Duration;
+
+import io.github.mcpsubscriptions.autoconfigure.McpEndpointAutoConfiguration;
+import io.github.mcpsubscriptions.autoconfigure.McpServerAutoConfiguration;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The events' auto-configuration: off by default, on with {@code mcp.events.enabled},
+ * backing off without an MCP endpoint, and keeping what the application replaced.
+ */
+class McpEventsAutoConfigurationTests {
+
+	private final WebApplicationContextRunner runner = new WebApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(McpServerAutoConfiguration.class, McpEndpointAutoConfiguration.class,
+				McpEventsAutoConfiguration.class));
+
+	@Test
+	void offByDefault() {
+		this.runner.run((context) -> assertThat(context).doesNotHaveBean(EventLog.class)
+			.doesNotHaveBean(EventMethods.class)
+			.doesNotHaveBean(McpEventAccessPolicy.class));
+	}
+
+	@Test
+	void onWithItsProperty() {
+		this.runner.withPropertyValues("mcp.events.enabled=true", "mcp.events.retention-size=7")
+			.run((context) -> assertThat(context).hasSingleBean(EventMethods.class)
+				.hasSingleBean(EventRecorder.class)
+				.hasSingleBean(EventTypeRegistry.class)
+				.getBean(EventLog.class)
+				.isInstanceOf(InMemoryEventLog.class));
+	}
+
+	@Test
+	void keepsTheApplicationsLogAndPolicy() {
+		EventLog log = new InMemoryEventLog(1, Duration.ofMinutes(1), Clock.systemUTC());
+		McpEventAccessPolicy policy = new McpEventAccessPolicy() {
+		};
+		this.runner.withPropertyValues("mcp.events.enabled=true")
+			.withBean(EventLog.class, () -> log)
+			.withBean(McpEventAccessPolicy.class, () -> policy)
+			.run((context) -> {
+				assertThat(context.getBean(EventLog.class)).isSameAs(log);
+				assertThat(context.getBean(McpEventAccessPolicy.class)).isSameAs(policy);
+			});
+	}
+
+	@Test
+	void backsOffWithoutAnMcpEndpoint() {
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(McpServerAutoConfiguration.class,
+					McpEndpointAutoConfiguration.class, McpEventsAutoConfiguration.class))
+			.withPropertyValues("mcp.events.enabled=true")
+			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(EventMethods.class));
+	}
+
+}

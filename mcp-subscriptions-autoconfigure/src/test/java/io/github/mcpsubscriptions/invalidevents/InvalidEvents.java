@@ -1,0 +1,33 @@
+package io.github.mcpsubscriptions.invalidevents;
+
+import io.github.mcpsubscriptions.events.McpEvent;
+
+/**
+ * Event types declared wrongly, or twice, outside the packages the events tests' own
+ * application scans (where they would fail its start).
+ */
+public final class InvalidEvents {
+
+	private InvalidEvents() {
+	}
+
+	@McpEvent(name = "test.both", delivery = { McpEvent.Delivery.POLL, McpEvent.Delivery.PUSH })
+	public record PollAndPush(String text) {
+	}
+
+	@McpEvent(name = "test.both")
+	public record Duplicate(String text) {
+	}
+
+	public record Filter(String text) {
+	}
+
+	@McpEvent(name = "test.unmatched", arguments = Filter.class)
+	public record Unmatched(String text) {
+	}
+
+	@McpEvent(name = "test.push-only", delivery = McpEvent.Delivery.PUSH)
+	public record PushOnly(String text) {
+	}
+
+}
