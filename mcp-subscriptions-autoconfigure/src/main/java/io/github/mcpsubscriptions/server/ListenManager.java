@@ -139,7 +139,6 @@ public class ListenManager implements SmartLifecycle {
 	 * @param enabled whether clients may listen
 	 * @param maxStreams the most streams at once on this node
 	 * @param maxDuration how long one stream lasts before it is completed; zero for ever
-	 * @param keepAlive how often open streams get a keep-alive comment; zero for never
 	 * @param maxSubscriptions the most subscription URIs of one stream
 	 * @param maxTotal the most subscriptions the server holds
 	 * @param mode how listen requests are answered
@@ -147,17 +146,16 @@ public class ListenManager implements SmartLifecycle {
 	 * @param maxStreamsPerPrincipal the most streams of one authenticated principal at
 	 * once on this node; zero for no limit
 	 */
-	public record Settings(boolean enabled, int maxStreams, Duration maxDuration, Duration keepAlive,
-			int maxSubscriptions, int maxTotal, Mode mode, RateLimit rateLimit, int maxStreamsPerPrincipal) {
+	public record Settings(boolean enabled, int maxStreams, Duration maxDuration, int maxSubscriptions, int maxTotal,
+			Mode mode, RateLimit rateLimit, int maxStreamsPerPrincipal) {
 
-		public Settings(boolean enabled, int maxStreams, Duration maxDuration, Duration keepAlive, int maxSubscriptions,
-				int maxTotal, Mode mode, RateLimit rateLimit) {
-			this(enabled, maxStreams, maxDuration, keepAlive, maxSubscriptions, maxTotal, mode, rateLimit, 0);
+		public Settings(boolean enabled, int maxStreams, Duration maxDuration, int maxSubscriptions, int maxTotal,
+				Mode mode, RateLimit rateLimit) {
+			this(enabled, maxStreams, maxDuration, maxSubscriptions, maxTotal, mode, rateLimit, 0);
 		}
 
-		public Settings(boolean enabled, int maxStreams, Duration maxDuration, Duration keepAlive, int maxSubscriptions,
-				int maxTotal) {
-			this(enabled, maxStreams, maxDuration, keepAlive, maxSubscriptions, maxTotal, Mode.STREAM, RateLimit.NONE);
+		public Settings(boolean enabled, int maxStreams, Duration maxDuration, int maxSubscriptions, int maxTotal) {
+			this(enabled, maxStreams, maxDuration, maxSubscriptions, maxTotal, Mode.STREAM, RateLimit.NONE);
 		}
 
 	}
@@ -433,12 +431,6 @@ public class ListenManager implements SmartLifecycle {
 		return this.active.size();
 	}
 
-	private void sendKeepAlives() {
-		for (Listen listen : this.active) {
-			listen.subscriber().getOutbox().keepAlive();
-		}
-	}
-
 	private void completeExpired() {
 		if (this.settings.maxDuration().isZero()) {
 			return;
@@ -454,7 +446,6 @@ public class ListenManager implements SmartLifecycle {
 	@Override
 	public void start() {
 		MaintenanceExecutor executor = new MaintenanceExecutor("mcp-listen");
-		executor.every(this.settings.keepAlive(), this::sendKeepAlives);
 		if (!this.settings.maxDuration().isZero()) {
 			executor.every(Duration.ofMillis(Math.max(50, Math.min(1000, this.settings.maxDuration().toMillis() / 4))),
 					this::completeExpired);

@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 import io.github.mcpsubscriptions.jsonrpc.InvalidMessageException;
@@ -61,9 +60,9 @@ import org.springframework.web.bind.annotation.RequestMethod;
  * Every refusal is answered with a precise HTTP status and a JSON-RPC error body; the
  * handler methods write their responses themselves. A stream is written through the
  * container's non-blocking I/O ({@link AsyncSseStream}), so a client that stops reading
- * holds no thread, and idle streams are probed so that a client that went away frees its
- * stream within two probe intervals; {@link #close()} completes the streams still open
- * when the application stops.
+ * holds no thread, and every stream gets heartbeats ({@link Heartbeats}), so that a
+ * client that went away without a word frees its stream within two heartbeat intervals;
+ * {@link #close()} completes the streams still open when the application stops.
  */
 @Controller
 @RequestMapping("${mcp.endpoint.path:/mcp}")
@@ -97,12 +96,7 @@ public class McpEndpoint implements AutoCloseable {
 
 	private final Set<AsyncSseStream> streams = ConcurrentHashMap.newKeySet();
 
-	private final Duration probeInterval;
-
-	/** Whether a round of probes is scheduled. */
-	private final AtomicBoolean probing = new AtomicBoolean();
-
-	private volatile boolean closed;
+	private final Heartbeats heartbeats;
 
 	/**
 	 * Create the endpoint.
@@ -126,7 +120,7 @@ public class McpEndpoint implements AutoCloseable {
 		this.dnsRebindingProtection = new DnsRebindingProtection(options.dnsRebindingProtection(),
 				options.allowedOrigins(), options.allowedHosts());
 		this.maxRequestSize = options.maxRequestSize();
-		this.probeInterval = options.probeInterval();
+		this.heartbeats = new Heartbeats(options.heartbeatInterval());
 	}
 
 	@PostMapping
@@ -290,39 +284,16 @@ public class McpEndpoint implements AutoCloseable {
 
 	private AsyncSseStream openStream(HttpServletRequest request, HttpServletResponse response,
 			Consumer<MessageStream> onClosed, @Nullable Duration retryOnClose) throws IOException {
-		AsyncSseStream stream = AsyncSseStream.open(request, response, onClosed, this.streams::remove, retryOnClose,
+		AsyncSseStream stream = AsyncSseStream.open(request, response, onClosed, this::streamDone, retryOnClose,
 				this.timer, this.closeTimeout);
 		this.streams.add(stream);
-		startProbing();
+		this.heartbeats.add(stream);
 		return stream;
 	}
 
-	private void startProbing() {
-		if (!this.probeInterval.isZero() && !this.closed && this.probing.compareAndSet(false, true)) {
-			this.timer.schedule(this::probeStreams, this.probeInterval);
-		}
-	}
-
-	/**
-	 * Probe the open streams for clients that went away, and again after the interval
-	 * while any stream is open: the container tells of a closed connection only when a
-	 * write fails, and keep-alives are too far apart to free a stream's slot promptly.
-	 */
-	private void probeStreams() {
-		for (AsyncSseStream stream : this.streams) {
-			stream.probe();
-		}
-		if (this.closed) {
-			return;
-		}
-		if (this.streams.isEmpty()) {
-			this.probing.set(false);
-			// A stream opened since the check may have found the probes still scheduled.
-			if (this.streams.isEmpty() || !this.probing.compareAndSet(false, true)) {
-				return;
-			}
-		}
-		this.timer.schedule(this::probeStreams, this.probeInterval);
+	private void streamDone(AsyncSseStream stream) {
+		this.heartbeats.remove(stream);
+		this.streams.remove(stream);
 	}
 
 	/**
@@ -332,7 +303,7 @@ public class McpEndpoint implements AutoCloseable {
 	 */
 	@Override
 	public void close() {
-		this.closed = true;
+		this.heartbeats.close();
 		for (AsyncSseStream stream : List.copyOf(this.streams)) {
 			stream.abort();
 		}
@@ -344,6 +315,14 @@ public class McpEndpoint implements AutoCloseable {
 	 */
 	public int getOpenStreamCount() {
 		return this.streams.size();
+	}
+
+	/**
+	 * How many heartbeat comments this endpoint has written to its streams.
+	 * @return the count
+	 */
+	public long getHeartbeatCount() {
+		return this.heartbeats.getHeartbeatCount();
 	}
 
 	private static HttpStatus statusOf(JsonRpcResponse answer) {
