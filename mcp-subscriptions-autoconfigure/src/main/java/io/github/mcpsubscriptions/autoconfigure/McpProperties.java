@@ -1103,6 +1103,13 @@ public class McpProperties {
 		private Duration heartbeatInterval = Duration.ofSeconds(15);
 
 		/**
+		 * Connections kept for requests other than streams below the servlet container's
+		 * connection limit (server.tomcat.max-connections, server.jetty.max-connections);
+		 * a new stream past the limit less this is answered with 503.
+		 */
+		private int connectionReserve = 200;
+
+		/**
 		 * Largest request body accepted; larger requests are answered with 413.
 		 */
 		private DataSize maxRequestSize = DataSize.ofMegabytes(4);
@@ -1153,6 +1160,14 @@ public class McpProperties {
 
 		public void setHeartbeatInterval(Duration heartbeatInterval) {
 			this.heartbeatInterval = heartbeatInterval;
+		}
+
+		public int getConnectionReserve() {
+			return this.connectionReserve;
+		}
+
+		public void setConnectionReserve(int connectionReserve) {
+			this.connectionReserve = connectionReserve;
 		}
 
 		public DataSize getMaxRequestSize() {

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 import io.github.mcpsubscriptions.jsonrpc.InvalidMessageException;
@@ -97,6 +98,17 @@ public class McpEndpoint implements AutoCloseable {
 	private final Set<AsyncSseStream> streams = ConcurrentHashMap.newKeySet();
 
 	private final Heartbeats heartbeats;
+
+	/**
+	 * The most streams this endpoint opens: the container's connection limit less the
+	 * connections kept for other requests; {@link Integer#MAX_VALUE} for no limit.
+	 */
+	private volatile int maxStreams = Integer.MAX_VALUE;
+
+	/** How the limit came about, for the refusal's message. */
+	private volatile String maxStreamsReason = "";
+
+	private final AtomicLong refusedStreams = new AtomicLong();
 
 	/**
 	 * Create the endpoint.
@@ -248,6 +260,9 @@ public class McpEndpoint implements AutoCloseable {
 
 	private void listen(JsonRpcRequest call, HttpServletRequest request, HttpServletResponse response)
 			throws IOException {
+		if (refuseStreamPastCeiling(response, call.id())) {
+			return;
+		}
 		ListenManager.Listen listen;
 		try {
 			listen = this.listenManager.prepare(call, principal(request), request.getRemoteAddr(),
@@ -280,6 +295,56 @@ public class McpEndpoint implements AutoCloseable {
 			throw ex;
 		}
 		listen.start(stream);
+	}
+
+	/**
+	 * Answer a new stream past the ceiling at once with 503 and {@code Retry-After}: past
+	 * the container's connection limit a new connection is not refused, its handshake
+	 * waits, and requests would wait with it. A load balancer moves the client instead.
+	 */
+	private boolean refuseStreamPastCeiling(HttpServletResponse response, @Nullable JsonNode id) throws IOException {
+		int max = this.maxStreams;
+		if (this.streams.size() < max) {
+			return false;
+		}
+		this.refusedStreams.incrementAndGet();
+		response.setHeader(HttpHeaders.RETRY_AFTER, "5");
+		writeError(response, HttpStatus.SERVICE_UNAVAILABLE, id,
+				new JsonRpcError(JsonRpcErrorCodes.SERVER_ERROR,
+						"Service unavailable: this node holds as many streams as it may (" + max + ", "
+								+ this.maxStreamsReason + "); try again later or on another node",
+						new Limit("mcp.endpoint.connection-reserve", max)));
+		return true;
+	}
+
+	/**
+	 * Set the most streams this endpoint opens, below the servlet container's connection
+	 * limit; a new stream past it is answered with 503 and {@code Retry-After}.
+	 * @param maxStreams the most streams; {@link Integer#MAX_VALUE} for no limit
+	 * @param reason how the limit came about (named in the refusal)
+	 */
+	public void setMaxStreams(int maxStreams, String reason) {
+		if (maxStreams < 0) {
+			throw new IllegalArgumentException("The stream limit must not be negative, was " + maxStreams);
+		}
+		this.maxStreamsReason = reason;
+		this.maxStreams = maxStreams;
+	}
+
+	/**
+	 * The most streams this endpoint opens.
+	 * @return the limit, {@link Integer#MAX_VALUE} for none
+	 */
+	public int getMaxStreams() {
+		return this.maxStreams;
+	}
+
+	/**
+	 * How many new streams were refused because the node held its most streams.
+	 * @return the count
+	 */
+	public long getRefusedStreamCount() {
+		return this.refusedStreams.get();
 	}
 
 	private AsyncSseStream openStream(HttpServletRequest request, HttpServletResponse response,
@@ -392,6 +457,9 @@ public class McpEndpoint implements AutoCloseable {
 				throw missingSession();
 			}
 			McpSession session = requireSession(request);
+			if (refuseStreamPastCeiling(response, null)) {
+				return;
+			}
 			// Deliveries on this node are judged with the authentication that opened the
 			// stream:
 			// a session store may hold only the principal's name.
