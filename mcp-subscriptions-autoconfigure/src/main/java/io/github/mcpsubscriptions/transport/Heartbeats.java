@@ -51,6 +51,9 @@ final class Heartbeats implements AutoCloseable {
 
 	private boolean closed;
 
+	/** Whether {@link #add} starts the thread; tests turn the wheel themselves. */
+	private final boolean autoStart;
+
 	/** The slot the next tick visits; only the heartbeat thread touches it. */
 	private int next;
 
@@ -59,8 +62,13 @@ final class Heartbeats implements AutoCloseable {
 	 * @param interval the heartbeat interval; zero for none (streams are then found gone
 	 * only when a write fails)
 	 */
-	@SuppressWarnings("unchecked")
 	Heartbeats(Duration interval) {
+		this(interval, true);
+	}
+
+	@SuppressWarnings("unchecked")
+	Heartbeats(Duration interval, boolean autoStart) {
+		this.autoStart = autoStart;
 		if (interval.isNegative()) {
 			throw new IllegalArgumentException("The heartbeat interval must not be negative, was " + interval);
 		}
@@ -82,7 +90,9 @@ final class Heartbeats implements AutoCloseable {
 			return;
 		}
 		slot(stream).add(stream);
-		start();
+		if (this.autoStart) {
+			start();
+		}
 	}
 
 	/**
