@@ -146,8 +146,21 @@ final class Heartbeats implements AutoCloseable {
 				thread.setDaemon(true);
 				return thread;
 			});
-			executor.scheduleAtFixedRate(this::tick, this.tickNanos, this.tickNanos, TimeUnit.NANOSECONDS);
+			executor.scheduleAtFixedRate(this::turn, this.tickNanos, this.tickNanos, TimeUnit.NANOSECONDS);
 			this.executor = executor;
+		}
+	}
+
+	/**
+	 * One tick on the heartbeat thread: even an {@link Error} is logged rather than
+	 * ending the heartbeats of every stream for good.
+	 */
+	private void turn() {
+		try {
+			tick();
+		}
+		catch (Throwable ex) {
+			logger.error("A round of heartbeats failed", ex);
 		}
 	}
 
