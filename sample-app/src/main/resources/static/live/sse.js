@@ -6,7 +6,7 @@
  * Reads the SSE stream of `response` until it ends or `signal` aborts.
  * Calls `onEvent({ id, event, data, retry })` for every event (also for events without data,
  * such as the 2025 era's priming event, whose id matters for resumption) and `onComment(text)`
- * for comment lines such as keep-alives.
+ * for comment lines such as heartbeats.
  */
 export async function readSse(response, { onEvent, onComment = () => {}, signal } = {}) {
 	const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();

@@ -199,8 +199,7 @@ public final class McpEndpointAutoConfiguration {
 			ObjectProvider<SessionStreamHistory> history, ObjectProvider<CredentialExpiry> credentialExpiry) {
 		McpProperties.Sessions sessions = properties.getSessions();
 		McpSessionManager.Settings settings = new McpSessionManager.Settings(sessions.getIdleTimeout(),
-				sessions.getMax(), properties.getEndpoint().getKeepAlive(), sessions.getReplayLogSize(),
-				properties.getNotifications().getWriteTimeout(),
+				sessions.getMax(), sessions.getReplayLogSize(), properties.getNotifications().getWriteTimeout(),
 				sessions.getRetry().isZero() ? null : sessions.getRetry(), sessions.getMaxPerPrincipal());
 		McpSessionManager manager = new McpSessionManager(store, idGenerator, Clock.systemUTC(), settings,
 				listeners.orderedStream().toList(), dispatcher, history.getIfAvailable());
@@ -261,8 +260,8 @@ public final class McpEndpointAutoConfiguration {
 		McpProperties.Subscriptions subscriptions = properties.getSubscriptions();
 		ListenManager manager = new ListenManager(notifications, requests, codec, Clock.systemUTC(),
 				new ListenManager.Settings(listen.isEnabled(), listen.getMaxStreams(), listen.getMaxDuration(),
-						properties.getEndpoint().getKeepAlive(), subscriptions.getMaxPerSession(),
-						subscriptions.getMaxTotal(), ListenManager.Mode.valueOf(listen.getMode().name()),
+						subscriptions.getMaxPerSession(), subscriptions.getMaxTotal(),
+						ListenManager.Mode.valueOf(listen.getMode().name()),
 						new ListenManager.RateLimit(listen.getRateLimit().getRequests(),
 								listen.getRateLimit().getWindow(), listen.getRateLimit().getMaxClients()),
 						listen.getMaxStreamsPerPrincipal()));
@@ -277,7 +276,7 @@ public final class McpEndpointAutoConfiguration {
 		McpProperties.Endpoint endpoint = properties.getEndpoint();
 		return new McpEndpoint(dispatcher, sessionManager, codec,
 				new McpEndpointOptions(endpoint.getMaxRequestSize().toBytes(), endpoint.isDnsRebindingProtection(),
-						endpoint.getAllowedOrigins(), endpoint.getAllowedHosts(), endpoint.getProbeInterval()),
+						endpoint.getAllowedOrigins(), endpoint.getAllowedHosts(), endpoint.getHeartbeatInterval()),
 				listenManager, scheduler, properties.getNotifications().getWriteTimeout());
 	}
 

@@ -689,15 +689,18 @@ public class McpProperties {
 		private List<String> protectedPaths = new ArrayList<>();
 
 		/**
-		 * Interval between keep-alive comments on open streams. Zero turns them off.
+		 * Longest time an open stream goes without a write before it gets a heartbeat
+		 * comment, at most 30s; a client gone without a word is found within two. Zero
+		 * turns them off.
 		 */
-		private Duration keepAlive = Duration.ofSeconds(15);
+		private Duration heartbeatInterval = Duration.ofSeconds(15);
 
 		/**
-		 * Interval between probes of idle streams (an empty comment), which notice a
-		 * client that closed its connection within two intervals. Zero turns them off.
+		 * Connections kept for requests other than streams below the servlet container's
+		 * connection limit (server.tomcat.max-connections, server.jetty.max-connections);
+		 * a new stream past the limit less this is answered with 503.
 		 */
-		private Duration probeInterval = Duration.ofMillis(400);
+		private int connectionReserve = 200;
 
 		/**
 		 * Largest request body accepted; larger requests are answered with 413.
@@ -744,20 +747,20 @@ public class McpProperties {
 			this.protectedPaths = protectedPaths;
 		}
 
-		public Duration getKeepAlive() {
-			return this.keepAlive;
+		public Duration getHeartbeatInterval() {
+			return this.heartbeatInterval;
 		}
 
-		public void setKeepAlive(Duration keepAlive) {
-			this.keepAlive = keepAlive;
+		public void setHeartbeatInterval(Duration heartbeatInterval) {
+			this.heartbeatInterval = heartbeatInterval;
 		}
 
-		public Duration getProbeInterval() {
-			return this.probeInterval;
+		public int getConnectionReserve() {
+			return this.connectionReserve;
 		}
 
-		public void setProbeInterval(Duration probeInterval) {
-			this.probeInterval = probeInterval;
+		public void setConnectionReserve(int connectionReserve) {
+			this.connectionReserve = connectionReserve;
 		}
 
 		public DataSize getMaxRequestSize() {

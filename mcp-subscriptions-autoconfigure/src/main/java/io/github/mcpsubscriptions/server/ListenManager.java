@@ -144,7 +144,6 @@ public class ListenManager implements SmartLifecycle {
 	 * @param enabled whether clients may listen
 	 * @param maxStreams the most streams at once on this node
 	 * @param maxDuration how long one stream lasts before it is completed; zero for ever
-	 * @param keepAlive how often open streams get a keep-alive comment; zero for never
 	 * @param maxSubscriptions the most subscription URIs of one stream
 	 * @param maxTotal the most subscriptions the server holds
 	 * @param mode how listen requests are answered
@@ -153,17 +152,16 @@ public class ListenManager implements SmartLifecycle {
 	 * once on this node; zero for no limit
 	 * @since 0.1.0
 	 */
-	public record Settings(boolean enabled, int maxStreams, Duration maxDuration, Duration keepAlive,
-			int maxSubscriptions, int maxTotal, Mode mode, RateLimit rateLimit, int maxStreamsPerPrincipal) {
+	public record Settings(boolean enabled, int maxStreams, Duration maxDuration, int maxSubscriptions, int maxTotal,
+			Mode mode, RateLimit rateLimit, int maxStreamsPerPrincipal) {
 
-		public Settings(boolean enabled, int maxStreams, Duration maxDuration, Duration keepAlive, int maxSubscriptions,
-				int maxTotal, Mode mode, RateLimit rateLimit) {
-			this(enabled, maxStreams, maxDuration, keepAlive, maxSubscriptions, maxTotal, mode, rateLimit, 0);
+		public Settings(boolean enabled, int maxStreams, Duration maxDuration, int maxSubscriptions, int maxTotal,
+				Mode mode, RateLimit rateLimit) {
+			this(enabled, maxStreams, maxDuration, maxSubscriptions, maxTotal, mode, rateLimit, 0);
 		}
 
-		public Settings(boolean enabled, int maxStreams, Duration maxDuration, Duration keepAlive, int maxSubscriptions,
-				int maxTotal) {
-			this(enabled, maxStreams, maxDuration, keepAlive, maxSubscriptions, maxTotal, Mode.STREAM, RateLimit.NONE);
+		public Settings(boolean enabled, int maxStreams, Duration maxDuration, int maxSubscriptions, int maxTotal) {
+			this(enabled, maxStreams, maxDuration, maxSubscriptions, maxTotal, Mode.STREAM, RateLimit.NONE);
 		}
 
 	}
@@ -439,12 +437,6 @@ public class ListenManager implements SmartLifecycle {
 		return this.active.size();
 	}
 
-	private void sendKeepAlives() {
-		for (Listen listen : this.active) {
-			listen.subscriber().getOutbox().keepAlive();
-		}
-	}
-
 	private void completeExpired() {
 		if (this.settings.maxDuration().isZero()) {
 			return;
@@ -460,7 +452,6 @@ public class ListenManager implements SmartLifecycle {
 	@Override
 	public void start() {
 		MaintenanceExecutor executor = new MaintenanceExecutor("mcp-listen");
-		executor.every(this.settings.keepAlive(), this::sendKeepAlives);
 		if (!this.settings.maxDuration().isZero()) {
 			executor.every(Duration.ofMillis(Math.max(50, Math.min(1000, this.settings.maxDuration().toMillis() / 4))),
 					this::completeExpired);

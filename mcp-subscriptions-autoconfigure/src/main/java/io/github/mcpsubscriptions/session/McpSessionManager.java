@@ -60,8 +60,6 @@ public class McpSessionManager implements SmartLifecycle {
 
 	private final int maxSessionsPerPrincipal;
 
-	private final Duration keepAliveInterval;
-
 	private final int replayLogSize;
 
 	private final Duration writeTimeout;
@@ -124,7 +122,6 @@ public class McpSessionManager implements SmartLifecycle {
 		this.idleTimeout = settings.idleTimeout();
 		this.maxSessions = settings.maxSessions();
 		this.maxSessionsPerPrincipal = settings.maxSessionsPerPrincipal();
-		this.keepAliveInterval = settings.keepAlive();
 		this.replayLogSize = settings.replayLogSize();
 		this.writeTimeout = settings.writeTimeout();
 		this.retry = settings.retry();
@@ -137,7 +134,6 @@ public class McpSessionManager implements SmartLifecycle {
 	 *
 	 * @param idleTimeout how long a session without requests or an open stream lives
 	 * @param maxSessions the most sessions at once
-	 * @param keepAlive how often open streams get a keep-alive comment; zero for never
 	 * @param replayLogSize how many messages of a stream are kept for replay
 	 * @param writeTimeout how long a write may block before the stream is given up
 	 * @param retry the reconnection delay sent before the server ends a client's stream
@@ -146,12 +142,12 @@ public class McpSessionManager implements SmartLifecycle {
 	 * once; zero for no limit
 	 * @since 0.1.0
 	 */
-	public record Settings(Duration idleTimeout, int maxSessions, Duration keepAlive, int replayLogSize,
-			Duration writeTimeout, @Nullable Duration retry, int maxSessionsPerPrincipal) {
+	public record Settings(Duration idleTimeout, int maxSessions, int replayLogSize, Duration writeTimeout,
+			@Nullable Duration retry, int maxSessionsPerPrincipal) {
 
-		public Settings(Duration idleTimeout, int maxSessions, Duration keepAlive, int replayLogSize,
-				Duration writeTimeout, @Nullable Duration retry) {
-			this(idleTimeout, maxSessions, keepAlive, replayLogSize, writeTimeout, retry, 0);
+		public Settings(Duration idleTimeout, int maxSessions, int replayLogSize, Duration writeTimeout,
+				@Nullable Duration retry) {
+			this(idleTimeout, maxSessions, replayLogSize, writeTimeout, retry, 0);
 		}
 
 		public Settings {
@@ -604,21 +600,6 @@ public class McpSessionManager implements SmartLifecycle {
 	}
 
 	/**
-	 * Write a keep-alive comment to every open stream; a failed write closes the stream,
-	 * which is how clients that vanished without closing TCP are found.
-	 */
-	public void sendKeepAlives() {
-		// Through each outbox's single writer, so a client that stopped reading blocks
-		// no one else: its writer is busy, and the stall check deals with it.
-		for (String sessionId : this.streams.keySet()) {
-			Subscriber subscriber = this.subscribers.get(sessionId);
-			if (subscriber != null) {
-				subscriber.getOutbox().keepAlive();
-			}
-		}
-	}
-
-	/**
 	 * Give up the streams of clients that stopped reading: a write blocked for longer
 	 * than the write timeout.
 	 * @return how many streams were given up
@@ -632,7 +613,6 @@ public class McpSessionManager implements SmartLifecycle {
 		MaintenanceExecutor executor = new MaintenanceExecutor("mcp-sessions");
 		executor.every(clamp(this.idleTimeout.dividedBy(2)), this::expireIdleSessions);
 		executor.every(clamp(this.writeTimeout.dividedBy(4)), this::closeStalledStreams);
-		executor.every(this.keepAliveInterval, this::sendKeepAlives);
 		this.scheduler = executor;
 	}
 

@@ -41,7 +41,8 @@ import org.springframework.http.MediaType;
  * The server's {@link #close()} hands over what waits, then completes the response; if
  * the client does not take it within the close timeout the response is completed anyway,
  * by a task on the shared delivery timer, never a thread of its own. A client that went
- * away is found by {@link #probe()}.
+ * away without a word is found by the endpoint's {@link Heartbeats}, which visit the
+ * stream ({@link #visit()}).
  */
 final class AsyncSseStream implements MessageStream {
 
@@ -53,7 +54,7 @@ final class AsyncSseStream implements MessageStream {
 
 	private static final byte[] DATA = "data:".getBytes(StandardCharsets.UTF_8);
 
-	private static final byte[] PROBE = ":\n\n".getBytes(StandardCharsets.UTF_8);
+	private static final byte[] HEARTBEAT = ":heartbeat\n\n".getBytes(StandardCharsets.UTF_8);
 
 	/**
 	 * Each delivery thread builds its batches in one buffer of its own: a stream's batch
@@ -109,8 +110,11 @@ final class AsyncSseStream implements MessageStream {
 	 */
 	private boolean ready;
 
-	/** Whether anything went to the container since the last {@link #probe()}. */
-	private boolean wroteSinceProbe;
+	/** Whether anything went to the container since the last {@link #visit()}. */
+	private boolean wroteSinceVisit;
+
+	/** How many visits in a row found nothing written since the one before. */
+	private int quietVisits;
 
 	/**
 	 * Inside {@link #sendBatch}: the frames of the batch wait in the batching thread's
@@ -521,7 +525,7 @@ final class AsyncSseStream implements MessageStream {
 		this.ready = false;
 		this.out.write(bytes, from, length);
 		this.needsFlush = true;
-		this.wroteSinceProbe = true;
+		this.wroteSinceVisit = true;
 	}
 
 	/**
@@ -693,41 +697,60 @@ final class AsyncSseStream implements MessageStream {
 	}
 
 	/**
-	 * Find out whether the client is still there, by writing an empty comment to a stream
-	 * that has had nothing written since the last probe. The container does not watch the
-	 * connection of an asynchronous response while nothing is being written, and the
-	 * first write to a connection its client closed still succeeds: the next probe fails,
-	 * and ends the stream. A stream with a write pending is left alone: the container
-	 * watches its connection until the client takes it.
+	 * A visit of the heartbeats, two per heartbeat interval: a stream that had nothing
+	 * written for two visits in a row gets a heartbeat comment, one that wrote meanwhile
+	 * costs nothing. The container does not watch the connection of an asynchronous
+	 * response while nothing is being written, and the first write to a connection its
+	 * client closed still succeeds: the next heartbeat fails, and ends the stream, so a
+	 * client gone without a word is found within two heartbeat intervals. A stream with a
+	 * write pending is left alone: the container watches its connection until the client
+	 * takes it (and the write timeout gives it up if it never does).
+	 * @return whether a heartbeat was written
 	 */
-	void probe() {
+	boolean visit() {
 		IOException failure;
 		synchronized (this.lock) {
 			if (this.state != State.OPEN || this.batching) {
-				return;
+				return false;
 			}
-			if (this.wroteSinceProbe) {
-				this.wroteSinceProbe = false;
-				return;
+			if (this.wroteSinceVisit) {
+				this.wroteSinceVisit = false;
+				this.quietVisits = 0;
+				return false;
+			}
+			if (++this.quietVisits < 2) {
+				return false;
 			}
 			try {
 				if (!handedOver() || !ready()) {
-					return;
+					return false;
 				}
 			}
 			catch (RuntimeException ex) {
 				// Completed under us: the container has told, or is telling, the
 				// listener.
-				return;
+				return false;
 			}
-			this.waiting.add(ByteBuffer.wrap(PROBE));
+			this.waiting.add(ByteBuffer.wrap(HEARTBEAT));
 			failure = pumpOrFail();
-			this.wroteSinceProbe = false;
+			this.wroteSinceVisit = false;
+			this.quietVisits = 0;
 		}
 		if (failure != null) {
 			ended();
 			complete();
+			return false;
 		}
+		return true;
+	}
+
+	/**
+	 * The number that places this stream among the heartbeats' slots: streams opened one
+	 * after the other get consecutive numbers, so a burst of them is spread evenly.
+	 * @return the number
+	 */
+	long sequence() {
+		return this.id;
 	}
 
 	/**

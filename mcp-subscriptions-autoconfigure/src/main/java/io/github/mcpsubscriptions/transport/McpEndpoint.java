@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 import io.github.mcpsubscriptions.jsonrpc.InvalidMessageException;
@@ -61,9 +61,9 @@ import org.springframework.web.bind.annotation.RequestMethod;
  * Every refusal is answered with a precise HTTP status and a JSON-RPC error body; the
  * handler methods write their responses themselves. A stream is written through the
  * container's non-blocking I/O ({@link AsyncSseStream}), so a client that stops reading
- * holds no thread, and idle streams are probed so that a client that went away frees its
- * stream within two probe intervals; {@link #close()} completes the streams still open
- * when the application stops.
+ * holds no thread, and every stream gets heartbeats ({@link Heartbeats}), so that a
+ * client that went away without a word frees its stream within two heartbeat intervals;
+ * {@link #close()} completes the streams still open when the application stops.
  *
  * @since 0.1.0
  */
@@ -99,12 +99,18 @@ public class McpEndpoint implements AutoCloseable {
 
 	private final Set<AsyncSseStream> streams = ConcurrentHashMap.newKeySet();
 
-	private final Duration probeInterval;
+	private final Heartbeats heartbeats;
 
-	/** Whether a round of probes is scheduled. */
-	private final AtomicBoolean probing = new AtomicBoolean();
+	/**
+	 * The most streams this endpoint opens: the container's connection limit less the
+	 * connections kept for other requests; {@link Integer#MAX_VALUE} for no limit.
+	 */
+	private volatile int maxStreams = Integer.MAX_VALUE;
 
-	private volatile boolean closed;
+	/** How the limit came about, for the refusal's message. */
+	private volatile String maxStreamsReason = "";
+
+	private final AtomicLong refusedStreams = new AtomicLong();
 
 	/**
 	 * Create the endpoint.
@@ -128,7 +134,7 @@ public class McpEndpoint implements AutoCloseable {
 		this.dnsRebindingProtection = new DnsRebindingProtection(options.dnsRebindingProtection(),
 				options.allowedOrigins(), options.allowedHosts());
 		this.maxRequestSize = options.maxRequestSize();
-		this.probeInterval = options.probeInterval();
+		this.heartbeats = new Heartbeats(options.heartbeatInterval());
 	}
 
 	@PostMapping
@@ -256,6 +262,9 @@ public class McpEndpoint implements AutoCloseable {
 
 	private void listen(JsonRpcRequest call, HttpServletRequest request, HttpServletResponse response)
 			throws IOException {
+		if (refuseStreamPastCeiling(response, call.id())) {
+			return;
+		}
 		ListenManager.Listen listen;
 		try {
 			listen = this.listenManager.prepare(call, principal(request), request.getRemoteAddr(),
@@ -290,41 +299,68 @@ public class McpEndpoint implements AutoCloseable {
 		listen.start(stream);
 	}
 
-	private AsyncSseStream openStream(HttpServletRequest request, HttpServletResponse response,
-			Consumer<MessageStream> onClosed, @Nullable Duration retryOnClose) throws IOException {
-		AsyncSseStream stream = AsyncSseStream.open(request, response, onClosed, this.streams::remove, retryOnClose,
-				this.timer, this.closeTimeout);
-		this.streams.add(stream);
-		startProbing();
-		return stream;
-	}
-
-	private void startProbing() {
-		if (!this.probeInterval.isZero() && !this.closed && this.probing.compareAndSet(false, true)) {
-			this.timer.schedule(this::probeStreams, this.probeInterval);
+	/**
+	 * Answer a new stream past the ceiling at once with 503 and {@code Retry-After}: past
+	 * the container's connection limit a new connection is not refused, its handshake
+	 * waits, and requests would wait with it. A load balancer moves the client instead.
+	 */
+	private boolean refuseStreamPastCeiling(HttpServletResponse response, @Nullable JsonNode id) throws IOException {
+		int max = this.maxStreams;
+		if (this.streams.size() < max) {
+			return false;
 		}
+		this.refusedStreams.incrementAndGet();
+		response.setHeader(HttpHeaders.RETRY_AFTER, "5");
+		writeError(response, HttpStatus.SERVICE_UNAVAILABLE, id,
+				new JsonRpcError(JsonRpcErrorCodes.SERVER_ERROR,
+						"Service unavailable: this node holds as many streams as it may (" + max + ", "
+								+ this.maxStreamsReason + "); try again later or on another node",
+						new Limit("mcp.endpoint.connection-reserve", max)));
+		return true;
 	}
 
 	/**
-	 * Probe the open streams for clients that went away, and again after the interval
-	 * while any stream is open: the container tells of a closed connection only when a
-	 * write fails, and keep-alives are too far apart to free a stream's slot promptly.
+	 * Set the most streams this endpoint opens, below the servlet container's connection
+	 * limit; a new stream past it is answered with 503 and {@code Retry-After}.
+	 * @param maxStreams the most streams; {@link Integer#MAX_VALUE} for no limit
+	 * @param reason how the limit came about (named in the refusal)
 	 */
-	private void probeStreams() {
-		for (AsyncSseStream stream : this.streams) {
-			stream.probe();
+	public void setMaxStreams(int maxStreams, String reason) {
+		if (maxStreams < 0) {
+			throw new IllegalArgumentException("The stream limit must not be negative, was " + maxStreams);
 		}
-		if (this.closed) {
-			return;
-		}
-		if (this.streams.isEmpty()) {
-			this.probing.set(false);
-			// A stream opened since the check may have found the probes still scheduled.
-			if (this.streams.isEmpty() || !this.probing.compareAndSet(false, true)) {
-				return;
-			}
-		}
-		this.timer.schedule(this::probeStreams, this.probeInterval);
+		this.maxStreamsReason = reason;
+		this.maxStreams = maxStreams;
+	}
+
+	/**
+	 * The most streams this endpoint opens.
+	 * @return the limit, {@link Integer#MAX_VALUE} for none
+	 */
+	public int getMaxStreams() {
+		return this.maxStreams;
+	}
+
+	/**
+	 * How many new streams were refused because the node held its most streams.
+	 * @return the count
+	 */
+	public long getRefusedStreamCount() {
+		return this.refusedStreams.get();
+	}
+
+	private AsyncSseStream openStream(HttpServletRequest request, HttpServletResponse response,
+			Consumer<MessageStream> onClosed, @Nullable Duration retryOnClose) throws IOException {
+		AsyncSseStream stream = AsyncSseStream.open(request, response, onClosed, this::streamDone, retryOnClose,
+				this.timer, this.closeTimeout);
+		this.streams.add(stream);
+		this.heartbeats.add(stream);
+		return stream;
+	}
+
+	private void streamDone(AsyncSseStream stream) {
+		this.heartbeats.remove(stream);
+		this.streams.remove(stream);
 	}
 
 	/**
@@ -334,7 +370,7 @@ public class McpEndpoint implements AutoCloseable {
 	 */
 	@Override
 	public void close() {
-		this.closed = true;
+		this.heartbeats.close();
 		for (AsyncSseStream stream : List.copyOf(this.streams)) {
 			stream.abort();
 		}
@@ -346,6 +382,14 @@ public class McpEndpoint implements AutoCloseable {
 	 */
 	public int getOpenStreamCount() {
 		return this.streams.size();
+	}
+
+	/**
+	 * How many heartbeat comments this endpoint has written to its streams.
+	 * @return the count
+	 */
+	public long getHeartbeatCount() {
+		return this.heartbeats.getHeartbeatCount();
 	}
 
 	private static HttpStatus statusOf(JsonRpcResponse answer) {
@@ -415,6 +459,9 @@ public class McpEndpoint implements AutoCloseable {
 				throw missingSession();
 			}
 			McpSession session = requireSession(request);
+			if (refuseStreamPastCeiling(response, null)) {
+				return;
+			}
 			// Deliveries on this node are judged with the authentication that opened the
 			// stream:
 			// a session store may hold only the principal's name.

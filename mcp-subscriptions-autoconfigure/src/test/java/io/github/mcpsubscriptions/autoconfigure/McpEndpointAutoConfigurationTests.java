@@ -210,7 +210,7 @@ class McpEndpointAutoConfigurationTests {
 	@Test
 	void bindsProperties() {
 		this.runner
-			.withPropertyValues("mcp.endpoint.path=/ai/mcp", "mcp.endpoint.keep-alive=5s",
+			.withPropertyValues("mcp.endpoint.path=/ai/mcp", "mcp.endpoint.heartbeat-interval=5s",
 					"mcp.endpoint.max-request-size=64KB", "mcp.endpoint.allowed-origins=https://a.example.com",
 					"mcp.endpoint.allowed-hosts=api.example.com", "mcp.endpoint.dns-rebinding-protection=false",
 					"mcp.sessions.idle-timeout=2m", "mcp.sessions.max=7", "mcp.server.name=n", "mcp.server.version=v",
@@ -218,7 +218,7 @@ class McpEndpointAutoConfigurationTests {
 			.run((context) -> {
 				McpProperties properties = context.getBean(McpProperties.class);
 				assertThat(properties.getEndpoint().getPath()).isEqualTo("/ai/mcp");
-				assertThat(properties.getEndpoint().getKeepAlive()).isEqualTo(Duration.ofSeconds(5));
+				assertThat(properties.getEndpoint().getHeartbeatInterval()).isEqualTo(Duration.ofSeconds(5));
 				assertThat(properties.getEndpoint().getMaxRequestSize()).isEqualTo(DataSize.ofKilobytes(64));
 				assertThat(properties.getEndpoint().getAllowedOrigins()).containsExactly("https://a.example.com");
 				assertThat(properties.getEndpoint().getAllowedHosts()).containsExactly("api.example.com");

@@ -44,7 +44,7 @@ class ClusterOutageTests {
 		this.server = new RedisServerProcess();
 		ConfigurableApplicationContext node = this.nodes.run(this.nodes.redis()
 			.nodeArguments("127.0.0.1", this.server.port(), "mcp.cluster.node-name=a", "spring.data.redis.timeout=2s",
-					"mcp.endpoint.keep-alive=200ms", "mcp.cluster.poll-timeout=200ms"));
+					"mcp.endpoint.heartbeat-interval=200ms", "mcp.cluster.poll-timeout=200ms"));
 		McpTestClient client = client(node);
 		String session = client.initialize();
 		assertThat(client.call(session, "resources/subscribe", "{\"uri\":\"c://items\"}").statusCode()).isEqualTo(200);

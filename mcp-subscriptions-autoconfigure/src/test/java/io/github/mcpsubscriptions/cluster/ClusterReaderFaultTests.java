@@ -150,7 +150,7 @@ class ClusterReaderFaultTests {
 	@Test
 	void redisRestartedEmptyEndsTheStreamsOfLostSessionsAndResyncsListenStreams() throws Exception {
 		this.server = new RedisServerProcess();
-		String[] settings = { "spring.data.redis.timeout=5s", "mcp.endpoint.keep-alive=200ms",
+		String[] settings = { "spring.data.redis.timeout=5s", "mcp.endpoint.heartbeat-interval=200ms",
 				"mcp.cluster.poll-timeout=200ms" };
 		ConfigurableApplicationContext a = this.nodes.run(this.nodes.redis()
 			.nodeArguments("127.0.0.1", this.server.port(), with(settings, "mcp.cluster.node-name=a")));

@@ -50,9 +50,11 @@ class ListenCancelTests {
 	}
 
 	private ListenManager start(String... properties) {
-		String[] args = new String[properties.length + 1];
+		String[] args = new String[properties.length + 2];
 		args[0] = "--server.port=0";
-		System.arraycopy(properties, 0, args, 1, properties.length);
+		// A stream closed over HTTP/1.1 is found by the second heartbeat after.
+		args[1] = "--mcp.endpoint.heartbeat-interval=300ms";
+		System.arraycopy(properties, 0, args, 2, properties.length);
 		this.context = new SpringApplication(McpTestApplication.class, ListenTests.Resources.class, TestUsers.class)
 			.run(args);
 		this.port = ((WebServerApplicationContext) this.context).getWebServer().getPort();

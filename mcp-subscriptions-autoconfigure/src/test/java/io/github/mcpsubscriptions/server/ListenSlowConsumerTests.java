@@ -31,7 +31,7 @@ import static org.awaitility.Awaitility.await;
  * only, bounded in count and time.
  */
 @SpringBootTest(classes = { McpTestApplication.class, ListenSlowConsumerTests.Resources.class },
-		webEnvironment = WebEnvironment.RANDOM_PORT, properties = { "mcp.endpoint.keep-alive=0",
+		webEnvironment = WebEnvironment.RANDOM_PORT, properties = { "mcp.endpoint.heartbeat-interval=400ms",
 				"mcp.notifications.outbox-capacity=32", "mcp.notifications.write-timeout=1s" })
 class ListenSlowConsumerTests {
 

@@ -143,7 +143,7 @@ class ListenStormTests {
 		ListenManager mcpListenManager(NotificationDispatcher notifications, McpRequestDispatcher requests,
 				JsonRpcCodec codec) {
 			return new ListenManager(notifications, requests, codec, clock, new ListenManager.Settings(true, 1000,
-					Duration.ZERO, Duration.ofSeconds(30), 100, 10_000, ListenManager.Mode.STREAM, rateLimit));
+					Duration.ZERO, 100, 10_000, ListenManager.Mode.STREAM, rateLimit));
 		}
 
 	}

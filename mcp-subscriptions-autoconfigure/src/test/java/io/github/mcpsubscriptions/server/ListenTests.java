@@ -110,7 +110,7 @@ class ListenTests {
 
 	@Test
 	void closingTheStreamCancelsTheSubscription() throws Exception {
-		McpTestClient client = start("mcp.endpoint.keep-alive=100ms");
+		McpTestClient client = start("mcp.endpoint.heartbeat-interval=100ms");
 		NotificationDispatcher dispatcher = this.context.getBean(NotificationDispatcher.class);
 		ListenManager listens = this.context.getBean(ListenManager.class);
 		SseStream stream = client.listen("{\"resourceSubscriptions\":[\"l://items\"]}");
@@ -118,7 +118,7 @@ class ListenTests {
 		assertThat(listens.getOpenStreamCount()).isOne();
 		assertThat(dispatcher.getIndex().size()).isOne();
 		stream.close();
-		// The next keep-alive finds the client gone.
+		// The second heartbeat finds the client gone.
 		await().atMost(WAIT).until(() -> listens.getOpenStreamCount() == 0);
 		assertThat(listens.getStats().getEnded(ListenStats.End.CLIENT)).isOne();
 		assertThat(listens.getStats().getEnded(ListenStats.End.SLOW_CONSUMER)).isZero();

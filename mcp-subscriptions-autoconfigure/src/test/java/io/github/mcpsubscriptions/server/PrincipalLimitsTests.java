@@ -49,7 +49,7 @@ class PrincipalLimitsTests {
 		String[] args = new String[properties.length + 2];
 		args[0] = "--server.port=0";
 		// A stream the client closed is noticed at the next write.
-		args[1] = "--mcp.endpoint.keep-alive=100ms";
+		args[1] = "--mcp.endpoint.heartbeat-interval=100ms";
 		for (int i = 0; i < properties.length; i++) {
 			args[i + 2] = "--" + properties[i];
 		}

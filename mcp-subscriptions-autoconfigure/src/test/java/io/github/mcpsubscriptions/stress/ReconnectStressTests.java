@@ -35,7 +35,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * notification and duplicate none. Loopback only, bounded in count and time.
  */
 @SpringBootTest(classes = { McpTestApplication.class, ReconnectStressTests.Resources.class },
-		webEnvironment = WebEnvironment.RANDOM_PORT, properties = "mcp.endpoint.keep-alive=0")
+		webEnvironment = WebEnvironment.RANDOM_PORT, properties = "mcp.endpoint.heartbeat-interval=400ms")
 class ReconnectStressTests {
 
 	private static final int CYCLES = 1_000;

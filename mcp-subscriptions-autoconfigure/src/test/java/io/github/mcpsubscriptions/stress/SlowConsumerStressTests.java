@@ -51,7 +51,7 @@ import static org.awaitility.Awaitility.await;
  * released. Loopback only, bounded in count and time.
  */
 @SpringBootTest(classes = { McpTestApplication.class, SlowConsumerStressTests.Resources.class },
-		webEnvironment = WebEnvironment.RANDOM_PORT, properties = { "mcp.endpoint.keep-alive=0",
+		webEnvironment = WebEnvironment.RANDOM_PORT, properties = { "mcp.endpoint.heartbeat-interval=400ms",
 				"mcp.notifications.outbox-capacity=256", "mcp.notifications.write-timeout=1s" })
 class SlowConsumerStressTests {
 

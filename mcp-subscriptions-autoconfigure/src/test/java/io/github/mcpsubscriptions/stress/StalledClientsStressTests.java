@@ -50,7 +50,7 @@ import static org.awaitility.Awaitility.await;
  */
 @SpringBootTest(classes = { McpTestApplication.class, StalledClientsStressTests.Resources.class },
 		webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = { "mcp.endpoint.keep-alive=0", "mcp.notifications.outbox-capacity=64",
+		properties = { "mcp.endpoint.heartbeat-interval=400ms", "mcp.notifications.outbox-capacity=64",
 				"mcp.notifications.write-timeout=2s", "mcp.notifications.delivery-threads=4" })
 class StalledClientsStressTests {
 

@@ -148,21 +148,38 @@ class AsyncSseStreamTests {
 	}
 
 	@Test
-	void aStreamThatWroteSinceTheLastProbeIsNotProbed() throws IOException {
-		// Under load every stream writes between two probes: the probe then costs nothing
-		// (#29).
+	void aStreamThatWroteSinceTheLastVisitGetsNoHeartbeat() throws IOException {
+		// Under load every stream writes between two visits: the heartbeat then costs
+		// nothing.
+		this.stream.visit();
 		this.stream.sendBatch(1 << 20, countdown(1));
-		this.stream.probe();
+		assertThat(this.stream.visit()).isFalse();
+		assertThat(this.stream.visit()).as("one quiet visit is not enough").isFalse();
 		assertThat(this.out.text()).isEqualTo(frames(1));
 		assertThat(this.out.writes).isOne();
 	}
 
 	@Test
-	void anIdleStreamIsProbedWithAnEmptyComment() {
-		this.stream.probe();
-		assertThat(this.out.text()).isEqualTo(":\n\n");
-		this.stream.probe();
-		assertThat(this.out.text()).as("idle still: probed again").isEqualTo(":\n\n:\n\n");
+	void anIdleStreamGetsAHeartbeatEverySecondVisit() {
+		assertThat(this.stream.visit()).isFalse();
+		assertThat(this.out.text()).isEmpty();
+		assertThat(this.stream.visit()).isTrue();
+		assertThat(this.out.text()).isEqualTo(":heartbeat\n\n");
+		assertThat(this.stream.visit()).isFalse();
+		assertThat(this.stream.visit()).isTrue();
+		assertThat(this.out.text()).as("idle still: one per interval").isEqualTo(":heartbeat\n\n:heartbeat\n\n");
+	}
+
+	@Test
+	void aFailedHeartbeatEndsTheStream() throws IOException {
+		AtomicInteger closed = new AtomicInteger();
+		CountingOutputStream failing = new CountingOutputStream();
+		AsyncSseStream stream = open(failing, (ended) -> closed.incrementAndGet(), null);
+		failing.fail = true;
+		stream.visit();
+		assertThat(stream.visit()).isFalse();
+		assertThat(stream.isOpen()).isFalse();
+		assertThat(closed).hasValue(1);
 	}
 
 	@Test
@@ -383,6 +400,9 @@ class AsyncSseStreamTests {
 
 		volatile boolean ready = true;
 
+		/** Whether writes fail, as on a connection its client closed. */
+		volatile boolean fail;
+
 		int flushes;
 
 		int writes;
@@ -411,7 +431,10 @@ class AsyncSseStreamTests {
 		}
 
 		@Override
-		public void write(byte[] b, int off, int len) {
+		public void write(byte[] b, int off, int len) throws IOException {
+			if (this.fail) {
+				throw new IOException("Broken pipe");
+			}
 			this.writes++;
 			this.arrays.add(b);
 			this.bytes.write(b, off, len);

@@ -29,7 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * kind of bad input.
  */
 @SpringBootTest(classes = McpTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = { "mcp.endpoint.max-request-size=1KB", "mcp.endpoint.keep-alive=200ms",
+		properties = { "mcp.endpoint.max-request-size=1KB", "mcp.endpoint.heartbeat-interval=200ms",
 				"mcp.endpoint.allowed-origins=https://app.example.com", "mcp.server.name=test-server",
 				"mcp.server.version=1.2.3", "mcp.server.instructions=Read the docs." })
 class McpEndpointTests {
@@ -433,7 +433,7 @@ class McpEndpointTests {
 	}
 
 	@Test
-	void getOpensEventStreamWithKeepAlives() throws Exception {
+	void getOpensEventStreamWithHeartbeats() throws Exception {
 		String sessionId = this.client.initialize();
 		try (SseStream stream = this.client.openStream(sessionId)) {
 			HttpResponse<?> response = stream.response();
@@ -446,8 +446,8 @@ class McpEndpointTests {
 			SseEvent opened = stream.next(WAIT);
 			assertThat(opened).as("the stream opens with a comment that commits the headers").isNotNull();
 			assertThat(opened.isComment()).isTrue();
-			SseEvent keepAlive = stream.next(WAIT, (event) -> "keep-alive".equals(event.comment()));
-			assertThat(keepAlive).as("periodic keep-alive comments follow").isNotNull();
+			SseEvent heartbeat = stream.next(WAIT, (event) -> "heartbeat".equals(event.comment()));
+			assertThat(heartbeat).as("periodic heartbeat comments follow").isNotNull();
 		}
 	}
 
@@ -472,8 +472,7 @@ class McpEndpointTests {
 			try (SseStream second = this.client.openStream(sessionId)) {
 				assertThat(second.response().statusCode()).isEqualTo(200);
 				assertThat(first.awaitEnd(WAIT)).as("the replaced stream ends").isTrue();
-				assertThat(second.next(WAIT, (event) -> "keep-alive".equals(event.comment())))
-					.as("the new stream lives")
+				assertThat(second.next(WAIT, (event) -> "heartbeat".equals(event.comment()))).as("the new stream lives")
 					.isNotNull();
 			}
 		}

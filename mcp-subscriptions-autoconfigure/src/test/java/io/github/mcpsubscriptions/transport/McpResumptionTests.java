@@ -36,8 +36,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @SpringBootTest(classes = { McpTestApplication.class, McpResumptionTests.Resources.class },
 		webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = { "mcp.sessions.replay-log-size=4", "mcp.sessions.retry=1500ms", "mcp.endpoint.keep-alive=0",
-				"mcp.notifications.detached-outbox-capacity=3" })
+		properties = { "mcp.sessions.replay-log-size=4", "mcp.sessions.retry=1500ms",
+				"mcp.endpoint.heartbeat-interval=400ms", "mcp.notifications.detached-outbox-capacity=3" })
 class McpResumptionTests {
 
 	private static final Duration WAIT = Duration.ofSeconds(5);

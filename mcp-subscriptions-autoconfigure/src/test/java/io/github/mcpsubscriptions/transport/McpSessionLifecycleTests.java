@@ -85,8 +85,8 @@ class McpSessionLifecycleTests {
 	}
 
 	@Test
-	void clientClosingStreamIsNoticedByKeepAlive() throws Exception {
-		McpTestClient client = start("mcp.endpoint.keep-alive=100ms");
+	void clientClosingStreamIsNoticedByHeartbeats() throws Exception {
+		McpTestClient client = start("mcp.endpoint.heartbeat-interval=100ms");
 		McpSessionManager sessions = this.context.getBean(McpSessionManager.class);
 		String sessionId = client.initialize();
 		SseStream stream = client.openStream(sessionId);
@@ -98,7 +98,7 @@ class McpSessionLifecycleTests {
 
 	@Test
 	void shutdownCompletesOpenStreams() throws Exception {
-		McpTestClient client = start("mcp.endpoint.keep-alive=0s");
+		McpTestClient client = start("mcp.endpoint.heartbeat-interval=0s");
 		String sessionId = client.initialize();
 		try (SseStream stream = client.openStream(sessionId)) {
 			assertThat(stream.response().statusCode()).isEqualTo(200);

@@ -150,7 +150,7 @@ class StalledStreamEndTests {
 	private void start(String... properties) {
 		String[] args = new String[properties.length + 2];
 		args[0] = "--server.port=0";
-		args[1] = "--mcp.endpoint.keep-alive=0";
+		args[1] = "--mcp.endpoint.heartbeat-interval=400ms";
 		for (int i = 0; i < properties.length; i++) {
 			args[i + 2] = "--" + properties[i];
 		}

@@ -147,7 +147,7 @@ class StreamEndRetryTests {
 	private void slowConsumerCloseSendsRetry(boolean overflow, String... settings) throws Exception {
 		List<String> args = new ArrayList<>(List.of(settings));
 		args.add("--mcp.sessions.retry=1234ms");
-		args.add("--mcp.endpoint.keep-alive=0");
+		args.add("--mcp.endpoint.heartbeat-interval=400ms");
 		ConfigurableApplicationContext context = start(args.toArray(String[]::new));
 		try {
 			int port = port(context);

@@ -35,15 +35,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A stream whose client went away, or whose listen request the client cancelled, is
- * released within a second: its stream slot ({@code mcp.listen.max-streams}), its
- * subscriptions and the open-stream gauges. With the default keep-alive (15 s) only a
- * failed write would otherwise tell, and the first write to a closed connection succeeds.
+ * A stream whose client went away without a word is released within two heartbeat
+ * intervals: its stream slot ({@code mcp.listen.max-streams}), its subscriptions and the
+ * open-stream gauges. Only a failed write tells, and the first write to a closed
+ * connection succeeds, so these tests set a short heartbeat interval; with the default
+ * (15 s) the same takes up to 30 s, on purpose.
  */
 class StreamReleaseTests {
 
-	/** "Within a second", with room for a loaded build machine's scheduling. */
-	private static final Duration PROMPTLY = Duration.ofMillis(1500);
+	private static final Duration HEARTBEAT = Duration.ofMillis(300);
+
+	/** Two heartbeat intervals, with room for a loaded build machine's scheduling. */
+	private static final Duration PROMPTLY = HEARTBEAT.multipliedBy(2).plusMillis(900);
+
+	/** "At once": within a second, with room for a loaded build machine. */
+	private static final Duration AT_ONCE = Duration.ofMillis(1500);
 
 	private static final Duration WAIT = Duration.ofSeconds(10);
 
@@ -61,10 +67,15 @@ class StreamReleaseTests {
 	}
 
 	private McpTestClient start(String... properties) {
-		String[] args = new String[properties.length + 1];
+		return start(HEARTBEAT, properties);
+	}
+
+	private McpTestClient start(Duration heartbeat, String... properties) {
+		String[] args = new String[properties.length + 2];
 		args[0] = "--server.port=0";
+		args[1] = "--mcp.endpoint.heartbeat-interval=" + heartbeat.toMillis() + "ms";
 		for (int i = 0; i < properties.length; i++) {
-			args[i + 1] = "--" + properties[i];
+			args[i + 2] = "--" + properties[i];
 		}
 		this.context = new SpringApplication(McpTestApplication.class, Resources.class, TestUsers.class).run(args);
 		this.port = ((WebServerApplicationContext) this.context).getWebServer().getPort();
@@ -72,7 +83,7 @@ class StreamReleaseTests {
 	}
 
 	@Test
-	void aListenStreamWhoseClientClosesTheConnectionIsReleasedWithinASecond() throws Exception {
+	void aListenStreamWhoseClientClosesTheConnectionIsReleasedWithinTwoHeartbeats() throws Exception {
 		McpTestClient client = start("mcp.listen.max-streams=1");
 		ListenManager listens = this.context.getBean(ListenManager.class);
 		McpEndpoint endpoint = this.context.getBean(McpEndpoint.class);
@@ -97,7 +108,7 @@ class StreamReleaseTests {
 	}
 
 	@Test
-	void aSessionStreamWhoseClientClosesTheConnectionIsReleasedWithinASecond() throws Exception {
+	void aSessionStreamWhoseClientClosesTheConnectionIsReleasedWithinTwoHeartbeats() throws Exception {
 		McpTestClient client = start();
 		McpSessionManager sessions = this.context.getBean(McpSessionManager.class);
 		McpEndpoint endpoint = this.context.getBean(McpEndpoint.class);
@@ -115,6 +126,44 @@ class StreamReleaseTests {
 		// The session lives on, and takes a new stream.
 		try (SseStream again = client.openStream(session)) {
 			assertThat(again.response().statusCode()).isEqualTo(200);
+		}
+	}
+
+	@Test
+	void anHttp2ListenStreamItsClientEndsIsReleasedAtOnceWhateverTheHeartbeats() throws Exception {
+		// Over HTTP/2 a client's end of its stream is a frame (RST_STREAM) the container
+		// reads at once; over HTTP/1.1 only a failed write tells (the tests above).
+		// HTTP/2 requests carry no Host header, which DNS-rebinding protection requires.
+		start(Duration.ofSeconds(30), "server.http2.enabled=true", "mcp.endpoint.dns-rebinding-protection=false");
+		ListenManager listens = this.context.getBean(ListenManager.class);
+		McpEndpoint endpoint = this.context.getBean(McpEndpoint.class);
+		HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).build();
+		// The first request upgrades the connection to HTTP/2.
+		client.send(HttpRequest.newBuilder(new McpTestClient(this.port).endpoint()).GET().build(),
+				HttpResponse.BodyHandlers.discarding());
+		SseStream stream = new SseStream(
+				client.send(statelessPost(listenBody(7, "[\"r://items\"]"), "subscriptions/listen", null).build(),
+						HttpResponse.BodyHandlers.ofInputStream()));
+		assertThat(stream.response().version()).isEqualTo(HttpClient.Version.HTTP_2);
+		assertThat(stream.nextMessage(WAIT)).isNotNull();
+		assertThat(listens.getOpenStreamCount()).isOne();
+		stream.close();
+		await().atMost(AT_ONCE).pollInterval(Duration.ofMillis(20)).until(() -> listens.getOpenStreamCount() == 0);
+		await().atMost(AT_ONCE).until(() -> endpoint.getOpenStreamCount() == 0);
+	}
+
+	@Test
+	void aDeletedSessionsStreamIsReleasedAtOnceWhateverTheHeartbeats() throws Exception {
+		McpTestClient client = start(Duration.ofSeconds(30));
+		McpSessionManager sessions = this.context.getBean(McpSessionManager.class);
+		McpEndpoint endpoint = this.context.getBean(McpEndpoint.class);
+		String session = client.initialize("2025-11-25");
+		try (SseStream stream = client.openStream(session)) {
+			await().atMost(WAIT).until(() -> sessions.getOpenStreamCount() == 1);
+			assertThat(client.delete(session).statusCode()).isEqualTo(204);
+			await().atMost(AT_ONCE).pollInterval(Duration.ofMillis(20)).until(() -> sessions.getOpenStreamCount() == 0);
+			await().atMost(AT_ONCE).until(() -> endpoint.getOpenStreamCount() == 0);
+			assertThat(stream.awaitEnd(WAIT)).isTrue();
 		}
 	}
 

@@ -26,7 +26,9 @@ import static org.awaitility.Awaitility.await;
 /**
  * The tester against a real server on a random port, in both eras.
  */
-@SpringBootTest(classes = NotesApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT)
+// Streams closed by their clients over HTTP/1.1 are found by heartbeats: two intervals.
+@SpringBootTest(classes = NotesApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
+		properties = "mcp.endpoint.heartbeat-interval=300ms")
 @AutoConfigureMcpTester
 class McpTesterTests {
 
