@@ -21,7 +21,6 @@ import io.github.mcpsubscriptions.notification.ResourceChangedEvent;
 import io.github.mcpsubscriptions.notification.ResourceEventForwarder;
 import io.github.mcpsubscriptions.notification.ResourceListChangedEvent;
 import io.github.mcpsubscriptions.notification.ResyncTargets;
-import io.github.mcpsubscriptions.notification.WriteBatch;
 import io.github.mcpsubscriptions.prompt.PromptAccessPolicy;
 import io.github.mcpsubscriptions.prompt.PromptCompleter;
 import io.github.mcpsubscriptions.prompt.PromptRegistry;
@@ -29,11 +28,6 @@ import io.github.mcpsubscriptions.resource.CacheHints;
 import io.github.mcpsubscriptions.resource.ResourceCompleter;
 import io.github.mcpsubscriptions.resource.ResourceContentMapper;
 import io.github.mcpsubscriptions.resource.ResourceRegistry;
-import io.github.mcpsubscriptions.security.McpProtectedResource;
-import io.github.mcpsubscriptions.security.OAuth2TokenExpiry;
-import io.github.mcpsubscriptions.security.PromptRuleAccessPolicy;
-import io.github.mcpsubscriptions.security.ResourceRuleAccessPolicy;
-import io.github.mcpsubscriptions.security.ToolRuleAccessPolicy;
 import io.github.mcpsubscriptions.server.ListenManager;
 import io.github.mcpsubscriptions.server.McpRequestDispatcher;
 import io.github.mcpsubscriptions.server.McpServerInfo;
@@ -64,11 +58,9 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.info.BuildProperties;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
-import org.springframework.context.ApplicationContext;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
@@ -84,6 +76,8 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
  * sessions, subscriptions and the delivery of notifications. The integrations that
  * replace some of its defaults ({@link McpSecurityAutoConfiguration},
  * {@link McpClusterAutoConfiguration}) are ordered before it.
+ *
+ * @since 0.1.0
  */
 @AutoConfiguration(after = McpServerAutoConfiguration.class)
 @ConditionalOnBooleanProperty(name = "mcp.enabled", matchIfMissing = true)

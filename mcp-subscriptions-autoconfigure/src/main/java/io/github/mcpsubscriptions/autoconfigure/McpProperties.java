@@ -89,6 +89,11 @@ public class McpProperties {
 		return this.listen;
 	}
 
+	/**
+	 * The {@code mcp.listen.*} properties.
+	 *
+	 * @since 0.1.0
+	 */
 	public static class Listen {
 
 		/**
@@ -221,6 +226,8 @@ public class McpProperties {
 
 		/**
 		 * How listen requests are answered.
+		 *
+		 * @since 0.1.0
 		 */
 		public enum Mode {
 
@@ -300,6 +307,8 @@ public class McpProperties {
 
 		/**
 		 * Which clients get one notification per matching subscription.
+		 *
+		 * @since 0.1.0
 		 */
 		public enum CorrelationMode {
 
@@ -565,6 +574,8 @@ public class McpProperties {
 
 			/**
 			 * Who may reuse cached results.
+			 *
+			 * @since 0.1.0
 			 */
 			public enum Scope {
 

@@ -42,6 +42,11 @@ public class McpSecurityProperties {
 		return this.oauth2;
 	}
 
+	/**
+	 * The {@code mcp.security.decision-cache.*} properties.
+	 *
+	 * @since 0.1.0
+	 */
 	public static class DecisionCache {
 
 		/**
@@ -73,6 +78,11 @@ public class McpSecurityProperties {
 
 	}
 
+	/**
+	 * The {@code mcp.security.oauth2.*} properties.
+	 *
+	 * @since 0.1.0
+	 */
 	public static class OAuth2 {
 
 		/**

@@ -19,6 +19,8 @@ import java.lang.annotation.Target;
  * that type (its derived schema is the type's {@code inputSchema}) and the class must
  * implement {@link McpEventMatcher} of it, which decides per subscription whether an
  * event matches.
+ *
+ * @since 0.1.0
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)

@@ -9,6 +9,8 @@ import org.jspecify.annotations.Nullable;
  * the resource and tool policies. Judged on every {@code events/list} and
  * {@code events/poll}: a poll has no subscribe step, so a revoked permission shows on the
  * next poll.
+ *
+ * @since 0.1.0
  */
 public interface McpEventAccessPolicy {
 

@@ -7,6 +7,7 @@ package io.github.mcpsubscriptions.events;
  * reads the event, so it should be cheap and must not change the event.
  *
  * @param <A> the arguments' type, as {@link McpEvent#arguments()} names it
+ * @since 0.1.0
  */
 public interface McpEventMatcher<A> {
 

@@ -21,6 +21,8 @@ import org.springframework.context.annotation.Bean;
  * and {@code events/list} and {@code events/poll} on the MCP endpoint. Off unless
  * {@code mcp.events.enabled}; then the methods answer {@code -32601}, as the draft asks
  * of a server without the extension.
+ *
+ * @since 0.1.0
  */
 @AutoConfiguration(afterName = "io.github.mcpsubscriptions.autoconfigure.McpEndpointAutoConfiguration")
 @ConditionalOnBooleanProperty(name = "mcp.events.enabled")

@@ -6,6 +6,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
  * Configuration of the MCP Events extension ({@code mcp.events.*}).
+ *
+ * @since 0.1.0
  */
 @ConfigurationProperties("mcp.events")
 public class McpEventsProperties {

@@ -8,6 +8,7 @@ import java.net.URI;
 import java.net.URL;
 import java.time.temporal.Temporal;
 import java.util.Collection;
+import java.util.Date;
 import java.util.EventObject;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -73,7 +74,7 @@ final class TypeSchemas {
 				|| raw == URL.class) {
 			return schema.put("type", "string");
 		}
-		if (Temporal.class.isAssignableFrom(raw) || java.util.Date.class.isAssignableFrom(raw)) {
+		if (Temporal.class.isAssignableFrom(raw) || Date.class.isAssignableFrom(raw)) {
 			return schema.put("type", "string").put("format", "date-time");
 		}
 		if (raw == boolean.class || raw == Boolean.class) {

@@ -419,13 +419,18 @@ public class NotificationDispatcher implements AutoCloseable {
 		this.lanesToHandOver.clear();
 	}
 
+	private boolean dispatchingOnThisThread() {
+		this.dispatching = Thread.currentThread();
+		return true;
+	}
+
 	private void submit(Runnable task) {
 		this.backlog.incrementAndGet();
 		try {
 			this.executor.execute(() -> {
 				try {
-					// An assignment only with assertions on: the executor has one thread.
-					assert (this.dispatching = Thread.currentThread()) != null;
+					// Recorded only with assertions on: the executor has one thread.
+					assert dispatchingOnThisThread();
 					task.run();
 				}
 				catch (RuntimeException ex) {

@@ -11,7 +11,6 @@ import org.jspecify.annotations.Nullable;
  * @param variables the template variables, percent-decoded; empty for a static resource
  * @param meta the request's {@code _meta} as the client sent it (a JSON object as text),
  * or {@code null} when it sent none
- *
  * @since 0.1.0
  */
 public record ResourceRequest(String uri, Map<String, String> variables, @Nullable String meta) {

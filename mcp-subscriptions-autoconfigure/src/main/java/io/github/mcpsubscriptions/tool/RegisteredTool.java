@@ -13,7 +13,6 @@ import tools.jackson.databind.json.JsonMapper;
  * @param outputSchema its output schema, or {@code null}
  * @param annotations its annotations, or {@code null}
  * @param meta its {@code _meta}, or {@code null}
- *
  * @since 0.1.0
  */
 public record RegisteredTool(McpTool tool, JsonNode inputSchema, @Nullable JsonNode outputSchema,

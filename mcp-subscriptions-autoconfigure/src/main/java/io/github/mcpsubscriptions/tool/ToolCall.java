@@ -13,7 +13,6 @@ import org.jspecify.annotations.Nullable;
  * @param meta the request's {@code _meta} as the client sent it (a JSON object as text,
  * with its {@code progressToken} when the client asked for progress), or {@code null}
  * when it sent none
- *
  * @since 0.1.0
  */
 public record ToolCall(String arguments, @Nullable Principal principal, ToolCallProgress progress,

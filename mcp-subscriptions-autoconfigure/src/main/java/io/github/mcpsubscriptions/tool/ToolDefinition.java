@@ -16,7 +16,6 @@ import org.jspecify.annotations.Nullable;
  * {@code openWorldHint}, {@code title}; a JSON object as text), or {@code null}
  * @param meta the tool's {@code _meta} in {@code tools/list} (a JSON object as text), or
  * {@code null}
- *
  * @since 0.1.0
  */
 public record ToolDefinition(String name, @Nullable String title, @Nullable String description, String inputSchema,

@@ -14,6 +14,8 @@ import org.junit.jupiter.api.Test;
 import org.springframework.ai.mcp.annotation.McpArg;
 import org.springframework.ai.mcp.annotation.McpComplete;
 import org.springframework.ai.mcp.annotation.McpMeta;
+import org.springframework.ai.mcp.annotation.McpPrompt;
+import org.springframework.ai.mcp.annotation.McpTool;
 import org.springframework.ai.mcp.annotation.McpToolParam;
 import org.springframework.aot.generate.GenerationContext;
 import org.springframework.aot.hint.MemberCategory;
@@ -152,7 +154,7 @@ class McpRuntimeHintsTests {
 
 	static class SpringAiServer {
 
-		@org.springframework.ai.mcp.annotation.McpTool(description = "A price quote")
+		@McpTool(description = "A price quote")
 		Product quote(@McpToolParam(description = "The order") Order order, McpMeta meta) {
 			return new Product(1, order.sku());
 		}
@@ -162,7 +164,7 @@ class McpRuntimeHintsTests {
 			return name;
 		}
 
-		@org.springframework.ai.mcp.annotation.McpPrompt(name = "greeting")
+		@McpPrompt(name = "greeting")
 		String greeting(@McpArg(name = "name") String name) {
 			return "Hello " + name;
 		}

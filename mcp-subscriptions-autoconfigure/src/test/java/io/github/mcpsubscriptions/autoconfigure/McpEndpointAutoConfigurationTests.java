@@ -7,7 +7,6 @@ import java.util.Properties;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcCodec;
 import io.github.mcpsubscriptions.notification.ExecutorDeliveryScheduler;
 import io.github.mcpsubscriptions.notification.MinIntervals;
-import io.github.mcpsubscriptions.notification.WriteBatch;
 import io.github.mcpsubscriptions.prompt.McpPromptMethodProcessor;
 import io.github.mcpsubscriptions.prompt.PromptAccessPolicy;
 import io.github.mcpsubscriptions.prompt.PromptRegistry;
@@ -271,10 +270,8 @@ class McpEndpointAutoConfigurationTests {
 	void deliveryGathersDrainsAtSaturationForTheSchedulersOwnWindow() {
 		// An engine setting, not a property (see the CHANGELOG): the key is not bound.
 		this.runner.withPropertyValues("mcp.notifications.gathering-window=0")
-			.run((context) -> assertThat(
-					context.getBean(io.github.mcpsubscriptions.notification.ExecutorDeliveryScheduler.class)
-						.getGatheringWindow())
-				.isEqualTo(io.github.mcpsubscriptions.notification.ExecutorDeliveryScheduler.DEFAULT_GATHERING_WINDOW)
+			.run((context) -> assertThat(context.getBean(ExecutorDeliveryScheduler.class).getGatheringWindow())
+				.isEqualTo(ExecutorDeliveryScheduler.DEFAULT_GATHERING_WINDOW)
 				.isEqualTo(Duration.ofMillis(100)));
 	}
 

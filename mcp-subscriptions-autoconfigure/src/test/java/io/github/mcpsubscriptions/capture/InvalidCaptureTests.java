@@ -1,5 +1,7 @@
 package io.github.mcpsubscriptions.capture;
 
+import io.github.mcpsubscriptions.test.McpTestApplication;
+import org.h2.Driver;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -49,9 +51,8 @@ class InvalidCaptureTests {
 
 	@Test
 	void aDatabaseOtherThanPostgresqlIsReportedAtStartUp(CapturedOutput output) {
-		SimpleDriverDataSource h2 = new SimpleDriverDataSource(new org.h2.Driver(), "jdbc:h2:mem:capture", "sa", "");
-		SpringApplication application = new SpringApplication(io.github.mcpsubscriptions.test.McpTestApplication.class,
-				CaptureNodes.Resources.class);
+		SimpleDriverDataSource h2 = new SimpleDriverDataSource(new Driver(), "jdbc:h2:mem:capture", "sa", "");
+		SpringApplication application = new SpringApplication(McpTestApplication.class, CaptureNodes.Resources.class);
 		application.addInitializers((context) -> context.getBeanFactory().registerSingleton("dataSource", h2));
 		assertThatException().isThrownBy(() -> application.run("--server.port=0", "--mcp.capture.enabled=true",
 				"--mcp.capture.tables.product=catalog://products/{id}"));

@@ -7,7 +7,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.github.mcpsubscriptions.events.McpEvent.Delivery;
 import io.github.mcpsubscriptions.test.McpTestClient;
 import io.github.mcpsubscriptions.test.MutableClock;
 import org.jspecify.annotations.Nullable;

@@ -2,6 +2,7 @@ package io.github.mcpsubscriptions.transport;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -127,7 +128,7 @@ class HeartbeatsTests {
 		}
 
 		String text() {
-			return this.bytes.toString(java.nio.charset.StandardCharsets.UTF_8);
+			return this.bytes.toString(StandardCharsets.UTF_8);
 		}
 
 	}

@@ -14,6 +14,7 @@ import io.github.mcpsubscriptions.test.McpTestApplication;
 import io.github.mcpsubscriptions.test.McpTestClient;
 import io.github.mcpsubscriptions.test.SseEvent;
 import io.github.mcpsubscriptions.test.SseStream;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -291,7 +292,7 @@ class McpResumptionTests {
 		for (int i = 1; i <= 10; i++) {
 			publish("r://items/" + i);
 		}
-		org.awaitility.Awaitility.await().atMost(WAIT).until(() -> this.dispatcher.getBacklog() == 0);
+		Awaitility.await().atMost(WAIT).until(() -> this.dispatcher.getBacklog() == 0);
 		try (SseStream stream = this.client.openStream(session)) {
 			List<JsonNode> resyncs = List.of(params(stream.nextMessage(WAIT)), params(stream.nextMessage(WAIT)));
 			assertThat(resyncs).as("past 3 waiting notifications, a resync per subscription: never a silent gap")
