@@ -3,6 +3,7 @@ package io.github.mcpsubscriptions.autoconfigure;
 import java.time.Duration;
 import java.util.Map;
 
+import io.github.mcpsubscriptions.events.McpEventsProperties;
 import io.github.mcpsubscriptions.server.McpServerInfo;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
@@ -36,7 +37,7 @@ final class McpConfigurationDescription {
 	 */
 	private static final Map<String, Class<?>> INTEGRATIONS = Map.of("security", McpSecurityProperties.class, "cluster",
 			McpClusterProperties.class, "capture", McpCaptureProperties.class, "jpa", McpJpaProperties.class,
-			"management", McpManagementProperties.class);
+			"management", McpManagementProperties.class, "events", McpEventsProperties.class);
 
 	@SuppressWarnings("unchecked")
 	static Map<String, Object> describe(McpProperties properties, McpServerInfo serverInfo, Environment environment) {
