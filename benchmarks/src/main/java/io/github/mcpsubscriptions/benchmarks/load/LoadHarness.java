@@ -28,6 +28,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.IntPredicate;
+import java.util.function.LongSupplier;
 
 import com.sun.management.OperatingSystemMXBean;
 import io.github.mcpsubscriptions.benchmarks.JsonText;
@@ -80,6 +82,11 @@ public final class LoadHarness {
 			  --trigger-body JSON     with {n} (default {"name":"load-{n}","price":{n}})
 			  --ids K                 cycle through resource numbers 1..K (default: a new number per change,
 			                          so nothing coalesces); for servers whose resources must exist
+			  --spread K              subscriber i subscribes to the one resource (i mod K) + 1 (the {id} of
+			                          --subscribe-uri filled in), and changes cycle through 1..K (--ids K):
+			                          K resources, each with a K-th of the subscribers, so the server
+			                          coalesces at saturation; the raw broadcaster then sends each stream
+			                          only its resource's events. Default 0: every subscriber gets every change
 			  --baseline none|raw|both
 			                          none (default): the MCP server. raw: the raw broadcaster (N plain
 			                          SseEmitters, the same bytes per event, no MCP logic). both: raw, then
@@ -108,7 +115,11 @@ public final class LoadHarness {
 			application's own requests wait while the server delivers; the trigger has an HTTP client
 			and thread of its own, apart from the subscribers' streams) and, for a forked server, its
 			CPU use while publishing and draining (100% = one core), the write system calls it made
-			meanwhile (and so the notifications one write carried) and its resident size.""";
+			meanwhile (and so the notifications one write carried) and its resident size, and its CPU per
+			delivered notification. Freshness: for each resource published in the window, the time from
+			the publication of its last change to its arrival at every subscriber of it (p50/p99/max over
+			the subscriber-resource pairs, and the pairs that never got it): how soon the newest state
+			reached everyone. With --spread the tail is awaited until every subscriber has it.""";
 
 	private LoadHarness() {
 	}
@@ -117,7 +128,7 @@ public final class LoadHarness {
 	record Options(URI url, String era, int subscribers, int rate, int durationSeconds, int warmupSeconds,
 			String subscribeUri, int subscriptionsPerSession, String trigger, String triggerUrl, String triggerMethod,
 			String triggerBody, int ids, String baseline, String server, int setupConcurrency, boolean openStreams,
-			String serverJar, List<String> serverProperties) {
+			String serverJar, List<String> serverProperties, int spread) {
 	}
 
 	public static void main(String[] args) throws Exception {
@@ -196,6 +207,16 @@ public final class LoadHarness {
 		String triggerBody = values.getOrDefault("trigger-body", "{\"name\":\"load-{n}\",\"price\":{n}}");
 		values.remove("trigger-body");
 		int ids = intOption(values, "ids", 0, 0, 10_000_000);
+		int spread = intOption(values, "spread", 0, 0, 10_000);
+		if (spread > 0) {
+			if (ids != 0 && ids != spread) {
+				throw new IllegalArgumentException("--spread K changes resources 1..K: leave out --ids or give K");
+			}
+			if (!subscribeUri.contains("{id}")) {
+				throw new IllegalArgumentException("--spread needs {id} in --subscribe-uri");
+			}
+			ids = spread;
+		}
 		String baseline = values.getOrDefault("baseline", "none");
 		values.remove("baseline");
 		if (!List.of("none", "raw", "both").contains(baseline)) {
@@ -251,7 +272,7 @@ public final class LoadHarness {
 		}
 		return new Options(url, era, subscribers, rate, duration, warmup, subscribeUri, perSession, trigger, triggerUrl,
 				triggerMethod, triggerBody, ids, baseline, server, setupConcurrency, streams.equals("on"), serverJar,
-				serverProperties);
+				serverProperties, spread);
 	}
 
 	/**
@@ -408,8 +429,12 @@ public final class LoadHarness {
 			LatencyStats stats = new LatencyStats();
 			AtomicLong streamErrors = new AtomicLong();
 			AtomicLong streamsEnded = new AtomicLong();
+			// The measured window's changes have numbers 1..events (or 1..ids).
+			long lastNumber = (options.ids() > 0) ? options.ids() : events;
+			Freshness freshness = Freshness.fits(options.subscribers(), lastNumber + 1)
+					? new Freshness(options.subscribers(), (int) lastNumber + 1) : null;
 			SseSubscriber.Context context = new SseSubscriber.Context(http, endpoint, stats, publishedAt, streamErrors,
-					streamsEnded);
+					streamsEnded, freshness);
 
 			// Set up the subscribers, a bounded number at a time: first a tenth of them
 			// (which
@@ -468,13 +493,35 @@ public final class LoadHarness {
 			long publishEnd = System.nanoTime();
 			trigger.close();
 			long expected = published * ready;
-			awaitDrain(stats, expected);
+			long cpuAtLastArrival = Long.MIN_VALUE;
+			IntPredicate isReady = (s) -> s < readies.size() && readies.get(s).isDone()
+					&& !readies.get(s).isCompletedExceptionally();
+			Freshness.Subscriptions subscribed = (s, n) -> options.spread() == 0 || (s % options.spread()) + 1 == n;
+			if (options.spread() > 0) {
+				// Coalescing skips changes rightly: what must arrive is every resource's
+				// last.
+				expected = 0;
+				for (long n = 1; n <= options.spread(); n++) {
+					long subscribersOfN = (options.subscribers() + options.spread() - n) / options.spread();
+					expected += subscribersOfN
+							* Math.min(published, Math.max(0, (published + options.spread() - n) / options.spread()));
+				}
+				Server measured = server;
+				cpuAtLastArrival = awaitFresh(freshness, publishedAt, lastNumber, isReady, subscribed, stats,
+						() -> (measured != null) ? measured.cpuNanos() : -1);
+			}
+			else {
+				awaitDrain(stats, expected);
+			}
 			long delivered = stats.count();
-			long cpuAfter = (server != null) ? server.cpuNanos() : -1;
+			long cpuAfter = (cpuAtLastArrival != Long.MIN_VALUE) ? cpuAtLastArrival
+					: (server != null) ? server.cpuNanos() : -1;
 			long harnessCpuAfter = harnessCpuNanos();
 			long harnessGcAfter = harnessGcMillis();
 			long writesAfter = (server != null) ? server.writeCalls() : -1;
-			long cpuWindowEnd = System.nanoTime();
+			// With --spread the server's CPU was read at the last arrival.
+			long cpuWindowEnd = (cpuAtLastArrival != Long.MIN_VALUE) ? Math.max(stats.lastReceiveNanos(), publishEnd)
+					: System.nanoTime();
 			log("window ended");
 			long resident = (server != null) ? server.residentBytes() : -1;
 			// After the CPU window: what the run left on the heap (replay logs, say).
@@ -535,13 +582,20 @@ public final class LoadHarness {
 			long writes = (writesBefore >= 0 && writesAfter >= 0) ? writesAfter - writesBefore : -1;
 			json.put("serverWriteCalls", (writes >= 0) ? writes : null);
 			json.put("notificationsPerWrite", (writes > 0) ? round((double) delivered / writes) : null);
+			json.put("serverCpuMicrosPerNotification", (cpuBefore >= 0 && cpuAfter >= 0 && delivered > 0)
+					? round((cpuAfter - cpuBefore) / 1000.0 / delivered) : null);
+			json.put("spread", options.spread());
+			json.put("freshnessMs", (freshness != null && published > 0)
+					? freshness.figure(publishedAt, 1, Math.min(lastNumber, published), isReady, subscribed) : null);
 			json.put("serverResidentMiB", (resident > 0) ? round(resident / 1048576.0) : null);
 			Map<String, Object> errors = new LinkedHashMap<>();
 			errors.put("setup", setupErrors);
 			errors.put("stream", streamErrors.get());
 			errors.put("streamEndedEarly", streamsEnded.get());
 			errors.put("trigger", trigger.errors());
-			errors.put("missing", Math.max(0, expected - delivered));
+			// With --spread the server may coalesce: what it skipped is not missing (the
+			// freshness figure counts the last changes that never arrived).
+			errors.put("missing", (options.spread() > 0) ? null : Math.max(0, expected - delivered));
 			errors.put("unmatched", stats.unmatchedCount());
 			json.put("errors", errors);
 			if (server != null && heapFirst > 0 && heapOpen > 0) {
@@ -567,6 +621,10 @@ public final class LoadHarness {
 						ratioOf(json.get("deliveredPerSecond"), baseline.json(), "deliveredPerSecond"));
 				ratio.put("p99", ratioOf(latency.get("p99"), baseline.json().get("latencyMs"), "p99"));
 				ratio.put("p50", ratioOf(latency.get("p50"), baseline.json().get("latencyMs"), "p50"));
+				ratio.put("cpuPerNotification", ratioOf(json.get("serverCpuMicrosPerNotification"), baseline.json(),
+						"serverCpuMicrosPerNotification"));
+				ratio.put("freshnessP99", ratioOf(((Map<?, ?>) json.getOrDefault("freshnessMs", Map.of())).get("p99"),
+						baseline.json().get("freshnessMs"), "p99"));
 				ratio.put("heapPerSession",
 						ratioOf(json.get("heapPerSessionBytes"), baseline.json(), "heapPerSessionBytes"));
 				ratio.put("triggerRoundTripP50", (roundTrip != null)
@@ -616,7 +674,11 @@ public final class LoadHarness {
 			List<String> uris = subscriptionUris(options, i);
 			batch.add(CompletableFuture.runAsync(() -> {
 				try {
-					if (raw) {
+					if (raw && options.spread() > 0) {
+						subscriber.openRaw(URI
+							.create(context.endpoint() + "?n=" + ((subscriber.number() % options.spread()) + 1)));
+					}
+					else if (raw) {
 						subscriber.openRaw();
 					}
 					else if (options.era().equals("2025")) {
@@ -657,6 +719,9 @@ public final class LoadHarness {
 	static List<String> subscriptionUris(Options options, int subscriber) {
 		List<String> uris = new ArrayList<>();
 		String uri = options.subscribeUri();
+		if (options.spread() > 0) {
+			uri = uri.replace("{id}", Long.toString((subscriber % options.spread()) + 1));
+		}
 		uris.add(uri);
 		for (int k = 1; k < options.subscriptionsPerSession(); k++) {
 			// Exact URIs that no change of the run matches (numbers above any published
@@ -953,6 +1018,40 @@ public final class LoadHarness {
 			publishedAt[(int) n] = System.nanoTime();
 			trigger.fire(n);
 		}
+	}
+
+	/**
+	 * Wait for the tail of a run whose server may coalesce, where the count of
+	 * notifications cannot say when it ended: until every subscriber has had a
+	 * notification of its resource after the resource's last change and nothing more has
+	 * arrived for a second (a notification already on its way when the last change was
+	 * published may arrive before the one that carries it), nothing arrives for 3 s, or
+	 * 30 s pass (a server that does not coalesce has its backlog to write).
+	 * @return the server's CPU time when the last notification arrived (or -1): the quiet
+	 * second after it is not the delivery's
+	 */
+	private static long awaitFresh(Freshness freshness, long[] publishedAt, long lastNumber, IntPredicate ready,
+			Freshness.Subscriptions subscribed, LatencyStats stats, LongSupplier serverCpu)
+			throws InterruptedException {
+		long start = System.nanoTime();
+		long lastCount = stats.count();
+		long lastProgress = start;
+		long cpuAtLastProgress = serverCpu.getAsLong();
+		while (System.nanoTime() - start < Duration.ofSeconds(30).toNanos()
+				&& System.nanoTime() - lastProgress < Duration.ofSeconds(3).toNanos()) {
+			Thread.sleep(20);
+			long count = stats.count();
+			if (count != lastCount) {
+				lastCount = count;
+				lastProgress = System.nanoTime();
+				cpuAtLastProgress = serverCpu.getAsLong();
+			}
+			else if (System.nanoTime() - lastProgress >= Duration.ofSeconds(1).toNanos()
+					&& (freshness == null || freshness.complete(publishedAt, 1, lastNumber, ready, subscribed))) {
+				break;
+			}
+		}
+		return cpuAtLastProgress;
 	}
 
 	/**

@@ -36,6 +36,7 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseBodyEmitter;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
@@ -263,7 +264,9 @@ public final class LoadServer implements AutoCloseable {
 	 * MCP server delivers: 16 writers each own a sixteenth of the emitters (so events
 	 * reach one emitter in order), at most half the cores' worth of them run at once, and
 	 * what waits for a writer is sent to each of its emitters with one flush, up to the
-	 * MCP server's default batch (64 events or 32 KiB).
+	 * MCP server's default batch (64 events or 32 KiB). A stream opened with {@code ?n=K}
+	 * gets only the events of product K (a subscription to one resource), the others
+	 * every event.
 	 */
 	@RestController
 	static class RawBroadcaster {
@@ -276,12 +279,13 @@ public final class LoadServer implements AutoCloseable {
 
 		private static final MediaType UTF8_TEXT = new MediaType(MediaType.TEXT_PLAIN, StandardCharsets.UTF_8);
 
-		private final List<Map<SseEmitter, Boolean>> slices = IntStream.range(0, WRITERS)
-			.mapToObj((i) -> (Map<SseEmitter, Boolean>) new ConcurrentHashMap<SseEmitter, Boolean>())
+		/** Per writer: its emitters, each with the product it gets (0: every product). */
+		private final List<Map<SseEmitter, Long>> slices = IntStream.range(0, WRITERS)
+			.mapToObj((i) -> (Map<SseEmitter, Long>) new ConcurrentHashMap<SseEmitter, Long>())
 			.toList();
 
-		private final List<Queue<String>> pending = IntStream.range(0, WRITERS)
-			.mapToObj((i) -> (Queue<String>) new ConcurrentLinkedQueue<String>())
+		private final List<Queue<Frame>> pending = IntStream.range(0, WRITERS)
+			.mapToObj((i) -> (Queue<Frame>) new ConcurrentLinkedQueue<Frame>())
 			.toList();
 
 		private final AtomicBoolean[] scheduled = IntStream.range(0, WRITERS)
@@ -302,11 +306,20 @@ public final class LoadServer implements AutoCloseable {
 
 		private final AtomicLong sequence = new AtomicLong();
 
+		/**
+		 * Whether a stream gets one product's events: only then are batches split by
+		 * product (the default run costs what it did).
+		 */
+		private volatile boolean someByProduct;
+
 		@GetMapping(path = "/raw/stream", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
-		SseEmitter stream() throws IOException {
+		SseEmitter stream(@RequestParam(name = "n", defaultValue = "0") long product) throws IOException {
 			SseEmitter emitter = new SseEmitter(0L);
-			Map<SseEmitter, Boolean> slice = this.slices.get((int) (this.connections.getAndIncrement() % WRITERS));
-			slice.put(emitter, Boolean.TRUE);
+			Map<SseEmitter, Long> slice = this.slices.get((int) (this.connections.getAndIncrement() % WRITERS));
+			slice.put(emitter, product);
+			if (product != 0) {
+				this.someByProduct = true;
+			}
 			emitter.onCompletion(() -> slice.remove(emitter));
 			emitter.onError((ex) -> slice.remove(emitter));
 			emitter.send(SseEmitter.event().comment("open"));
@@ -322,8 +335,9 @@ public final class LoadServer implements AutoCloseable {
 		void broadcast(long n) {
 			String frame = "id:raw-" + this.sequence.incrementAndGet() + "\nevent:message\ndata:" + notificationJson(n)
 					+ "\n\n";
+			Frame event = new Frame(n, frame);
 			for (int i = 0; i < WRITERS; i++) {
-				this.pending.get(i).add(frame);
+				this.pending.get(i).add(event);
 				schedule(i);
 			}
 		}
@@ -335,23 +349,39 @@ public final class LoadServer implements AutoCloseable {
 		}
 
 		private void drain(int writer) {
-			Queue<String> queue = this.pending.get(writer);
+			Queue<Frame> queue = this.pending.get(writer);
 			StringBuilder batch = new StringBuilder();
+			// The same events, by product, for the streams of one product.
+			Map<Long, StringBuilder> byProduct = this.someByProduct ? new HashMap<>() : null;
 			int events = 0;
-			String frame;
+			Frame frame;
 			while (events < BATCH_EVENTS && batch.length() < BATCH_BYTES && (frame = queue.poll()) != null) {
-				batch.append(frame);
+				batch.append(frame.text());
+				if (byProduct != null) {
+					byProduct.computeIfAbsent(frame.product(), (k) -> new StringBuilder()).append(frame.text());
+				}
 				events++;
 			}
 			if (events > 0) {
 				Set<ResponseBodyEmitter.DataWithMediaType> items = Set
 					.of(new ResponseBodyEmitter.DataWithMediaType(batch.toString(), UTF8_TEXT));
-				Map<SseEmitter, Boolean> slice = this.slices.get(writer);
+				Map<Long, Set<ResponseBodyEmitter.DataWithMediaType>> itemsByProduct = new HashMap<>();
+				if (byProduct != null) {
+					byProduct.forEach((product, text) -> itemsByProduct.put(product,
+							Set.of(new ResponseBodyEmitter.DataWithMediaType(text.toString(), UTF8_TEXT))));
+				}
+				Map<SseEmitter, Long> slice = this.slices.get(writer);
 				this.running.acquireUninterruptibly();
 				try {
-					for (SseEmitter emitter : slice.keySet()) {
+					for (Map.Entry<SseEmitter, Long> entry : slice.entrySet()) {
+						SseEmitter emitter = entry.getKey();
+						Set<ResponseBodyEmitter.DataWithMediaType> due = (entry.getValue() == 0) ? items
+								: itemsByProduct.get(entry.getValue());
+						if (due == null) {
+							continue;
+						}
 						try {
-							emitter.send(items);
+							emitter.send(due);
 						}
 						catch (IOException | IllegalStateException ex) {
 							slice.remove(emitter);
@@ -366,6 +396,10 @@ public final class LoadServer implements AutoCloseable {
 			if (!queue.isEmpty()) {
 				schedule(writer);
 			}
+		}
+
+		/** An event's bytes and the product it is about. */
+		private record Frame(long product, String text) {
 		}
 
 	}

@@ -47,7 +47,13 @@ final class SseSubscriber {
 
 	/** Shared by all subscribers of a run. */
 	record Context(HttpClient http, URI endpoint, LatencyStats stats, long[] publishedAt, AtomicLong streamErrors,
-			AtomicLong streamsEnded) {
+			AtomicLong streamsEnded, Freshness freshness) {
+
+		Context(HttpClient http, URI endpoint, LatencyStats stats, long[] publishedAt, AtomicLong streamErrors,
+				AtomicLong streamsEnded) {
+			this(http, endpoint, stats, publishedAt, streamErrors, streamsEnded, null);
+		}
+
 	}
 
 	private final Context context;
@@ -110,7 +116,7 @@ final class SseSubscriber {
 	}
 
 	/**
-	 * Create a subscriber.
+	 * A subscriber of the given resources.
 	 * @param context the run's shared state
 	 * @param number this subscriber's number
 	 * @param route the endpoint for each request, by its number (0: initialize)
@@ -178,6 +184,10 @@ final class SseSubscriber {
 	/** Resync notifications received. */
 	synchronized long resyncs() {
 		return this.resyncs;
+	}
+
+	int number() {
+		return this.number;
 	}
 
 	CompletableFuture<Void> ready() {
@@ -277,8 +287,15 @@ final class SseSubscriber {
 
 	/** The raw broadcaster: a plain GET of an SSE stream. Ready on its headers. */
 	void openRaw() {
-		stream(HttpRequest.newBuilder(this.context.endpoint()).GET().header("Accept", "text/event-stream").build(),
-				true);
+		openRaw(this.context.endpoint());
+	}
+
+	/**
+	 * The raw broadcaster's stream at an endpoint of its own (one resource number's
+	 * events only, say).
+	 */
+	void openRaw(URI endpoint) {
+		stream(HttpRequest.newBuilder(endpoint).GET().header("Accept", "text/event-stream").build(), true);
 	}
 
 	private CompletableFuture<Integer> stream(HttpRequest request, boolean readyOnHeaders) {
@@ -371,6 +388,10 @@ final class SseSubscriber {
 			long change = changeNumber(data);
 			if (!count(stream.eventId, n, change, data.contains(RESYNC_META))) {
 				return;
+			}
+			Freshness freshness = this.context.freshness();
+			if (freshness != null) {
+				freshness.arrived(this.number, n, now);
 			}
 			long[] published = this.context.publishedAt();
 			long key = (change >= 0) ? change : n;
