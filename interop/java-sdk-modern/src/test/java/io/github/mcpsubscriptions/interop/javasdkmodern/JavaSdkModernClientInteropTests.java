@@ -40,10 +40,12 @@ import static org.awaitility.Awaitility.await;
  * ({@code io.modelcontextprotocol.modern.client}, SDK 2.2.0), with its defaults, against
  * the sample application on a real port: {@code server/discover}, no session, and
  * resource updates on a {@code subscriptions/listen} stream. The profile "conformance"
- * adds the prompts the suite's scenarios read.
+ * adds the prompts the suite's scenarios read. Closing a listening closes its connection
+ * without a {@code notifications/cancelled}, which the server learns of at the stream's
+ * next heartbeat: a short heartbeat interval lets the tests count the server's streams.
  */
 @SpringBootTest(classes = SampleApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = "sample.files.root=target/sample-data")
+		properties = { "sample.files.root=target/sample-data", "mcp.endpoint.heartbeat-interval=300ms" })
 @ActiveProfiles("conformance")
 class JavaSdkModernClientInteropTests {
 
