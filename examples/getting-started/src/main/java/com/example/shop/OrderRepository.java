@@ -14,8 +14,10 @@ import org.springframework.stereotype.Repository;
 @Repository
 public class OrderRepository {
 
-	private final Map<Long, Order> orders = new ConcurrentSkipListMap<>(Map.of(1L, new Order(1, "Fountain pen", "new"),
-			2L, new Order(2, "Notebook", "new"), 42L, new Order(42, "Ink, blue", "new")));
+	private final Map<Long, Order> orders = new ConcurrentSkipListMap<>(Map.of(
+			1L, new Order(1, "Fountain pen", "new"),
+			2L, new Order(2, "Notebook", "new"),
+			42L, new Order(42, "Ink, blue", "new")));
 
 	public Optional<Order> findById(long id) {
 		return Optional.ofNullable(this.orders.get(id));

@@ -22,8 +22,7 @@ public class OrderService {
 
 	public Optional<Order> ship(long id) {
 		Optional<Order> shipped = this.orders.markShipped(id);
-		// Inside a transaction the event would go out after commit, and not at all on
-		// rollback.
+		// Inside a transaction the event would go out after commit, and not at all on rollback.
 		shipped.ifPresent((order) -> this.events
 			.publishEvent(new ResourceChangedEvent("shop://orders/" + id, Map.of("status", "shipped"))));
 		return shipped;

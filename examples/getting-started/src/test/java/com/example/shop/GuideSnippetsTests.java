@@ -16,9 +16,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * What the docs show of this application is what it is: every block that follows an
- * {@code <!-- include: path [tag=name] -->} line in the docs equals that file (or the
- * part between its {@code tag::name[]} and {@code end::name[]} lines), tabs shown as four
- * spaces.
+ * {@code <!-- include: path [tag=name] -->} line in the docs equals that file (or the part
+ * between its {@code tag::name[]} and {@code end::name[]} lines), tabs shown as four spaces.
  */
 class GuideSnippetsTests {
 
@@ -35,9 +34,8 @@ class GuideSnippetsTests {
 			Matcher include = INCLUDE.matcher(text);
 			while (include.find()) {
 				String expected = excerpt(ROOT.resolve(include.group(1)), include.group(2));
-				assertThat(include.group(3))
-					.as("%s shows %s%s as it is", ROOT.relativize(page), include.group(1),
-							(include.group(2) != null) ? " (" + include.group(2) + ")" : "")
+				assertThat(include.group(3)).as("%s shows %s%s as it is", ROOT.relativize(page), include.group(1),
+						(include.group(2) != null) ? " (" + include.group(2) + ")" : "")
 					.isEqualTo(expected);
 				checked.add(include.group(1));
 			}
@@ -83,8 +81,7 @@ class GuideSnippetsTests {
 	}
 
 	private static List<String> outdent(List<String> lines) {
-		int indent = lines.stream()
-			.filter((line) -> !line.isBlank())
+		int indent = lines.stream().filter((line) -> !line.isBlank())
 			.mapToInt((line) -> line.length() - line.stripLeading().length())
 			.min()
 			.orElse(0);

@@ -27,8 +27,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The guide's application as an AI application sees it: the official MCP Java SDK client
- * lists and reads the orders, subscribes, and is told when an order ships, through the
- * REST API or through the tool.
+ * lists and reads the orders, subscribes, and is told when an order ships, through the REST
+ * API or through the tool.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 class ShopApplicationTests {
@@ -79,8 +79,7 @@ class ShopApplicationTests {
 				.build(), HttpResponse.BodyHandlers.ofString());
 		assertThat(shipped.statusCode()).isEqualTo(200);
 
-		// The SDK client re-reads the resource it is told about and hands over what it
-		// read.
+		// The SDK client re-reads the resource it is told about and hands over what it read.
 		assertThat(nextUpdate()).contains("\"id\":2", "\"status\":\"shipped\"");
 	}
 

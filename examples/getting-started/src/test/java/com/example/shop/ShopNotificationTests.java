@@ -49,11 +49,7 @@ class ShopNotificationTests {
 	}
 
 	private void ship(long id) {
-		RestClient.create()
-			.post()
-			.uri(this.mcp.endpoint().resolve("/orders/" + id + "/ship"))
-			.retrieve()
-			.toBodilessEntity();
+		RestClient.create().post().uri(this.mcp.endpoint().resolve("/orders/" + id + "/ship")).retrieve().toBodilessEntity();
 	}
 
 }
