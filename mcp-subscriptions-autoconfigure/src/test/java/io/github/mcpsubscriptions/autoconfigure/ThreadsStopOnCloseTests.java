@@ -51,8 +51,12 @@ class ThreadsStopOnCloseTests {
 				assertThat(stream.nextMessage(WAIT)).as("delivered on the GET stream").isNotNull();
 				assertThat(listen.nextMessage(WAIT)).as("delivered on the listen stream").isNotNull();
 				assertThat(names(started(before))).as("the starter's threads while running")
-					.anyMatch((name) -> name.startsWith("mcp-delivery"))
-					.contains("mcp-dispatch", "mcp-sessions", "mcp-listen");
+					.contains("mcp-dispatch", "mcp-sessions", "mcp-listen", "mcp-heartbeats");
+				if (Runtime.version().feature() < 21) {
+					// From JDK 21 delivery runs on virtual threads, which are not listed
+					// (nor left running: a virtual thread keeps no container alive).
+					assertThat(names(started(before))).anyMatch((name) -> name.startsWith("mcp-delivery"));
+				}
 			}
 		}
 		finally {
