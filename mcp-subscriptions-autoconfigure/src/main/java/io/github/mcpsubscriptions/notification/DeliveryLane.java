@@ -22,7 +22,8 @@ import org.jspecify.annotations.Nullable;
  * waits for the lane at once, and the drains they start run right after, in the same
  * task. What waits for a lane is taken whole by its next task, so it waits no longer than
  * one turn of the delivery threads, or, while delivery is saturated, than the scheduler's
- * turn interval after the lane's previous turn ({@link DeliveryScheduler#holdBack}).
+ * turn interval after the lane's previous turn, and no longer than its bound after the
+ * last hand-over ({@link DeliveryScheduler#holdBack}).
  * <p>
  * A lane runs at most one task at a time and takes what the dispatcher hands it in order,
  * so what the dispatcher decides for one subscriber reaches its outbox in the order it
@@ -43,6 +44,13 @@ final class DeliveryLane implements Runnable {
 	private final Queue<Offers> waiting = new ConcurrentLinkedQueue<>();
 
 	private final AtomicBoolean scheduled = new AtomicBoolean();
+
+	/**
+	 * When the dispatcher last handed something over ({@link System#nanoTime()}): a turn
+	 * held back at saturation is not held past the scheduler's bound after it, so the
+	 * last change of a burst is written soon.
+	 */
+	private volatile long lastHandOver;
 
 	private final NotificationStats stats;
 
@@ -72,6 +80,7 @@ final class DeliveryLane implements Runnable {
 	 * @param offers what they are told, in order
 	 */
 	void handOver(Offers offers) {
+		this.lastHandOver = System.nanoTime();
 		this.waiting.add(offers);
 		if (this.scheduled.compareAndSet(false, true)) {
 			this.scheduler.execute(this);
@@ -81,7 +90,8 @@ final class DeliveryLane implements Runnable {
 	@Override
 	public void run() {
 		long now = System.nanoTime();
-		if (this.scheduler.holdBack(this, this.turned ? now - this.lastTurn : Long.MAX_VALUE)) {
+		if (this.scheduler.holdBack(this, this.turned ? now - this.lastTurn : Long.MAX_VALUE,
+				now - this.lastHandOver)) {
 			// Still scheduled: what is handed over meanwhile waits for the held turn.
 			this.stats.heldBack.increment();
 			return;

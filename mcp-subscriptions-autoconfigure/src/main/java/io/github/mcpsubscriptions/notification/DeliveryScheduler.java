@@ -45,13 +45,17 @@ public interface DeliveryScheduler {
 	 * passed, and what reaches its streams meanwhile shares their writes. Without it, a
 	 * server that writes more cheaply than its clients read takes its turns ever more
 	 * often, each with fewer notifications, and spends the cores it saved on more writes.
-	 * A scheduler that never holds turns back keeps this default.
+	 * The newest state is never held for the spacing, though: once nothing new has been
+	 * handed to the task for the scheduler's bound, what waits is the last change of its
+	 * burst and the turn runs. A scheduler that never holds turns back keeps this
+	 * default.
 	 * @param task the task
 	 * @param sinceLastTurnNanos how long ago its previous turn began
+	 * @param sinceLastHandOverNanos how long ago something was last handed to it
 	 * @return whether the turn was taken (the scheduler runs it later); if not, the
 	 * caller runs it now
 	 */
-	default boolean holdBack(Runnable task, long sinceLastTurnNanos) {
+	default boolean holdBack(Runnable task, long sinceLastTurnNanos, long sinceLastHandOverNanos) {
 		return false;
 	}
 

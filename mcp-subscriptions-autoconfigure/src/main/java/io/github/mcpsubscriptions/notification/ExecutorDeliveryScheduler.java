@@ -29,7 +29,9 @@ import org.apache.commons.logging.LogFactory;
  * is handed over together when it ends. At saturation most writes then carry several
  * notifications, so delivery costs less per notification and catches up sooner. For the
  * same reason a lane's turn that comes less than the turn interval after its previous one
- * is {@linkplain #holdBack(Runnable, long) held back} until the interval has passed.
+ * is {@linkplain #holdBack(Runnable, long, long) held back} until the interval has
+ * passed, or until nothing new has reached it for a short bound: the last change of a
+ * burst is not held for the spacing.
  *
  * @since 0.1.0
  */
@@ -50,6 +52,12 @@ public final class ExecutorDeliveryScheduler implements DeliveryScheduler, AutoC
 	 * saturated.
 	 */
 	public static final Duration DEFAULT_TURN_INTERVAL = Duration.ofMillis(300);
+
+	/**
+	 * How long, at most, a lane's turn is held back after the last hand-over to it: the
+	 * last change of a burst waits no longer than this for the spacing of turns.
+	 */
+	static final long LAST_CHANGE_BOUND_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
 	/** How many gathered drains one task runs, as the dispatcher hands them over. */
 	static final int CHUNK = 64;
@@ -253,11 +261,13 @@ public final class ExecutorDeliveryScheduler implements DeliveryScheduler, AutoC
 	}
 
 	@Override
-	public boolean holdBack(Runnable task, long sinceLastTurnNanos) {
-		if (sinceLastTurnNanos >= this.turnIntervalNanos || !isSaturated()) {
+	public boolean holdBack(Runnable task, long sinceLastTurnNanos, long sinceLastHandOverNanos) {
+		long delay = Math.min(this.turnIntervalNanos - sinceLastTurnNanos,
+				LAST_CHANGE_BOUND_NANOS - sinceLastHandOverNanos);
+		if (delay <= 0 || !isSaturated()) {
 			return false;
 		}
-		schedule(task, Duration.ofNanos(this.turnIntervalNanos - sinceLastTurnNanos));
+		schedule(task, Duration.ofNanos(delay));
 		return true;
 	}
 

@@ -130,20 +130,46 @@ class ExecutorDeliverySchedulerTests {
 		try (ExecutorDeliveryScheduler scheduler = new ExecutorDeliveryScheduler(4, 1, Duration.ofMinutes(10),
 				Duration.ofMillis(100), interval, false)) {
 			assertThat(scheduler.getTurnInterval()).isEqualTo(interval);
-			assertThat(scheduler.holdBack(heldRan::countDown, 0)).as("nothing waits: the turn runs now").isFalse();
+			assertThat(scheduler.holdBack(heldRan::countDown, 0, 0)).as("nothing waits: the turn runs now").isFalse();
 			saturate(scheduler, unblock);
-			assertThat(scheduler.holdBack(heldRan::countDown, interval.toNanos()))
+			assertThat(scheduler.holdBack(heldRan::countDown, interval.toNanos(), 0))
 				.as("its previous turn began an interval ago: it runs now")
 				.isFalse();
-			assertThat(scheduler.holdBack(heldRan::countDown, Long.MAX_VALUE)).as("it never had a turn").isFalse();
+			assertThat(scheduler.holdBack(heldRan::countDown, Long.MAX_VALUE, 0)).as("it never had a turn").isFalse();
 			long start = System.nanoTime();
-			long since = Duration.ofMillis(100).toNanos();
-			assertThat(scheduler.holdBack(heldRan::countDown, since)).isTrue();
+			// Nearer to its interval than the last change's bound: the interval decides.
+			long since = interval.minusMillis(30).toNanos();
+			assertThat(scheduler.holdBack(heldRan::countDown, since, 0)).isTrue();
 			unblock.countDown();
 			assertThat(heldRan.await(10, TimeUnit.SECONDS)).isTrue();
 			assertThat(Duration.ofNanos(System.nanoTime() - start))
 				.as("it ran once the interval since its previous turn had passed")
 				.isGreaterThanOrEqualTo(interval.minusNanos(since));
+		}
+	}
+
+	@Test
+	void aHeldTurnRunsOnceNothingNewReachedItForTheBoundEvenBeforeItsInterval() throws Exception {
+		Duration interval = Duration.ofSeconds(30);
+		long bound = ExecutorDeliveryScheduler.LAST_CHANGE_BOUND_NANOS;
+		CountDownLatch unblock = new CountDownLatch(1);
+		CountDownLatch heldRan = new CountDownLatch(1);
+		try (ExecutorDeliveryScheduler scheduler = new ExecutorDeliveryScheduler(4, 1, Duration.ofMinutes(10),
+				Duration.ofMillis(100), interval, false)) {
+			saturate(scheduler, unblock);
+			assertThat(scheduler.holdBack(heldRan::countDown, 0, bound))
+				.as("nothing new for the bound: what waits is the last change, written now")
+				.isFalse();
+			long start = System.nanoTime();
+			assertThat(scheduler.holdBack(heldRan::countDown, 0, 0))
+				.as("a hand-over just now: the turn waits for company")
+				.isTrue();
+			unblock.countDown();
+			assertThat(heldRan.await(10, TimeUnit.SECONDS)).isTrue();
+			assertThat(Duration.ofNanos(System.nanoTime() - start))
+				.as("it ran after the bound, long before the interval")
+				.isGreaterThanOrEqualTo(Duration.ofNanos(bound))
+				.isLessThan(interval);
 		}
 	}
 
@@ -154,7 +180,7 @@ class ExecutorDeliverySchedulerTests {
 				Duration.ofMillis(100), Duration.ZERO, false)) {
 			saturate(scheduler, unblock);
 			assertThat(scheduler.holdBack(() -> {
-			}, 0)).isFalse();
+			}, 0, 0)).isFalse();
 			assertThat(scheduler.getTurnInterval()).isZero();
 			unblock.countDown();
 		}

@@ -119,11 +119,15 @@ class NotificationDispatcherFanoutTests {
 			assertThat(scheduler.sinceLastTurn).as("a lane's first turn has none before it")
 				.containsExactly(Long.MAX_VALUE);
 
+			long beforeHandOver = System.nanoTime();
 			this.feed.publish(new ResourceChange("catalog://products/1", Map.of(), AT));
 			await().atMost(10, TimeUnit.SECONDS).until(() -> dispatcher.getBacklog() == 0);
 			scheduler.runHeld();
 			assertThat(scheduler.heldBack).hasSize(1);
 			assertThat(scheduler.sinceLastTurn.get(1)).isNotNegative().isLessThan(Long.MAX_VALUE);
+			assertThat(scheduler.sinceLastHandOver.get(1)).as("measured from the hand-over of the change")
+				.isNotNegative()
+				.isLessThanOrEqualTo(System.nanoTime() - beforeHandOver);
 			assertThat(dispatcher.getStats().getHeldBack()).isOne();
 			this.feed.publish(new ResourceChange("catalog://products/2", Map.of(), AT));
 			await().atMost(10, TimeUnit.SECONDS).until(() -> dispatcher.getBacklog() == 0);
@@ -466,14 +470,17 @@ class NotificationDispatcherFanoutTests {
 
 		final List<Long> sinceLastTurn = new ArrayList<>();
 
+		final List<Long> sinceLastHandOver = new ArrayList<>();
+
 		volatile boolean holdingTurns;
 
 		@Override
-		public boolean holdBack(Runnable task, long sinceLastTurnNanos) {
+		public boolean holdBack(Runnable task, long sinceLastTurnNanos, long sinceLastHandOverNanos) {
 			if (!this.holdingTurns) {
 				return false;
 			}
 			this.sinceLastTurn.add(sinceLastTurnNanos);
+			this.sinceLastHandOver.add(sinceLastHandOverNanos);
 			if (sinceLastTurnNanos == Long.MAX_VALUE) {
 				return false;
 			}
