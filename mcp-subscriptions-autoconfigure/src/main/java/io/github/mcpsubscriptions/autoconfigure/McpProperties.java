@@ -370,8 +370,8 @@ public class McpProperties {
 		/**
 		 * How long, at least, a stream's writer waits between two turns while delivery is
 		 * saturated: what arrives for the stream meanwhile shares its next write; once
-		 * nothing new has arrived for 50 ms the turn is taken anyway; 0 never holds a turn
-		 * back.
+		 * nothing new has arrived for 50 ms the turn is taken anyway; 0 never holds a
+		 * turn back.
 		 */
 		private Duration saturatedWriteInterval = Duration.ofMillis(300);
 

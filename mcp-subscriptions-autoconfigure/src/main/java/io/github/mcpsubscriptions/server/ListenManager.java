@@ -453,7 +453,12 @@ public class ListenManager implements SmartLifecycle {
 	public void start() {
 		MaintenanceExecutor executor = new MaintenanceExecutor("mcp-listen");
 		if (!this.settings.maxDuration().isZero()) {
-			executor.every(Duration.ofMillis(Math.max(50, Math.min(1000, this.settings.maxDuration().toMillis() / 4))),
+			// Every stream is visited at each sweep: a sixtieth of the duration (a
+			// minute's
+			// lateness in an hour, at most 15 s) keeps that off the idle cost of many
+			// streams.
+			executor.every(
+					Duration.ofMillis(Math.max(50, Math.min(15_000, this.settings.maxDuration().toMillis() / 60))),
 					this::completeExpired);
 		}
 		this.scheduler = executor;
