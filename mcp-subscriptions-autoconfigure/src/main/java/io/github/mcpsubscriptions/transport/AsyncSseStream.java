@@ -28,10 +28,11 @@ import org.springframework.http.MediaType;
  * rest wait here, and the container calls back when the client has taken what it was
  * given. A client that stops reading therefore holds no thread, only its bytes.
  * <p>
- * Three parts under one lock: {@link SseFrames} builds the frames (pure), the
- * {@link NonBlockingPump} hands them to the container and keeps what it cannot take yet,
- * and {@link SseStreamEnd} is the close protocol. Every frame is written by a batch
- * ({@link #sendBatch}): one written outside a batch is a batch of its own.
+ * Its parts: {@link SseFrames} builds the frames (pure) in the writing thread's
+ * {@link BatchBuffer} (no lock); under the stream's lock, the {@link NonBlockingPump}
+ * hands them to the container and keeps what it cannot take yet, and {@link SseStreamEnd}
+ * is the close protocol. Every frame is written by a batch ({@link #sendBatch}): one
+ * written outside a batch is a batch of its own.
  * <p>
  * What waits here stays small: the outbox writes its next batch only when the stream is
  * writable again ({@link #whenWritable}), so at most one step of the writer (one batch of
@@ -47,16 +48,6 @@ import org.springframework.http.MediaType;
 final class AsyncSseStream implements MessageStream {
 
 	static final String MESSAGE_EVENT = SseFrames.MESSAGE_EVENT;
-
-	/**
-	 * Each thread builds its batches in buffers of its own: a stream's batch is usually
-	 * handed to the container (which copies it) as soon as it ends, and a buffer per
-	 * stream and batch was most of what delivery allocated. The stream keeps no reference
-	 * to them: a reference stored into this long-lived object for every batch of every
-	 * stream was a card for the garbage collector to refine each time, while the thread's
-	 * buffer is one card, dirty already.
-	 */
-	private static final ThreadLocal<BatchBuffer> BUFFERS = ThreadLocal.withInitial(BatchBuffer::new);
 
 	private static final AtomicLong IDS = new AtomicLong();
 
@@ -195,13 +186,13 @@ final class AsyncSseStream implements MessageStream {
 
 	/** One frame written outside a batch: a batch of its own. */
 	private void sendAlone(Frame frame) throws IOException {
-		sendBatch(Integer.MAX_VALUE, (target) -> {
-			SseFrames frames = batchFrames();
-			if (frames != null) {
-				frame.writeTo(frames);
-			}
-			return false;
-		});
+		BatchBuffer batch = startBatch();
+		try {
+			frame.writeTo(batch.frames);
+		}
+		finally {
+			endBatch(batch);
+		}
 	}
 
 	/**
@@ -210,13 +201,7 @@ final class AsyncSseStream implements MessageStream {
 	 */
 	@Override
 	public void sendBatch(int maxBytes, BatchWriter writer) throws IOException {
-		synchronized (this.lock) {
-			if (!this.end.isOpen()) {
-				throw closed();
-			}
-			this.end.batchStarted();
-		}
-		BatchBuffer batch = BatchBuffer.open(this.id);
+		BatchBuffer batch = startBatch();
 		try {
 			assert !Thread.holdsLock(this.lock) : "Lock order: outbox, then stream";
 			while (writer.writeNext(this) && batch.frames.length() < maxBytes) {
@@ -228,6 +213,17 @@ final class AsyncSseStream implements MessageStream {
 		}
 	}
 
+	/** A batch starts: its frames go into a free buffer of the calling thread's. */
+	private BatchBuffer startBatch() throws IOException {
+		synchronized (this.lock) {
+			if (!this.end.isOpen()) {
+				throw closed();
+			}
+			this.end.batchStarted();
+		}
+		return BatchBuffer.open(this.id);
+	}
+
 	/**
 	 * The batch's frames go to the container, unless the stream was given up meanwhile; a
 	 * close that waited for the batch follows them.
@@ -235,25 +231,29 @@ final class AsyncSseStream implements MessageStream {
 	private void endBatch(BatchBuffer batch) throws IOException {
 		IOException failure = null;
 		int actions = 0;
-		synchronized (this.lock) {
-			boolean closeNow = this.end.batchEnded();
-			Phase phase = this.end.phase();
-			if (phase != Phase.ABANDONED && phase != Phase.CLOSED) {
-				try {
-					this.pump.send(batch.frames);
+		try {
+			synchronized (this.lock) {
+				boolean closeNow = this.end.batchEnded();
+				Phase phase = this.end.phase();
+				if (phase != Phase.ABANDONED && phase != Phase.CLOSED) {
+					try {
+						this.pump.send(batch.frames);
+					}
+					catch (IOException ex) {
+						failure = ex;
+						actions = failed();
+					}
 				}
-				catch (IOException ex) {
-					failure = ex;
-					actions = failed();
+				if (failure == null && closeNow) {
+					actions = finishClose(null);
 				}
-			}
-			if (failure == null && closeNow) {
-				actions = finishClose(null);
 			}
 		}
-		// After the hand-over: the container has copied the frames, or they wait in an
-		// array of their own.
-		batch.release();
+		finally {
+			// After the hand-over: the container has copied the frames, or they wait in
+			// an array of their own.
+			batch.release();
+		}
 		settle(actions);
 		if (failure != null) {
 			throw failure;
@@ -579,59 +579,6 @@ final class AsyncSseStream implements MessageStream {
 
 		@Override
 		public void onStartAsync(AsyncEvent event) {
-		}
-
-	}
-
-	/**
-	 * A thread's buffer for the frames of a batch, marked with the stream whose batch it
-	 * holds; the next in the chain holds a batch written inside this one (another
-	 * stream's). Only its thread touches it.
-	 */
-	private static final class BatchBuffer {
-
-		/** The most a thread keeps: a larger batch's array is let go when it ends. */
-		static final int MAX_KEPT = 64 * 1024;
-
-		final SseFrames frames = new SseFrames(1024);
-
-		/** The id of the stream whose batch this holds, or 0. */
-		long owner;
-
-		@Nullable BatchBuffer next;
-
-		/** The calling thread's free buffer, now the batch of stream {@code owner}. */
-		static BatchBuffer open(long owner) {
-			BatchBuffer buffer = BUFFERS.get();
-			while (buffer.owner != 0) {
-				BatchBuffer next = buffer.next;
-				if (next == null) {
-					next = new BatchBuffer();
-					buffer.next = next;
-				}
-				buffer = next;
-			}
-			buffer.owner = owner;
-			return buffer;
-		}
-
-		/**
-		 * The innermost batch of stream {@code owner} the calling thread writes, if any.
-		 */
-		static @Nullable BatchBuffer of(long owner) {
-			BatchBuffer found = null;
-			for (BatchBuffer buffer = BUFFERS.get(); buffer != null; buffer = buffer.next) {
-				if (buffer.owner == owner) {
-					found = buffer;
-				}
-			}
-			return found;
-		}
-
-		/** The batch is over: the buffer is free for the thread's next batch. */
-		void release() {
-			this.frames.clear(MAX_KEPT);
-			this.owner = 0;
 		}
 
 	}

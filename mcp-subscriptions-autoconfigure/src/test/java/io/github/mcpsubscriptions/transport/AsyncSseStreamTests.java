@@ -461,7 +461,7 @@ class AsyncSseStreamTests {
 	}
 
 	@Test
-	void aWriteInsideABatchTakesNoLockAndAllocatesNothing() throws IOException {
+	void aBatchOfWritesAllocatesNothing() throws IOException {
 		// The hot path: every notification of every subscriber is framed here (#29).
 		NullOutputStream quiet = new NullOutputStream();
 		AsyncSseStream stream = open(quiet);
