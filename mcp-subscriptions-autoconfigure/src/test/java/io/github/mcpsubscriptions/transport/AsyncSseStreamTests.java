@@ -2,6 +2,7 @@ package io.github.mcpsubscriptions.transport;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -13,6 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
+import com.sun.management.ThreadMXBean;
 import io.github.mcpsubscriptions.notification.EncodedMessage;
 import io.github.mcpsubscriptions.notification.MessageStream;
 import io.github.mcpsubscriptions.test.ManualDeliveryScheduler;
@@ -369,6 +371,121 @@ class AsyncSseStreamTests {
 		assertThat(calls).hasValue(0);
 	}
 
+	@Test
+	void aCloseWhoseClientHasNotTakenTheRestCompletesOnceItHas() throws IOException {
+		Ends ends = new Ends(this.out);
+		this.out.ready = false;
+		ends.stream.sendBatch(1 << 20, countdown(1));
+		ends.stream.close();
+		assertThat(ends.stream.isOpen()).isFalse();
+		assertThat(ends.closed).as("no more writes").hasValue(1);
+		assertThat(ends.request.isAsyncStarted()).as("the client has bytes to take").isTrue();
+		assertThat(ends.done).hasValue(0);
+		this.out.ready = true;
+		this.out.listener.onWritePossible();
+		assertThat(ends.request.isAsyncStarted()).isFalse();
+		assertThat(this.out.text()).isEqualTo(frames(1) + "retry:1500\n\n");
+		assertThat(ends.closed).hasValue(1);
+		assertThat(ends.done).hasValue(1);
+		assertThat(ends.timer.pendingTimers()).as("the close timeout, which now finds nothing to do").isOne();
+		ends.timer.advance(Duration.ofSeconds(1));
+		assertThat(ends.closed).hasValue(1);
+		assertThat(ends.done).hasValue(1);
+	}
+
+	@Test
+	void aClientThatNeverTakesTheRestIsGivenUpAtTheCloseTimeoutAndCompletedWhenItDoes() throws IOException {
+		Ends ends = new Ends(this.out);
+		this.out.ready = false;
+		ends.stream.sendBatch(1 << 20, countdown(1));
+		ends.stream.close();
+		ends.timer.advance(Duration.ofSeconds(1));
+		assertThat(ends.done).as("given up: only the container's end is left").hasValue(1);
+		assertThat(ends.request.isAsyncStarted()).as("the container still holds bytes").isTrue();
+		this.out.ready = true;
+		this.out.listener.onWritePossible();
+		assertThat(ends.request.isAsyncStarted()).isFalse();
+		assertThat(this.out.text()).as("what waited here was dropped").isEmpty();
+		assertThat(ends.closed).hasValue(1);
+		assertThat(ends.done).hasValue(1);
+	}
+
+	@Test
+	void aStreamWhoseClientTookEverythingIsCompletedAtOnceWhenClosedOrGivenUp() throws IOException {
+		Ends closed = new Ends(this.out);
+		closed.stream.send(null, "{\"n\":1}");
+		closed.stream.closeForGood();
+		assertThat(closed.request.isAsyncStarted()).isFalse();
+		assertThat(closed.timer.pendingTimers()).isZero();
+		Ends aborted = new Ends(new CountingOutputStream());
+		aborted.stream.abort();
+		assertThat(aborted.request.isAsyncStarted()).isFalse();
+		assertThat(aborted.stream.isClosedByServer()).isTrue();
+		for (Ends ends : List.of(closed, aborted)) {
+			assertThat(ends.closed).hasValue(1);
+			assertThat(ends.done).hasValue(1);
+		}
+	}
+
+	@Test
+	void everyWayToEndTellsTheOwnersOnce() throws IOException {
+		Ends ends = new Ends(this.out);
+		this.out.ready = false;
+		ends.stream.send(null, "{\"n\":1}");
+		ends.stream.close();
+		ends.stream.closeForGood();
+		ends.stream.abort();
+		ends.stream.abort();
+		this.out.listener.onError(new IOException("Connection reset"));
+		this.out.ready = true;
+		this.out.listener.onWritePossible();
+		assertThat(ends.stream.visit()).isFalse();
+		assertThat(ends.stream.visit()).isFalse();
+		Assertions.assertThatIOException().isThrownBy(() -> ends.stream.send(null, "{\"n\":2}"));
+		assertThat(ends.closed).hasValue(1);
+		assertThat(ends.done).hasValue(1);
+		assertThat(ends.stream.isClosedByServer()).isTrue();
+	}
+
+	@Test
+	void aStreamTheClientLeftIsNotClosedByTheServer() throws IOException {
+		Ends ends = new Ends(this.out);
+		this.out.fail = true;
+		Assertions.assertThatIOException().isThrownBy(() -> ends.stream.send(null, "{\"n\":1}"));
+		assertThat(ends.stream.isOpen()).isFalse();
+		assertThat(ends.stream.isClosedByServer()).isFalse();
+		assertThat(ends.request.isAsyncStarted()).isFalse();
+		ends.stream.close();
+		assertThat(ends.closed).hasValue(1);
+		assertThat(ends.done).hasValue(1);
+	}
+
+	@Test
+	void aBatchOfWritesAllocatesNothing() throws IOException {
+		// The hot path: every notification of every subscriber is framed here (#29).
+		NullOutputStream quiet = new NullOutputStream();
+		AsyncSseStream stream = open(quiet);
+		byte[] prefix = "0a1b2c-".getBytes(StandardCharsets.US_ASCII);
+		EncodedMessage message = EncodedMessage
+			.of("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/resources/updated\"}");
+		long[] sequence = { 0 };
+		MessageStream.BatchWriter writer = (target) -> {
+			target.send(prefix, sequence[0]++, message);
+			return sequence[0] % 10 != 0;
+		};
+		ThreadMXBean threads = (ThreadMXBean) ManagementFactory.getThreadMXBean();
+		for (int i = 0; i < 20_000; i++) {
+			stream.sendBatch(1 << 20, writer);
+		}
+		long before = threads.getCurrentThreadAllocatedBytes();
+		for (int i = 0; i < 1_000; i++) {
+			stream.sendBatch(1 << 20, writer);
+		}
+		long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+		assertThat(quiet.written).isEqualTo(21_000 * 10);
+		assertThat(allocated).as("bytes allocated by 1,000 batches of 10").isLessThan(1_000);
+	}
+
 	/** Writes {@code {"n":count}} down to {@code {"n":1}}, one message a call. */
 	private static MessageStream.BatchWriter countdown(int count) {
 		AtomicInteger left = new AtomicInteger(count);
@@ -394,7 +511,54 @@ class AsyncSseStreamTests {
 		return text.toString();
 	}
 
-	private static final class CountingOutputStream extends ServletOutputStream {
+	/**
+	 * A stream with counts of its owners' callbacks and its request, to see it complete.
+	 */
+	private static final class Ends {
+
+		final AtomicInteger closed = new AtomicInteger();
+
+		final AtomicInteger done = new AtomicInteger();
+
+		final MockHttpServletRequest request = new MockHttpServletRequest("GET", "/mcp");
+
+		final ManualDeliveryScheduler timer = new ManualDeliveryScheduler(new MutableClock(Instant.EPOCH));
+
+		final AsyncSseStream stream;
+
+		Ends(CountingOutputStream out) throws IOException {
+			this.request.setAsyncSupported(true);
+			HttpServletResponseWrapper response = new HttpServletResponseWrapper(new MockHttpServletResponse()) {
+
+				@Override
+				public ServletOutputStream getOutputStream() {
+					return out;
+				}
+
+			};
+			this.stream = AsyncSseStream.open(this.request, response, (ended) -> this.closed.incrementAndGet(),
+					(ended) -> this.done.incrementAndGet(), Duration.ofMillis(1500), this.timer, Duration.ofSeconds(1));
+		}
+
+	}
+
+	/** Counts what it is given and keeps nothing, so that it allocates nothing. */
+	private static final class NullOutputStream extends CountingOutputStream {
+
+		int written;
+
+		@Override
+		public void write(byte[] b, int off, int len) {
+			for (int i = off; i < off + len - 1; i++) {
+				if (b[i] == '\n' && b[i + 1] == '\n') {
+					this.written++;
+				}
+			}
+		}
+
+	}
+
+	private static class CountingOutputStream extends ServletOutputStream {
 
 		private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
 
