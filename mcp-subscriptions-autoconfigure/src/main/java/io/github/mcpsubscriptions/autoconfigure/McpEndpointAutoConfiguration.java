@@ -1,7 +1,6 @@
 package io.github.mcpsubscriptions.autoconfigure;
 
 import java.time.Clock;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -317,8 +316,7 @@ public final class McpEndpointAutoConfiguration {
 		ApplicationListener<ResourceChangedEvent> mcpResourceChangedEventListener(ResourceChangeFeed feed,
 				ObjectProvider<PublishedChangeFilter> filters) {
 			ResourceChangeFeed filtered = filtered(feed, filters);
-			return (event) -> filtered.publish(new ResourceChange(event.getUri(), event.getAttributes(),
-					Instant.ofEpochMilli(event.getTimestamp())));
+			return (event) -> filtered.publish(ResourceChange.of(event));
 		}
 
 		@Bean
