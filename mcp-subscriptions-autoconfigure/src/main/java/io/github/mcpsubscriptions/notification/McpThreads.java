@@ -24,7 +24,7 @@ import org.springframework.core.task.VirtualThreadTaskExecutor;
  * not make cheaper; the readers (the cluster's log, the database capture) block in
  * drivers that may pin a virtual thread's carrier for a whole read. As platform threads
  * they stay visible in thread dumps and to the web server's check for threads left
- * running, and every executor made here waits for its threads themselves when it
+ * running, and every executor of platform threads made here waits for its threads when it
  * {@linkplain ExecutorService#awaitTermination awaits termination}: an executor reports
  * termination while its last worker is still returning, a thread Tomcat would report as
  * left running.
