@@ -1,9 +1,14 @@
 package io.github.mcpsubscriptions.notification;
 
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.AbstractExecutorService;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -34,12 +39,6 @@ import org.springframework.core.task.VirtualThreadTaskExecutor;
 public final class McpThreads {
 
 	private static final McpThreads PLATFORM = new McpThreads(false);
-
-	/**
-	 * How long an idle virtual delivery thread waits for another task: a burst of tasks
-	 * reuses the threads of the previous one rather than making as many new.
-	 */
-	private static final long VIRTUAL_KEEP_ALIVE_MILLIS = 1000;
 
 	private final boolean virtual;
 
@@ -76,8 +75,7 @@ public final class McpThreads {
 
 	/**
 	 * The executor of delivery tasks: a virtual thread per task where virtual threads are
-	 * on, named {@code prefix} and a number (idle ones are kept a second for the next
-	 * task: reused, not pooled to a bound), else a fixed pool of platform threads named
+	 * on, named {@code prefix} and a number, else a fixed pool of platform threads named
 	 * {@code prefix} and a number from 1.
 	 * @param prefix such as {@code mcp-delivery-}
 	 * @param poolSize the pool's size where the threads are platform threads
@@ -87,9 +85,7 @@ public final class McpThreads {
 		if (this.virtual) {
 			// Spring's, not the JDK's: the JDK's builder of virtual threads is not in
 			// the Java 17 API the starter compiles against.
-			ThreadFactory factory = new VirtualThreadTaskExecutor(prefix).getVirtualThreadFactory();
-			return new ThreadPoolExecutor(0, Integer.MAX_VALUE, VIRTUAL_KEEP_ALIVE_MILLIS, TimeUnit.MILLISECONDS,
-					new SynchronousQueue<>(), factory);
+			return new PerTask(new VirtualThreadTaskExecutor(prefix).getVirtualThreadFactory());
 		}
 		return new Pool(poolSize, NamedThreads.numbered(prefix));
 	}
@@ -120,6 +116,94 @@ public final class McpThreads {
 	 */
 	public static Thread thread(String name, Runnable task) {
 		return NamedThreads.named(name).newThread(task);
+	}
+
+	/**
+	 * A thread per task, as the JDK's own executor of virtual threads (whose factory
+	 * method is not in the Java 17 API): no queue and no pool, so a task never waits for
+	 * a thread; {@link #shutdownNow()} interrupts the running tasks, and termination is
+	 * when the last has ended.
+	 */
+	private static final class PerTask extends AbstractExecutorService {
+
+		private final ThreadFactory factory;
+
+		private final Set<Thread> running = ConcurrentHashMap.newKeySet();
+
+		private final CountDownLatch terminated = new CountDownLatch(1);
+
+		private volatile boolean shutdown;
+
+		PerTask(ThreadFactory factory) {
+			this.factory = factory;
+		}
+
+		@Override
+		public void execute(Runnable task) {
+			if (this.shutdown) {
+				throw new RejectedExecutionException("Shut down");
+			}
+			Thread thread = this.factory.newThread(() -> {
+				try {
+					task.run();
+				}
+				finally {
+					this.running.remove(Thread.currentThread());
+					terminateIfDone();
+				}
+			});
+			this.running.add(thread);
+			if (this.shutdown) {
+				// Shut down meanwhile: the shutdown may not have seen this thread.
+				this.running.remove(thread);
+				terminateIfDone();
+				throw new RejectedExecutionException("Shut down");
+			}
+			try {
+				thread.start();
+			}
+			catch (RuntimeException | Error ex) {
+				// Never started, so never ends: it must not hold termination back.
+				this.running.remove(thread);
+				terminateIfDone();
+				throw ex;
+			}
+		}
+
+		private void terminateIfDone() {
+			if (this.shutdown && this.running.isEmpty()) {
+				this.terminated.countDown();
+			}
+		}
+
+		@Override
+		public void shutdown() {
+			this.shutdown = true;
+			terminateIfDone();
+		}
+
+		@Override
+		public List<Runnable> shutdownNow() {
+			shutdown();
+			this.running.forEach(Thread::interrupt);
+			return List.of();
+		}
+
+		@Override
+		public boolean isShutdown() {
+			return this.shutdown;
+		}
+
+		@Override
+		public boolean isTerminated() {
+			return this.terminated.getCount() == 0;
+		}
+
+		@Override
+		public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
+			return this.terminated.await(timeout, unit);
+		}
+
 	}
 
 	/** A fixed pool that waits for its threads' end too. */

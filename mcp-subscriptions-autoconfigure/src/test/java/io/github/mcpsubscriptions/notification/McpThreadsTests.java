@@ -1,7 +1,9 @@
 package io.github.mcpsubscriptions.notification;
 
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
@@ -10,6 +12,7 @@ import org.junit.jupiter.api.condition.EnabledForJreRange;
 import org.junit.jupiter.api.condition.JRE;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * Every thread of the starter is named and a daemon; only delivery may be virtual, and
@@ -52,6 +55,31 @@ class McpThreadsTests {
 			ExecutorShutdown.now(delivery);
 		}
 		assertThat(delivery.isTerminated()).isTrue();
+	}
+
+	@Test
+	@EnabledForJreRange(min = JRE.JAVA_21)
+	void virtualDeliveryStopsAsAnExecutorService() throws Exception {
+		ExecutorService delivery = McpThreads.of(true).deliveryExecutor("test-delivery-", 2);
+		CountDownLatch started = new CountDownLatch(1);
+		CountDownLatch interrupted = new CountDownLatch(1);
+		delivery.execute(() -> {
+			started.countDown();
+			try {
+				new CountDownLatch(1).await();
+			}
+			catch (InterruptedException ex) {
+				interrupted.countDown();
+			}
+		});
+		assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+		assertThat(delivery.isTerminated()).isFalse();
+		delivery.shutdownNow();
+		assertThat(interrupted.await(10, TimeUnit.SECONDS)).as("the running task interrupted").isTrue();
+		assertThat(delivery.awaitTermination(10, TimeUnit.SECONDS)).as("terminated once it ended").isTrue();
+		assertThat(delivery.isShutdown()).isTrue();
+		assertThatExceptionOfType(RejectedExecutionException.class).isThrownBy(() -> delivery.execute(() -> {
+		}));
 	}
 
 	@Test
