@@ -1,7 +1,6 @@
 package io.github.mcpsubscriptions.autoconfigure;
 
 import java.time.Clock;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -11,6 +10,7 @@ import io.github.mcpsubscriptions.notification.DeliveryScheduler;
 import io.github.mcpsubscriptions.notification.ExecutorDeliveryScheduler;
 import io.github.mcpsubscriptions.notification.FilteredResourceChangeFeed;
 import io.github.mcpsubscriptions.notification.InMemoryResourceChangeFeed;
+import io.github.mcpsubscriptions.notification.McpThreads;
 import io.github.mcpsubscriptions.notification.MinIntervals;
 import io.github.mcpsubscriptions.notification.NotificationDispatcher;
 import io.github.mcpsubscriptions.notification.NotificationEncoder;
@@ -60,6 +60,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.info.BuildProperties;
+import org.springframework.boot.thread.Threading;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.ApplicationListener;
@@ -123,13 +124,15 @@ public final class McpEndpointAutoConfiguration {
 
 	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean
-	DeliveryScheduler mcpDeliveryScheduler(McpProperties properties) {
+	DeliveryScheduler mcpDeliveryScheduler(McpProperties properties, Environment environment) {
 		McpProperties.Notifications notifications = properties.getNotifications();
 		int parallelism = ExecutorDeliveryScheduler.parallelism(notifications.getDeliveryCpuShare(),
 				Runtime.getRuntime().availableProcessors());
+		// Virtual threads as the application's own executors have them: where
+		// spring.threads.virtual.enabled is set, on JDK 21 and later.
 		return new ExecutorDeliveryScheduler(notifications.getDeliveryThreads(), parallelism,
 				ExecutorDeliveryScheduler.DEFAULT_LEASE, ExecutorDeliveryScheduler.DEFAULT_GATHERING_WINDOW,
-				notifications.getSaturatedWriteInterval());
+				notifications.getSaturatedWriteInterval(), McpThreads.of(Threading.VIRTUAL.isActive(environment)));
 	}
 
 	@Bean
@@ -313,8 +316,7 @@ public final class McpEndpointAutoConfiguration {
 		ApplicationListener<ResourceChangedEvent> mcpResourceChangedEventListener(ResourceChangeFeed feed,
 				ObjectProvider<PublishedChangeFilter> filters) {
 			ResourceChangeFeed filtered = filtered(feed, filters);
-			return (event) -> filtered.publish(new ResourceChange(event.getUri(), event.getAttributes(),
-					Instant.ofEpochMilli(event.getTimestamp())));
+			return (event) -> filtered.publish(ResourceChange.of(event));
 		}
 
 		@Bean

@@ -357,7 +357,8 @@ public class McpProperties {
 		private int detachedOutboxCapacity = 100;
 
 		/**
-		 * Size of the delivery thread pool on JDKs without virtual threads.
+		 * Size of the pool of platform threads that deliver notifications, unused where
+		 * 'spring.threads.virtual.enabled' puts delivery on virtual threads (JDK 21+).
 		 */
 		private int deliveryThreads = 16;
 

@@ -20,6 +20,7 @@ import io.github.mcpsubscriptions.capture.CaptureDatabase.Batch;
 import io.github.mcpsubscriptions.capture.CaptureDatabase.Cursor;
 import io.github.mcpsubscriptions.capture.CaptureDatabase.Hold;
 import io.github.mcpsubscriptions.capture.CaptureSink.Positioned;
+import io.github.mcpsubscriptions.notification.McpThreads;
 import io.github.mcpsubscriptions.notification.ResourceChange;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -176,8 +177,7 @@ public class ChangeCapture implements SmartLifecycle {
 				+ this.tables.stream().map(CapturedTable::name).collect(Collectors.joining(", "))
 				+ " become notifications (mcp.capture.tables)");
 		this.running = true;
-		Thread thread = new Thread(this::readLoop, "mcp-change-capture");
-		thread.setDaemon(true);
+		Thread thread = McpThreads.thread("mcp-change-capture", this::readLoop);
 		this.reader = thread;
 		thread.start();
 	}

@@ -13,12 +13,12 @@ import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 
+import io.github.mcpsubscriptions.notification.McpThreads;
 import io.github.mcpsubscriptions.notification.ResourceChange;
 import io.github.mcpsubscriptions.notification.ResourceChangeFeed;
 import io.github.mcpsubscriptions.session.StoreUnavailableException;
@@ -162,11 +162,7 @@ public class RedisChangeLog implements ResourceChangeFeed, SmartLifecycle {
 
 	private final List<Runnable> recoveryListeners = new CopyOnWriteArrayList<>();
 
-	private final ExecutorService publisher = Executors.newSingleThreadExecutor((task) -> {
-		Thread thread = new Thread(task, "mcp-cluster-publish");
-		thread.setDaemon(true);
-		return thread;
-	});
+	private final ExecutorService publisher = McpThreads.singleThread("mcp-cluster-publish");
 
 	private volatile boolean changesLost;
 
@@ -455,8 +451,7 @@ public class RedisChangeLog implements ResourceChangeFeed, SmartLifecycle {
 		this.position = this.calls.call("read the change log at start-up", this::lastPosition);
 		this.running = true;
 		this.lastServerCheck = System.nanoTime() - SERVER_CHECK_NANOS;
-		Thread thread = new Thread(this::readLoop, "mcp-cluster-log");
-		thread.setDaemon(true);
+		Thread thread = McpThreads.thread("mcp-cluster-log", this::readLoop);
 		this.reader = thread;
 		thread.start();
 	}

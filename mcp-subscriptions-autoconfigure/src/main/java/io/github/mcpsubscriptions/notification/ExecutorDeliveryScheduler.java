@@ -1,13 +1,11 @@
 package io.github.mcpsubscriptions.notification;
 
-import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -17,12 +15,12 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 /**
- * Delivers on virtual threads where the JDK has them (21 and later), so a client whose
- * socket stalls holds no platform thread; otherwise on a bounded pool. Either way at most
- * {@code parallelism} drains run at once (a {@link DeliveryGate}), so that delivery at
- * saturation leaves the application's request threads their share of the cores; a drain
- * blocked on a client's socket for longer than the lease stops counting. Delays run on
- * one timer thread that only hands tasks over.
+ * Delivers on virtual threads where {@code spring.threads.virtual.enabled} turns them on
+ * and the JDK has them (21 and later), otherwise on a bounded pool of platform threads
+ * ({@link McpThreads}). Either way at most {@code parallelism} drains run at once (a
+ * {@link DeliveryGate}), so that delivery at saturation leaves the application's request
+ * threads their share of the cores; a drain blocked on a client's socket for longer than
+ * the lease stops counting. Delays run on one timer thread that only hands tasks over.
  * <p>
  * While drains wait for their turn, a drain that would write a lone notification may be
  * {@linkplain #gather(Runnable, long) gathered}: every drain gathered within one window
@@ -62,13 +60,11 @@ public final class ExecutorDeliveryScheduler implements DeliveryScheduler, AutoC
 	/** How many gathered drains one task runs, as the dispatcher hands them over. */
 	static final int CHUNK = 64;
 
-	private final NamedThreads deliveryThreads = NamedThreads.numbered("mcp-delivery-");
-
-	private final NamedThreads timerThreads = NamedThreads.numbered("mcp-delivery-timer-");
-
 	private final ExecutorService delivery;
 
 	private final ScheduledExecutorService timer;
+
+	private final boolean virtual;
 
 	private final DeliveryGate gate;
 
@@ -82,7 +78,7 @@ public final class ExecutorDeliveryScheduler implements DeliveryScheduler, AutoC
 
 	/**
 	 * Create a scheduler whose drains may use every core.
-	 * @param poolSize the pool size where virtual threads are not available
+	 * @param poolSize the size of the pool of platform threads
 	 */
 	public ExecutorDeliveryScheduler(int poolSize) {
 		this(poolSize, Math.max(poolSize, Runtime.getRuntime().availableProcessors()), DEFAULT_LEASE);
@@ -90,7 +86,7 @@ public final class ExecutorDeliveryScheduler implements DeliveryScheduler, AutoC
 
 	/**
 	 * Create a scheduler that gathers drains for {@link #DEFAULT_GATHERING_WINDOW}.
-	 * @param poolSize the pool size where virtual threads are not available
+	 * @param poolSize the size of the pool of platform threads
 	 * @param parallelism how many drains may run at once
 	 * @param lease how long a drain may hold its place before the next one takes it over
 	 */
@@ -101,7 +97,7 @@ public final class ExecutorDeliveryScheduler implements DeliveryScheduler, AutoC
 	/**
 	 * Create a scheduler whose lanes take their turns at saturation at most once per
 	 * {@link #DEFAULT_TURN_INTERVAL}.
-	 * @param poolSize the pool size where virtual threads are not available
+	 * @param poolSize the size of the pool of platform threads
 	 * @param parallelism how many drains may run at once
 	 * @param lease how long a drain may hold its place before the next one takes it over
 	 * @param gatheringWindow how long drains gathered at saturation wait, at most; zero
@@ -113,7 +109,7 @@ public final class ExecutorDeliveryScheduler implements DeliveryScheduler, AutoC
 
 	/**
 	 * Create a scheduler.
-	 * @param poolSize the pool size where virtual threads are not available
+	 * @param poolSize the size of the pool of platform threads
 	 * @param parallelism how many drains may run at once
 	 * @param lease how long a drain may hold its place before the next one takes it over
 	 * @param gatheringWindow how long drains gathered at saturation wait, at most; zero
@@ -123,15 +119,27 @@ public final class ExecutorDeliveryScheduler implements DeliveryScheduler, AutoC
 	 */
 	public ExecutorDeliveryScheduler(int poolSize, int parallelism, Duration lease, Duration gatheringWindow,
 			Duration turnInterval) {
-		this(poolSize, parallelism, lease, gatheringWindow, turnInterval, true);
+		this(poolSize, parallelism, lease, gatheringWindow, turnInterval, McpThreads.platform());
 	}
 
 	ExecutorDeliveryScheduler(int poolSize, int parallelism, Duration lease, boolean virtualThreadsIfAvailable) {
-		this(poolSize, parallelism, lease, DEFAULT_GATHERING_WINDOW, DEFAULT_TURN_INTERVAL, virtualThreadsIfAvailable);
+		this(poolSize, parallelism, lease, DEFAULT_GATHERING_WINDOW, DEFAULT_TURN_INTERVAL,
+				McpThreads.of(virtualThreadsIfAvailable));
 	}
 
-	ExecutorDeliveryScheduler(int poolSize, int parallelism, Duration lease, Duration gatheringWindow,
-			Duration turnInterval, boolean virtualThreadsIfAvailable) {
+	/**
+	 * Create a scheduler that delivers on the threads given.
+	 * @param poolSize the size of the pool where the threads are platform threads
+	 * @param parallelism how many drains may run at once
+	 * @param lease how long a drain may hold its place before the next one takes it over
+	 * @param gatheringWindow how long drains gathered at saturation wait, at most; zero
+	 * never gathers
+	 * @param turnInterval how long, at least, between two turns of a lane while delivery
+	 * is saturated; zero never holds a turn back
+	 * @param threads virtual or platform delivery threads
+	 */
+	public ExecutorDeliveryScheduler(int poolSize, int parallelism, Duration lease, Duration gatheringWindow,
+			Duration turnInterval, McpThreads threads) {
 		if (gatheringWindow.isNegative()) {
 			throw new IllegalArgumentException("The gathering window must not be negative, was " + gatheringWindow);
 		}
@@ -140,16 +148,16 @@ public final class ExecutorDeliveryScheduler implements DeliveryScheduler, AutoC
 		}
 		this.gatheringNanos = gatheringWindow.toNanos();
 		this.turnIntervalNanos = turnInterval.toNanos();
-		ExecutorService virtualThreads = virtualThreadsIfAvailable ? virtualThreadExecutor() : null;
-		this.delivery = (virtualThreads != null) ? virtualThreads
-				: Executors.newFixedThreadPool(poolSize, this.deliveryThreads);
+		this.virtual = threads.isVirtual();
+		this.delivery = threads.deliveryExecutor("mcp-delivery-", poolSize);
 		this.gate = new DeliveryGate(parallelism, lease.toNanos(), System::nanoTime);
-		logger.info(((virtualThreads != null) ? "MCP notifications are written on virtual threads"
-				: "MCP notifications are written on a pool of " + poolSize + " threads (JDK 21+ uses virtual threads)")
+		logger.info((this.virtual ? "MCP notifications are written on virtual threads"
+				: "MCP notifications are written on a pool of " + poolSize
+						+ " threads (spring.threads.virtual.enabled on JDK 21+ uses virtual threads)")
 				+ "; under load, delivery keeps at most " + parallelism + " of "
 				+ Runtime.getRuntime().availableProcessors()
 				+ " processors busy (mcp.notifications.delivery-cpu-share)");
-		this.timer = Executors.newSingleThreadScheduledExecutor(this.timerThreads);
+		this.timer = McpThreads.scheduled("mcp-delivery-timer-1");
 	}
 
 	/**
@@ -181,14 +189,12 @@ public final class ExecutorDeliveryScheduler implements DeliveryScheduler, AutoC
 		return this.gate.getOvertaken();
 	}
 
-	private static ExecutorService virtualThreadExecutor() {
-		try {
-			Method factory = Executors.class.getMethod("newVirtualThreadPerTaskExecutor");
-			return (ExecutorService) factory.invoke(null);
-		}
-		catch (ReflectiveOperationException ex) {
-			return null;
-		}
+	/**
+	 * Whether delivery runs on virtual threads.
+	 * @return whether it does
+	 */
+	public boolean isVirtual() {
+		return this.virtual;
 	}
 
 	@Override
@@ -339,7 +345,7 @@ public final class ExecutorDeliveryScheduler implements DeliveryScheduler, AutoC
 
 	@Override
 	public void close() {
-		ExecutorShutdown.now(List.of(this.timerThreads, this.deliveryThreads), this.timer, this.delivery);
+		ExecutorShutdown.now(this.timer, this.delivery);
 	}
 
 }

@@ -14,7 +14,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
@@ -92,9 +91,7 @@ public class NotificationDispatcher implements AutoCloseable {
 
 	private volatile int detachedOutboxCapacity = Integer.MAX_VALUE;
 
-	private final NamedThreads dispatchThread = NamedThreads.named("mcp-dispatch");
-
-	private final ExecutorService executor = Executors.newSingleThreadExecutor(this.dispatchThread);
+	private final ExecutorService executor = McpThreads.singleThread("mcp-dispatch");
 
 	/**
 	 * Create a dispatcher and subscribe it to the feed.
@@ -737,7 +734,7 @@ public class NotificationDispatcher implements AutoCloseable {
 
 	@Override
 	public void close() {
-		ExecutorShutdown.now(List.of(this.dispatchThread), this.executor);
+		ExecutorShutdown.now(this.executor);
 	}
 
 }

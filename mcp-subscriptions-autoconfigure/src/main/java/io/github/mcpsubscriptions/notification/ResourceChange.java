@@ -39,6 +39,16 @@ public record ResourceChange(String uri, Map<String, Object> attributes, Instant
 	}
 
 	/**
+	 * The change an application's event stands for: the one conversion of a
+	 * {@link ResourceChangedEvent}, whichever listener forwards it.
+	 * @param event the event
+	 * @return the change, published when the event was
+	 */
+	public static ResourceChange of(ResourceChangedEvent event) {
+		return new ResourceChange(event.getUri(), event.getAttributes(), Instant.ofEpochMilli(event.getTimestamp()));
+	}
+
+	/**
 	 * Whether the resource came or went, rather than changed: the list of resources then
 	 * changed too, if it names the resource.
 	 * @return whether its {@link #CHANGE} is {@value #CREATED} or {@value #DELETED}

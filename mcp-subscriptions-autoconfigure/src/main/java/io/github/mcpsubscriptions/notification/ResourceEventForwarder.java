@@ -1,7 +1,5 @@
 package io.github.mcpsubscriptions.notification;
 
-import java.time.Instant;
-
 import org.springframework.transaction.event.TransactionalEventListener;
 
 /**
@@ -24,8 +22,7 @@ public class ResourceEventForwarder {
 
 	@TransactionalEventListener(fallbackExecution = true)
 	public void resourceChanged(ResourceChangedEvent event) {
-		this.feed.publish(
-				new ResourceChange(event.getUri(), event.getAttributes(), Instant.ofEpochMilli(event.getTimestamp())));
+		this.feed.publish(ResourceChange.of(event));
 	}
 
 	@TransactionalEventListener(fallbackExecution = true)

@@ -16,7 +16,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcCodec;
@@ -73,12 +72,7 @@ public class ListenManager implements SmartLifecycle {
 
 	private final Settings settings;
 
-	private final AtomicInteger reserved = new AtomicInteger();
-
-	private final ConcurrentHashMap<String, Integer> reservedByPrincipal = new ConcurrentHashMap<>();
-
-	/** The property of the stream limit per principal. */
-	static final String MAX_STREAMS_PER_PRINCIPAL = "mcp.listen.max-streams-per-principal";
+	private final Limits limits;
 
 	private final Set<Listen> active = ConcurrentHashMap.newKeySet();
 
@@ -101,7 +95,9 @@ public class ListenManager implements SmartLifecycle {
 		this.settings = settings;
 		this.rateLimiter = new ListenRateLimiter(settings.rateLimit().requests(), settings.rateLimit().window(),
 				settings.rateLimit().maxClients(), clock);
-		requests.subscriptions().setListenSubscriptions(this::subscriptionsOf);
+		this.limits = requests.limits();
+		this.limits.setListen(new Limits.Listen(settings.maxSubscriptions(), settings.maxTotal(), settings.maxStreams(),
+				settings.maxStreamsPerPrincipal()), this::subscriptionsOf);
 	}
 
 	/**
@@ -273,11 +269,11 @@ public class ListenManager implements SmartLifecycle {
 			return new Listen(request.id(), principal, clientAddress, connection, false, List.of(), Map.of(), true);
 		}
 		try {
-			reserve(principal, uris);
+			this.limits.reserveStream(principal, uris.size());
 		}
 		catch (JsonRpcException ex) {
 			this.stats.refused(ListenStats.Refusal.LIMIT);
-			this.requests.subscriptions().countIfLimit(ex);
+			this.limits.countIfLimit(ex);
 			throw ex;
 		}
 		Listen listen = new Listen(request.id(), principal, clientAddress, connection, wantsListChanges, uris, honoured,
@@ -286,49 +282,6 @@ public class ListenManager implements SmartLifecycle {
 		listen.promptListChanges = wantsPromptListChanges;
 		listen.correlationDeclared = CorrelationMode.isDeclaredIn(clientCapabilities(request.params()));
 		return listen;
-	}
-
-	/**
-	 * Check the subscription limits and reserve a stream within the stream limits, the
-	 * server's and the principal's.
-	 */
-	private void reserve(@Nullable Principal principal, List<String> uris) {
-		if (uris.size() > this.settings.maxSubscriptions()) {
-			throw SubscriptionMethods.limit(
-					"at most " + this.settings.maxSubscriptions() + " subscriptions per listen stream",
-					"mcp.subscriptions.max-per-session", this.settings.maxSubscriptions());
-		}
-		if (this.dispatcher.getIndex().size() + uris.size() > this.settings.maxTotal()) {
-			throw SubscriptionMethods.limit(
-					"the server holds its maximum of " + this.settings.maxTotal() + " subscriptions",
-					"mcp.subscriptions.max-total", this.settings.maxTotal());
-		}
-		this.requests.subscriptions().checkPrincipalLimit(principal, uris.size());
-		if (this.reserved.incrementAndGet() > this.settings.maxStreams()) {
-			this.reserved.decrementAndGet();
-			throw SubscriptionMethods.limit("at most " + this.settings.maxStreams() + " listen streams",
-					"mcp.listen.max-streams", this.settings.maxStreams());
-		}
-		int maxPerPrincipal = this.settings.maxStreamsPerPrincipal();
-		// Anonymous streams have no one to count them by: mcp.listen.max-streams and the
-		// rate
-		// limit (by address) bound them.
-		if (maxPerPrincipal > 0 && principal != null
-				&& this.reservedByPrincipal.merge(principal.getName(), 1, Integer::sum) > maxPerPrincipal) {
-			unreserve(principal);
-			this.reserved.decrementAndGet();
-			throw SubscriptionMethods.limit("at most " + maxPerPrincipal + " listen streams per principal",
-					MAX_STREAMS_PER_PRINCIPAL, maxPerPrincipal);
-		}
-	}
-
-	private void unreserve(@Nullable Principal principal) {
-		if (this.settings.maxStreamsPerPrincipal() > 0 && principal != null) {
-			// Down to zero, the entry goes: the map holds only principals with open
-			// streams.
-			this.reservedByPrincipal.computeIfPresent(principal.getName(),
-					(name, count) -> (count > 1) ? count - 1 : null);
-		}
 	}
 
 	/**
@@ -351,7 +304,7 @@ public class ListenManager implements SmartLifecycle {
 	 * is off, as nothing is counted then
 	 */
 	public int getStreamCount(String principalName) {
-		return this.reservedByPrincipal.getOrDefault(principalName, 0);
+		return this.limits.streamsOf(principalName);
 	}
 
 	private static @Nullable JsonNode clientCapabilities(@Nullable JsonNode params) {
@@ -368,7 +321,8 @@ public class ListenManager implements SmartLifecycle {
 			throw JsonRpcException.invalidParams("Invalid params: \"resourceSubscriptions\" must be an array of URIs");
 		}
 		// Each URI is examined once, and none past the one that exceeds the limit (which
-		// reserve() then refuses): a filter of a hundred thousand URIs costs no more than
+		// Limits.reserveStream then refuses): a filter of a hundred thousand URIs costs
+		// no more than
 		// one of a hundred and one.
 		Set<String> examined = new HashSet<>();
 		for (JsonNode uri : requested) {
@@ -629,8 +583,7 @@ public class ListenManager implements SmartLifecycle {
 		 */
 		public void release() {
 			if (!this.completeImmediately) {
-				ListenManager.this.reserved.decrementAndGet();
-				unreserve(this.principal);
+				ListenManager.this.limits.releaseStream(this.principal);
 			}
 		}
 
@@ -664,8 +617,7 @@ public class ListenManager implements SmartLifecycle {
 				ListenStats.End reason = this.endReason;
 				ListenManager.this.stats.ended((reason != null) ? reason
 						: closedByServer ? ListenStats.End.SLOW_CONSUMER : ListenStats.End.CLIENT);
-				ListenManager.this.reserved.decrementAndGet();
-				unreserve(this.principal);
+				ListenManager.this.limits.releaseStream(this.principal);
 				Subscriber registered = this.subscriber;
 				if (registered != null) {
 					ListenManager.this.dispatcher.unregister(registered);

@@ -106,7 +106,7 @@ public class McpRequestDispatcher {
 
 	private final boolean listenEnabled;
 
-	private final LimitStats limitStats = new LimitStats();
+	private final Limits limits;
 
 	private volatile McpRequestObserver requestObserver = McpRequestObserver.NONE;
 
@@ -153,8 +153,9 @@ public class McpRequestDispatcher {
 		this.sessionManager = sessionManager;
 		this.resourceMethods = new ResourceMethods(resources, contentMapper, completers, pageSize, accessPolicy);
 		this.resourceMethods.register(this.methods);
+		this.limits = new Limits(notifications, sessionManager, limits);
 		this.subscriptionMethods = new SubscriptionMethods(notifications, sessionManager, resources, accessPolicy,
-				limits, events, this.limitStats);
+				this.limits, events);
 		this.subscriptionMethods.register(this.methods);
 		this.toolMethods = new ToolMethods(tools, toolAccessPolicy, codec, toolPageSize);
 		this.toolMethods.register(this.methods);
@@ -333,11 +334,15 @@ public class McpRequestDispatcher {
 	 * @return the stats
 	 */
 	public LimitStats getLimitStats() {
-		return this.limitStats;
+		return this.limits.stats();
 	}
 
 	SubscriptionMethods subscriptions() {
 		return this.subscriptionMethods;
+	}
+
+	Limits limits() {
+		return this.limits;
 	}
 
 	private Object discover(McpExchange exchange, @Nullable ObjectNode params) {
@@ -404,7 +409,7 @@ public class McpRequestDispatcher {
 			return JsonRpcResponse.failure(request.id(), ex.getError());
 		}
 		catch (SessionLimitExceededException ex) {
-			this.limitStats.refused(ex.getProperty());
+			this.limits.refused(ex.getProperty());
 			// Capacity, not a bad request: the transport answers it with its own status.
 			throw ex;
 		}

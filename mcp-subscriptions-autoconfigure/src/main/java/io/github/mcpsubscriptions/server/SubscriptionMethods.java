@@ -3,7 +3,6 @@ package io.github.mcpsubscriptions.server;
 import java.security.Principal;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.ToIntFunction;
 import java.util.regex.Pattern;
 
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcErrorCodes;
@@ -38,9 +37,6 @@ class SubscriptionMethods {
 
 	private static final Map<String, Object> EMPTY_RESULT = Map.of();
 
-	/** The property of the subscription limit per principal. */
-	static final String MAX_PER_PRINCIPAL = "mcp.subscriptions.max-per-principal";
-
 	/** The subscriber id audit events name for sessions shared between nodes. */
 	private static final String SHARED_SESSION = "shared-session";
 
@@ -52,80 +48,18 @@ class SubscriptionMethods {
 
 	private final ResourceAccessPolicy accessPolicy;
 
-	private final int maxPerSubscriber;
-
-	private final int maxTotal;
-
-	private final int maxPerPrincipal;
+	private final Limits limits;
 
 	private final ApplicationEventPublisher events;
 
-	private final LimitStats limitStats;
-
-	/**
-	 * The subscriptions of a principal's listen streams; none until listening is set up.
-	 */
-	private volatile ToIntFunction<String> listenSubscriptions = (principalName) -> 0;
-
 	SubscriptionMethods(NotificationDispatcher dispatcher, McpSessionManager sessionManager, ResourceRegistry registry,
-			ResourceAccessPolicy accessPolicy, SubscriptionLimits limits, ApplicationEventPublisher events,
-			LimitStats limitStats) {
+			ResourceAccessPolicy accessPolicy, Limits limits, ApplicationEventPublisher events) {
 		this.dispatcher = dispatcher;
 		this.sessionManager = sessionManager;
 		this.registry = registry;
 		this.accessPolicy = accessPolicy;
-		this.maxPerSubscriber = limits.maxPerSubscriber();
-		this.maxTotal = limits.maxTotal();
-		this.maxPerPrincipal = limits.maxPerPrincipal();
+		this.limits = limits;
 		this.events = events;
-		this.limitStats = limitStats;
-	}
-
-	void setListenSubscriptions(ToIntFunction<String> listenSubscriptions) {
-		this.listenSubscriptions = listenSubscriptions;
-	}
-
-	/**
-	 * Refuse a subscription that would take a principal past
-	 * {@code mcp.subscriptions.max-per-principal}. Anonymous callers have no one to count
-	 * them by: the per-session and server-wide limits bound them.
-	 * @param principal the caller, or {@code null}
-	 * @param adding how many subscriptions would be added
-	 */
-	void checkPrincipalLimit(@Nullable Principal principal, int adding) {
-		if (this.maxPerPrincipal > 0 && principal != null && adding > 0
-				&& subscriptionsOf(principal.getName()) + adding > this.maxPerPrincipal) {
-			throw limit("at most " + this.maxPerPrincipal + " subscriptions per principal", MAX_PER_PRINCIPAL,
-					this.maxPerPrincipal);
-		}
-	}
-
-	/**
-	 * The subscriptions a principal holds: those of its sessions (on a shared store, on
-	 * every node) and of its listen streams on this node.
-	 */
-	int subscriptionsOf(String principalName) {
-		int count = this.listenSubscriptions.applyAsInt(principalName);
-		if (this.sessionManager.isShared()) {
-			return count + this.sessionManager.getStore().countSubscriptionsByPrincipal(principalName);
-		}
-		for (McpSession session : this.sessionManager.getSessions()) {
-			if (principalName.equals(session.getPrincipalName())) {
-				Subscriber subscriber = this.sessionManager.findSubscriber(session.getId());
-				count += (subscriber != null) ? this.dispatcher.getIndex().subscriptionsOf(subscriber).size() : 0;
-			}
-		}
-		return count;
-	}
-
-	/**
-	 * Count a refusal by the limit it names, if it is one.
-	 */
-	void countIfLimit(JsonRpcException ex) {
-		if (ex.getError().code() == JsonRpcErrorCodes.SERVER_ERROR && ex.getError().data() instanceof Map<?, ?> data
-				&& data.get("limit") instanceof String limit) {
-			this.limitStats.refused(limit);
-		}
 	}
 
 	void register(Map<String, McpMethodHandler> methods) {
@@ -147,10 +81,10 @@ class SubscriptionMethods {
 			if (!isAcceptable(uri, principal)) {
 				throw ResourceMethods.notFound(uri, exchange);
 			}
-			add(subscriber, uri, principal);
+			this.limits.subscribe(subscriber, uri, principal);
 		}
 		catch (JsonRpcException ex) {
-			countIfLimit(ex);
+			this.limits.countIfLimit(ex);
 			String reported = (uri != null) ? uri : String.valueOf((params != null) ? params.get("uri") : null);
 			audit(Action.REJECT, reported, subscriber, principal, reason(ex));
 			throw ex;
@@ -174,21 +108,13 @@ class SubscriptionMethods {
 			}
 			Set<String> existing = this.sessionManager.getStore().getSubscriptions(session);
 			if (!existing.contains(uri)) {
-				if (existing.size() >= this.maxPerSubscriber) {
-					throw limit("at most " + this.maxPerSubscriber + " subscriptions per session",
-							"mcp.subscriptions.max-per-session", this.maxPerSubscriber);
-				}
-				if (this.sessionManager.getStore().countSubscriptions() >= this.maxTotal) {
-					throw limit("the cluster holds its maximum of " + this.maxTotal + " subscriptions",
-							"mcp.subscriptions.max-total", this.maxTotal);
-				}
-				checkPrincipalLimit(principal, 1);
+				this.limits.checkShared(existing.size(), principal);
 			}
 			// A re-subscribe too: its authentication judges the deliveries from now on.
 			this.sessionManager.getStore().addSubscription(session, uri, principal);
 		}
 		catch (JsonRpcException ex) {
-			countIfLimit(ex);
+			this.limits.countIfLimit(ex);
 			String reported = (uri != null) ? uri : String.valueOf((params != null) ? params.get("uri") : null);
 			this.events.publishEvent(new McpSubscriptionAuditEvent(this, Action.REJECT, reported, SHARED_SESSION,
 					principal, reason(ex)));
@@ -227,42 +153,6 @@ class SubscriptionMethods {
 			@Nullable Reason reason) {
 		this.events
 			.publishEvent(new McpSubscriptionAuditEvent(this, action, uri, subscriber.getId(), principal, reason));
-	}
-
-	/**
-	 * Add a subscription within the limits; adding one that exists changes nothing.
-	 */
-	synchronized void add(Subscriber subscriber, String uri, @Nullable Principal principal) {
-		Set<String> own = this.dispatcher.getIndex().subscriptionsOf(subscriber);
-		if (own.contains(uri)) {
-			return;
-		}
-		if (own.size() >= this.maxPerSubscriber) {
-			throw limit("at most " + this.maxPerSubscriber + " subscriptions per session",
-					"mcp.subscriptions.max-per-session", this.maxPerSubscriber);
-		}
-		if (this.dispatcher.getIndex().size() >= this.maxTotal) {
-			throw limit("the server holds its maximum of " + this.maxTotal + " subscriptions",
-					"mcp.subscriptions.max-total", this.maxTotal);
-		}
-		checkPrincipalLimit(principal, 1);
-		try {
-			this.dispatcher.subscribe(subscriber, uri);
-		}
-		catch (IllegalStateException ex) {
-			// The session ended (DELETE, expiry) while this request was being served.
-			throw new JsonRpcException(JsonRpcErrorCodes.SESSION_NOT_FOUND,
-					"Session not found: it ended while the request was served");
-		}
-	}
-
-	/**
-	 * A limit reached: {@code -32000}, naming the property that sets it.
-	 */
-	static JsonRpcException limit(String what, String property, int value) {
-		return new JsonRpcException(JsonRpcErrorCodes.SERVER_ERROR,
-				"Subscription limit reached: " + what + " (" + property + ")",
-				Map.of("limit", property, "value", value));
 	}
 
 	/**

@@ -6,6 +6,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
+import io.github.mcpsubscriptions.notification.McpThreads;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
@@ -30,11 +31,7 @@ public final class MaintenanceExecutor implements AutoCloseable {
 	 */
 	public MaintenanceExecutor(String name) {
 		this.name = name;
-		ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, (task) -> {
-			Thread thread = new Thread(task, name);
-			thread.setDaemon(true);
-			return thread;
-		});
+		ScheduledThreadPoolExecutor executor = McpThreads.scheduled(name);
 		// A cancelled one-off task (a stream's end at its credential's expiry, hours
 		// ahead)
 		// leaves the queue at once rather than when it would have run.

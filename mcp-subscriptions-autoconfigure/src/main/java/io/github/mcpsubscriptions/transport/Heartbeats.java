@@ -8,6 +8,7 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
+import io.github.mcpsubscriptions.notification.McpThreads;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -141,11 +142,7 @@ final class Heartbeats implements AutoCloseable {
 			if (this.executor != null || this.closed) {
 				return;
 			}
-			ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, (task) -> {
-				Thread thread = new Thread(task, "mcp-heartbeats");
-				thread.setDaemon(true);
-				return thread;
-			});
+			ScheduledThreadPoolExecutor executor = McpThreads.scheduled("mcp-heartbeats");
 			executor.scheduleAtFixedRate(this::turn, this.tickNanos, this.tickNanos, TimeUnit.NANOSECONDS);
 			this.executor = executor;
 		}

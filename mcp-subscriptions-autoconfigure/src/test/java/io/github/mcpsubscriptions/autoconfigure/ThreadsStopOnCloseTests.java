@@ -11,6 +11,8 @@ import io.github.mcpsubscriptions.test.McpTestClient;
 import io.github.mcpsubscriptions.test.SseStream;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledForJreRange;
+import org.junit.jupiter.api.condition.JRE;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.SpringApplication;
@@ -36,9 +38,19 @@ class ThreadsStopOnCloseTests {
 
 	@Test
 	void noStarterThreadOutlivesTheContext(CapturedOutput output) throws Exception {
+		noStarterThreadOutlivesTheContext(output, false);
+	}
+
+	@Test
+	@EnabledForJreRange(min = JRE.JAVA_21)
+	void noStarterThreadOutlivesTheContextWithVirtualThreads(CapturedOutput output) throws Exception {
+		noStarterThreadOutlivesTheContext(output, true);
+	}
+
+	private void noStarterThreadOutlivesTheContext(CapturedOutput output, boolean virtualThreads) throws Exception {
 		Set<Thread> before = Thread.getAllStackTraces().keySet();
 		ConfigurableApplicationContext context = new SpringApplication(McpTestApplication.class, Resources.class)
-			.run("--server.port=0");
+			.run("--server.port=0", "--spring.threads.virtual.enabled=" + virtualThreads);
 		WebServerStopped webServerStopped = context.getBean(WebServerStopped.class);
 		try {
 			McpTestClient client = new McpTestClient(((WebServerApplicationContext) context).getWebServer().getPort());
@@ -52,10 +64,10 @@ class ThreadsStopOnCloseTests {
 				assertThat(listen.nextMessage(WAIT)).as("delivered on the listen stream").isNotNull();
 				assertThat(names(started(before))).as("the starter's threads while running")
 					.contains("mcp-dispatch", "mcp-sessions", "mcp-listen", "mcp-heartbeats");
-				if (Runtime.version().feature() < 21) {
-					// From JDK 21 delivery runs on virtual threads, which are not listed
-					// (nor left running: a virtual thread keeps no container alive).
-					assertThat(names(started(before))).anyMatch((name) -> name.startsWith("mcp-delivery"));
+				if (!virtualThreads) {
+					// Virtual delivery threads are not listed (nor left running: a
+					// virtual thread keeps no container alive).
+					assertThat(names(started(before))).anyMatch((name) -> name.matches("mcp-delivery-\\d+"));
 				}
 			}
 		}

@@ -82,7 +82,7 @@ class ExecutorDeliverySchedulerTests {
 		CountDownLatch gatheredRan = new CountDownLatch(3);
 		AtomicInteger waiterRan = new AtomicInteger();
 		try (ExecutorDeliveryScheduler scheduler = new ExecutorDeliveryScheduler(4, 1, Duration.ofMinutes(10), window,
-				ExecutorDeliveryScheduler.DEFAULT_TURN_INTERVAL, false)) {
+				ExecutorDeliveryScheduler.DEFAULT_TURN_INTERVAL, McpThreads.platform())) {
 			assertThat(scheduler.gather(gatheredRan::countDown, 0)).as("nothing waits: no gathering").isFalse();
 			holdTheGate(scheduler, unblock);
 			scheduler.execute(waiterRan::incrementAndGet);
@@ -106,7 +106,7 @@ class ExecutorDeliverySchedulerTests {
 	void aZeroWindowNeverGathers() throws Exception {
 		CountDownLatch unblock = new CountDownLatch(1);
 		try (ExecutorDeliveryScheduler scheduler = new ExecutorDeliveryScheduler(4, 1, Duration.ofMinutes(10),
-				Duration.ZERO, ExecutorDeliveryScheduler.DEFAULT_TURN_INTERVAL, false)) {
+				Duration.ZERO, ExecutorDeliveryScheduler.DEFAULT_TURN_INTERVAL, McpThreads.platform())) {
 			saturate(scheduler, unblock);
 			assertThat(scheduler.gather(() -> {
 			}, 0)).isFalse();
@@ -128,7 +128,7 @@ class ExecutorDeliverySchedulerTests {
 		CountDownLatch unblock = new CountDownLatch(1);
 		CountDownLatch heldRan = new CountDownLatch(1);
 		try (ExecutorDeliveryScheduler scheduler = new ExecutorDeliveryScheduler(4, 1, Duration.ofMinutes(10),
-				Duration.ofMillis(100), interval, false)) {
+				Duration.ofMillis(100), interval, McpThreads.platform())) {
 			assertThat(scheduler.getTurnInterval()).isEqualTo(interval);
 			assertThat(scheduler.holdBack(heldRan::countDown, 0, 0)).as("nothing waits: the turn runs now").isFalse();
 			saturate(scheduler, unblock);
@@ -177,7 +177,7 @@ class ExecutorDeliverySchedulerTests {
 	void aZeroTurnIntervalNeverHoldsATurnBack() throws Exception {
 		CountDownLatch unblock = new CountDownLatch(1);
 		try (ExecutorDeliveryScheduler scheduler = new ExecutorDeliveryScheduler(4, 1, Duration.ofMinutes(10),
-				Duration.ofMillis(100), Duration.ZERO, false)) {
+				Duration.ofMillis(100), Duration.ZERO, McpThreads.platform())) {
 			saturate(scheduler, unblock);
 			assertThat(scheduler.holdBack(() -> {
 			}, 0, 0)).isFalse();

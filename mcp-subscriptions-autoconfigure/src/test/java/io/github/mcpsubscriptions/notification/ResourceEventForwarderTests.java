@@ -10,12 +10,14 @@ import io.github.mcpsubscriptions.autoconfigure.McpServerAutoConfiguration;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.annotation.EnableTransactionManagement;
+import org.springframework.transaction.event.TransactionalEventListener;
 import org.springframework.transaction.support.AbstractPlatformTransactionManager;
 import org.springframework.transaction.support.DefaultTransactionStatus;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -64,6 +66,33 @@ class ResourceEventForwarderTests {
 				});
 			assertThat(feed.uris()).isEmpty();
 		});
+	}
+
+	@Test
+	void anEventBecomesTheSameChangeWithAndWithoutTransactions() {
+		ResourceChangedEvent event = new ResourceChangedEvent("a://x", Map.of("version", 2));
+		ResourceChange expected = ResourceChange.of(event);
+		assertThat(expected.uri()).isEqualTo("a://x");
+		assertThat(expected.attributes()).containsExactly(Map.entry("version", 2));
+		assertThat(expected.publishedAt().toEpochMilli()).isEqualTo(event.getTimestamp());
+		assertThat(expected.position()).isNull();
+		this.runner.run((context) -> {
+			assertThat(context).hasSingleBean(ResourceEventForwarder.class);
+			context.publishEvent(event);
+			assertThat(context.getBean(RecordingFeed.class).changes).containsExactly(expected);
+		});
+		// Without Spring's transactions, the plain listener forwards the event.
+		new WebApplicationContextRunner()
+			.withConfiguration(
+					AutoConfigurations.of(McpServerAutoConfiguration.class, McpEndpointAutoConfiguration.class))
+			.withClassLoader(new FilteredClassLoader(TransactionalEventListener.class))
+			.withBean(RecordingFeed.class, RecordingFeed::new)
+			.run((context) -> {
+				assertThat(context).doesNotHaveBean(ResourceEventForwarder.class)
+					.hasBean("mcpResourceChangedEventListener");
+				context.publishEvent(event);
+				assertThat(context.getBean(RecordingFeed.class).changes).containsExactly(expected);
+			});
 	}
 
 	@Configuration(proxyBeanMethods = false)
