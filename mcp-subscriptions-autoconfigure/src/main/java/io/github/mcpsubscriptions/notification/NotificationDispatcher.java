@@ -31,17 +31,15 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Turns changes into notifications. Changes arrive from the {@link ResourceChangeFeed} on
- * the publisher's thread and are handed at once to the dispatcher's own thread, which
- * finds every matching subscription in the index, checks the access policy and the
- * filters, and decides one notification per matching subscription. The subscriber's lane
- * (a few dozen subscribers, one task at a time) queues it in the subscriber's
- * {@link Outbox} on a delivery thread. The publisher never waits, and no I/O happens on
- * its thread or on the dispatcher's.
- *
- * @since 0.1.0
+ * Turns changes into notifications, behind the {@link NotificationEngine} facade. Changes
+ * arrive from the {@link ResourceChangeFeed} on the publisher's thread and are handed at
+ * once to the dispatcher's own thread, which finds every matching subscription in the
+ * index, checks the access policy and the filters, and decides one notification per
+ * matching subscription. The subscriber's lane (a few dozen subscribers, one task at a
+ * time) queues it in the subscriber's {@link Outbox} on a delivery thread. The publisher
+ * never waits, and no I/O happens on its thread or on the dispatcher's.
  */
-public class NotificationDispatcher implements AutoCloseable {
+class NotificationDispatcher implements AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(NotificationDispatcher.class);
 
@@ -109,7 +107,7 @@ public class NotificationDispatcher implements AutoCloseable {
 	 * @param minInterval the minimum interval between notifications of a subscription, by
 	 * its URI
 	 */
-	public NotificationDispatcher(ResourceChangeFeed feed, SubscriptionIndex<Subscriber> index,
+	NotificationDispatcher(ResourceChangeFeed feed, SubscriptionIndex<Subscriber> index,
 			ResourceAccessPolicy accessPolicy, List<SubscriptionFilter> filters, NotificationEncoder encoder,
 			DeliveryScheduler scheduler, Clock clock, int outboxCapacity, Function<String, Duration> minInterval) {
 		this.index = index;
@@ -132,15 +130,30 @@ public class NotificationDispatcher implements AutoCloseable {
 	 * @param meta entries for the {@code _meta} of its notifications
 	 * @return the subscriber, with its outbox
 	 */
-	public Subscriber register(String id, @Nullable Principal principal, boolean listChanges,
-			Map<String, Object> meta) {
-		return register(id, principal, listChanges, meta, (subscriber) -> (stream, notification) -> stream.send(null,
-				this.encoder.encodeMessage(notification, subscriber)));
+	Subscriber register(String id, @Nullable Principal principal, boolean listChanges, Map<String, Object> meta) {
+		return register(id, principal, listChanges, meta, EventLog.NONE);
 	}
 
 	/**
-	 * Register a subscriber with its own way of writing notifications (event ids, a
-	 * replay log).
+	 * Register a subscriber, its writer chain built once, here: a resync becomes the
+	 * resyncs {@link ResyncTargets} names ({@link #write}), each notification is encoded
+	 * for the subscriber, and the event log gives it its event id, records it and writes
+	 * it to the stream. Nothing in the chain calls back into the engine.
+	 * @param id an id for logs and reports
+	 * @param principal the subscriber's principal, or {@code null}
+	 * @param listChanges whether it gets {@code list_changed}
+	 * @param meta entries for the {@code _meta} of its notifications
+	 * @param eventLog the chain's last link
+	 * @return the subscriber, with its outbox
+	 */
+	Subscriber register(String id, @Nullable Principal principal, boolean listChanges, Map<String, Object> meta,
+			EventLog eventLog) {
+		return register(id, principal, listChanges, meta, (subscriber) -> (stream, notification) -> eventLog
+			.send(stream, notification.position(), this.encoder.encodeMessage(notification, subscriber)));
+	}
+
+	/**
+	 * Register a subscriber with a writer of its own, for the engine's tests.
 	 * @param id an id for logs and reports
 	 * @param principal the subscriber's principal, or {@code null}
 	 * @param listChanges whether it gets {@code list_changed}
@@ -148,7 +161,7 @@ public class NotificationDispatcher implements AutoCloseable {
 	 * @param writer creates the subscriber's writer
 	 * @return the subscriber, with its outbox
 	 */
-	public Subscriber register(String id, @Nullable Principal principal, boolean listChanges, Map<String, Object> meta,
+	Subscriber register(String id, @Nullable Principal principal, boolean listChanges, Map<String, Object> meta,
 			Function<Subscriber, Outbox.Writer> writer) {
 		Subscriber subscriber = new Subscriber(id, principal, listChanges, meta);
 		this.encoder.prepare(subscriber);
@@ -213,7 +226,7 @@ public class NotificationDispatcher implements AutoCloseable {
 	 * subscribed URI itself, which may be a template or a glob that cannot be read.
 	 * @param resyncTargets the concrete resources that stand for a subscription
 	 */
-	public void setResyncTargets(ResyncTargets resyncTargets) {
+	void setResyncTargets(ResyncTargets resyncTargets) {
 		this.resyncTargets = resyncTargets;
 	}
 
@@ -224,7 +237,7 @@ public class NotificationDispatcher implements AutoCloseable {
 	 * only {@link #resourceListChanged()} does.
 	 * @param listedResources whether the list names a resource, by its URI
 	 */
-	public void setListedResources(Predicate<String> listedResources) {
+	void setListedResources(Predicate<String> listedResources) {
 		this.listedResources = listedResources;
 	}
 
@@ -234,19 +247,8 @@ public class NotificationDispatcher implements AutoCloseable {
 	 * @param subscriber who it is for
 	 * @return one line of JSON
 	 */
-	public String encode(OutboundNotification notification, Subscriber subscriber) {
+	String encode(OutboundNotification notification, Subscriber subscriber) {
 		return this.encoder.encode(notification, subscriber);
-	}
-
-	/**
-	 * Encode a notification for a subscriber as text and bytes, most of them shared with
-	 * the notification's other subscribers.
-	 * @param notification the notification
-	 * @param subscriber who it is for
-	 * @return the message
-	 */
-	public EncodedMessage encodeMessage(OutboundNotification notification, Subscriber subscriber) {
-		return this.encoder.encodeMessage(notification, subscriber);
 	}
 
 	/**
@@ -257,7 +259,7 @@ public class NotificationDispatcher implements AutoCloseable {
 	 * @param timeout the write timeout
 	 * @return how many streams were given up
 	 */
-	public int closeStalledStreams(Instant now, Duration timeout) {
+	int closeStalledStreams(Instant now, Duration timeout) {
 		int stalled = 0;
 		for (Subscriber subscriber : this.subscribers) {
 			MessageStream stream = subscriber.getOutbox().takeStalledStream(now, timeout);
@@ -273,7 +275,7 @@ public class NotificationDispatcher implements AutoCloseable {
 	 * Remove a subscriber and everything it held: subscriptions, waiting notifications.
 	 * @param subscriber the subscriber
 	 */
-	public void unregister(Subscriber subscriber) {
+	void unregister(Subscriber subscriber) {
 		if (this.subscribers.remove(subscriber)) {
 			leaveLaneSeat(subscriber.getLane());
 		}
@@ -289,7 +291,7 @@ public class NotificationDispatcher implements AutoCloseable {
 	 * @throws IllegalStateException if the subscriber is no longer registered (its
 	 * session or stream ended meanwhile); nothing is added then
 	 */
-	public boolean subscribe(Subscriber subscriber, String uri) {
+	boolean subscribe(Subscriber subscriber, String uri) {
 		boolean added = this.index.add(subscriber, uri);
 		// unregister() removes the subscriber before its subscriptions: if it is gone
 		// now,
@@ -310,7 +312,7 @@ public class NotificationDispatcher implements AutoCloseable {
 	 * @param uri the URI subscribed to
 	 * @return whether there was such a subscription
 	 */
-	public boolean unsubscribe(Subscriber subscriber, String uri) {
+	boolean unsubscribe(Subscriber subscriber, String uri) {
 		boolean removed = this.index.remove(subscriber, uri);
 		if (removed) {
 			subscriber.addSubscriptions(-1);
@@ -323,7 +325,7 @@ public class NotificationDispatcher implements AutoCloseable {
 	 * Take a change from the feed: queued for the dispatcher's thread at once.
 	 * @param change the change
 	 */
-	public void onChange(ResourceChange change) {
+	void onChange(ResourceChange change) {
 		this.stats.eventsReceived.increment();
 		submit(() -> this.observer.observe(change, () -> dispatch(change)));
 	}
@@ -333,7 +335,7 @@ public class NotificationDispatcher implements AutoCloseable {
 	 * order with the changes taken before: a source of changes found that it missed some.
 	 * @param subscriptions which subscriptions, by their URI
 	 */
-	public void resync(Predicate<String> subscriptions) {
+	void resync(Predicate<String> subscriptions) {
 		submit(() -> {
 			for (Subscriber subscriber : this.subscribers) {
 				offers(subscriber).resync(subscriber, subscriptions);
@@ -344,7 +346,7 @@ public class NotificationDispatcher implements AutoCloseable {
 	/**
 	 * Tell every subscriber that wants it that the resource list changed.
 	 */
-	public void resourceListChanged() {
+	void resourceListChanged() {
 		submit(this::offerListChanged);
 	}
 
@@ -360,7 +362,7 @@ public class NotificationDispatcher implements AutoCloseable {
 	/**
 	 * Tell every subscriber that wants it that the tool list changed.
 	 */
-	public void toolListChanged() {
+	void toolListChanged() {
 		submit(() -> {
 			OutboundNotification notification = OutboundNotification.toolListChanged(this.clock.instant());
 			for (Subscriber subscriber : this.subscribers) {
@@ -374,7 +376,7 @@ public class NotificationDispatcher implements AutoCloseable {
 	/**
 	 * Tell every subscriber that wants it that the prompt list changed.
 	 */
-	public void promptListChanged() {
+	void promptListChanged() {
 		submit(() -> {
 			OutboundNotification notification = OutboundNotification.promptListChanged(this.clock.instant());
 			for (Subscriber subscriber : this.subscribers) {
@@ -452,7 +454,7 @@ public class NotificationDispatcher implements AutoCloseable {
 	 * subscribers registered from now on.
 	 * @param writeBatch the bounds of a batch
 	 */
-	public void setWriteBatch(WriteBatch writeBatch) {
+	void setWriteBatch(WriteBatch writeBatch) {
 		this.writeBatch = writeBatch;
 	}
 
@@ -462,7 +464,7 @@ public class NotificationDispatcher implements AutoCloseable {
 	 * capacity.
 	 * @param capacity the bound
 	 */
-	public void setDetachedOutboxCapacity(int capacity) {
+	void setDetachedOutboxCapacity(int capacity) {
 		if (capacity < 1) {
 			throw new IllegalArgumentException(
 					"The outbox capacity without a stream must be at least 1, was " + capacity);
@@ -474,7 +476,7 @@ public class NotificationDispatcher implements AutoCloseable {
 	 * Observe every dispatch, for tracing.
 	 * @param observer the observer
 	 */
-	public void setObserver(DispatchObserver observer) {
+	void setObserver(DispatchObserver observer) {
 		this.observer = observer;
 	}
 
@@ -604,7 +606,7 @@ public class NotificationDispatcher implements AutoCloseable {
 	 * @return the notifications: one per matching subscription for a correlating
 	 * subscriber, else at most one
 	 */
-	public List<OutboundNotification> notificationsFor(ResourceChange change, Subscriber subscriber,
+	List<OutboundNotification> notificationsFor(ResourceChange change, Subscriber subscriber,
 			SubscriptionIndex<Subscriber> subscriptions) {
 		List<OutboundNotification> notifications = new ArrayList<>();
 		boolean correlates = this.encoder.correlates(subscriber);
@@ -702,7 +704,7 @@ public class NotificationDispatcher implements AutoCloseable {
 	 * How subscribers are told about a change covered by several of their subscriptions.
 	 * @return the correlation mode
 	 */
-	public CorrelationMode getCorrelation() {
+	CorrelationMode getCorrelation() {
 		return this.encoder.getCorrelation();
 	}
 
@@ -715,11 +717,11 @@ public class NotificationDispatcher implements AutoCloseable {
 		return true;
 	}
 
-	public SubscriptionIndex<Subscriber> getIndex() {
+	SubscriptionIndex<Subscriber> getIndex() {
 		return this.index;
 	}
 
-	public NotificationStats getStats() {
+	NotificationStats getStats() {
 		return this.stats;
 	}
 
@@ -727,11 +729,11 @@ public class NotificationDispatcher implements AutoCloseable {
 	 * How many changes wait for the dispatcher's thread.
 	 * @return the backlog
 	 */
-	public int getBacklog() {
+	int getBacklog() {
 		return this.backlog.get();
 	}
 
-	public Set<Subscriber> getSubscribers() {
+	Set<Subscriber> getSubscribers() {
 		return Set.copyOf(this.subscribers);
 	}
 

@@ -8,7 +8,7 @@ import java.util.regex.Pattern;
 
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcErrorCodes;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcException;
-import io.github.mcpsubscriptions.notification.NotificationDispatcher;
+import io.github.mcpsubscriptions.notification.NotificationEngine;
 import io.github.mcpsubscriptions.notification.Subscriber;
 import io.github.mcpsubscriptions.resource.ResolvedResource;
 import io.github.mcpsubscriptions.resource.ResourceDefinition;
@@ -44,7 +44,7 @@ class SubscriptionMethods {
 	/** The subscriber id audit events name for sessions shared between nodes. */
 	private static final String SHARED_SESSION = "shared-session";
 
-	private final NotificationDispatcher dispatcher;
+	private final NotificationEngine dispatcher;
 
 	private final McpSessionManager sessionManager;
 
@@ -67,7 +67,7 @@ class SubscriptionMethods {
 	 */
 	private volatile ToIntFunction<String> listenSubscriptions = (principalName) -> 0;
 
-	SubscriptionMethods(NotificationDispatcher dispatcher, McpSessionManager sessionManager, ResourceRegistry registry,
+	SubscriptionMethods(NotificationEngine dispatcher, McpSessionManager sessionManager, ResourceRegistry registry,
 			ResourceAccessPolicy accessPolicy, SubscriptionLimits limits, ApplicationEventPublisher events,
 			LimitStats limitStats) {
 		this.dispatcher = dispatcher;
