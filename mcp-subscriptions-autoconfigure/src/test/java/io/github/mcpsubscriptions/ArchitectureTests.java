@@ -55,14 +55,25 @@ class ArchitectureTests {
 	 * The delivery engine's internals, beside everything in {@code transport} and every
 	 * type that is not public.
 	 */
-	private static final Set<String> ENGINE = Set.of("notification.Outbox", "notification.DeliveryLane",
-			"notification.DeliveryGate", "notification.NotificationDispatcher", "notification.NotificationEncoder",
-			"notification.WriteBatch", "notification.WaitingNotifications", "notification.KeyedRing",
+	private static final Set<String> ENGINE = Set.of("notification.NotificationEngine", "notification.EventLog",
 			"notification.EncodedMessage", "notification.MessageStream", "notification.Subscriber",
-			"notification.OutboundNotification", "notification.ExecutorDeliveryScheduler", "notification.ResyncTargets",
-			"notification.NotificationStats", "session.McpSessionManager", "session.SessionEventLog",
-			"session.SessionStreamHistory", "server.ListenManager", "server.McpRequestDispatcher",
-			"subscription.SubscriptionIndex");
+			"notification.ExecutorDeliveryScheduler", "notification.NotificationStats", "session.McpSessionManager",
+			"session.SessionEventLog", "session.SessionStreamHistory", "server.ListenManager",
+			"server.McpRequestDispatcher", "subscription.SubscriptionIndex");
+
+	/**
+	 * The public types of {@code notification}: the API (the events, the change, the
+	 * feeds and the extension interfaces), the engine's facade and what it is called with
+	 * (a subscriber handle, the event log seam, the stream and its messages, the
+	 * counters), and the default scheduler and feed the auto-configuration makes.
+	 * Everything else of the engine (the dispatcher, the lanes, the outboxes, the
+	 * encoder) is package-private: nothing outside it reaches in.
+	 */
+	private static final Set<String> PUBLIC_NOTIFICATION = Set.of("ResourceChangedEvent", "ResourceListChangedEvent",
+			"ResourceChange", "ResourceChangeFeed", "InMemoryResourceChangeFeed", "FilteredResourceChangeFeed",
+			"ResourceEventForwarder", "PublishedChangeFilter", "CorrelationMode", "DispatchObserver",
+			"DeliveryScheduler", "ExecutorDeliveryScheduler", "NotificationEngine", "EventLog", "Subscriber",
+			"MessageStream", "EncodedMessage", "NotificationStats");
 
 	private static final JavaClasses CLASSES = new ClassFileImporter()
 		.withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
@@ -105,6 +116,50 @@ class ArchitectureTests {
 	@Test
 	void theApiNeverDependsOnTheEngine() {
 		ArchRule rule = ArchRuleDefinition.noClasses().that(api()).should().dependOnClassesThat(engine());
+		rule.check(CLASSES);
+	}
+
+	@Test
+	void onlyTheFacadeAndTheApiOfTheEngineArePublic() {
+		ArchRule rule = ArchRuleDefinition.classes()
+			.that()
+			.resideInAPackage(ROOT + ".notification")
+			.and()
+			.areTopLevelClasses()
+			.and()
+			.arePublic()
+			.should()
+			.haveNameMatching(
+					ROOT.replace(".", "\\.") + "\\.notification\\.(" + String.join("|", PUBLIC_NOTIFICATION) + ")");
+		rule.check(CLASSES);
+	}
+
+	@Test
+	void nothingOutsideTheEngineReachesIntoIt() {
+		// Pins the one-way path of a notification: session, server, cluster, metrics,
+		// capture and the auto-configurations see the facade, never an outbox, a lane or
+		// the encoder, even if one were made public again.
+		ArchRule rule = ArchRuleDefinition.noClasses()
+			.that()
+			.resideOutsideOfPackage(ROOT + ".notification")
+			.should()
+			.dependOnClassesThat(DescribedPredicate.describe("are the engine behind the facade",
+					(type) -> type.getPackageName().equals(ROOT + ".notification")
+							&& !PUBLIC_NOTIFICATION.contains(topLevel(type.getBaseComponentType()).getSimpleName())));
+		rule.check(CLASSES);
+	}
+
+	@Test
+	void theEngineNeverDependsOnItsCallers() {
+		// The event log seam is the engine's: sessions and the cluster implement it, the
+		// engine never imports them.
+		ArchRule rule = ArchRuleDefinition.noClasses()
+			.that()
+			.resideInAPackage(ROOT + ".notification")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage(
+					packages("session", "server", "transport", "cluster", "metrics", "capture", "autoconfigure"));
 		rule.check(CLASSES);
 	}
 

@@ -22,7 +22,7 @@ import io.github.mcpsubscriptions.capture.FeedCaptureSink;
 import io.github.mcpsubscriptions.capture.InvalidCaptureException;
 import io.github.mcpsubscriptions.capture.postgres.PostgresCaptureDatabase;
 import io.github.mcpsubscriptions.cluster.RedisChangeLog;
-import io.github.mcpsubscriptions.notification.NotificationDispatcher;
+import io.github.mcpsubscriptions.notification.NotificationEngine;
 import io.github.mcpsubscriptions.notification.ResourceChangeFeed;
 import io.github.mcpsubscriptions.resource.UriTemplate;
 
@@ -55,7 +55,7 @@ import org.springframework.util.ClassUtils;
 @ConditionalOnBooleanProperty(name = "mcp.enabled", matchIfMissing = true)
 @ConditionalOnBooleanProperty("mcp.capture.enabled")
 @ConditionalOnSingleCandidate(DataSource.class)
-@ConditionalOnBean(NotificationDispatcher.class)
+@ConditionalOnBean(NotificationEngine.class)
 @EnableConfigurationProperties(McpCaptureProperties.class)
 public final class McpCaptureAutoConfiguration {
 
@@ -89,7 +89,7 @@ public final class McpCaptureAutoConfiguration {
 	 */
 	@Bean
 	@ConditionalOnMissingBean(value = CaptureSink.class, type = "io.github.mcpsubscriptions.cluster.RedisChangeLog")
-	static CaptureSink mcpCaptureSink(ResourceChangeFeed feed, NotificationDispatcher dispatcher) {
+	static CaptureSink mcpCaptureSink(ResourceChangeFeed feed, NotificationEngine dispatcher) {
 		return new FeedCaptureSink(feed, dispatcher);
 	}
 

@@ -10,7 +10,7 @@ import io.github.mcpsubscriptions.cluster.ClusterStats;
 import io.github.mcpsubscriptions.cluster.RedisChangeLog;
 import io.github.mcpsubscriptions.cluster.RedisSessionStore;
 import io.github.mcpsubscriptions.cluster.RedisStreamHistory;
-import io.github.mcpsubscriptions.notification.NotificationDispatcher;
+import io.github.mcpsubscriptions.notification.NotificationEngine;
 import io.github.mcpsubscriptions.session.McpSessionManager;
 import io.github.mcpsubscriptions.session.SessionStore;
 
@@ -76,7 +76,7 @@ public final class McpClusterAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	RedisStreamHistory mcpSessionStreamHistory(RedisConnectionFactory connectionFactory, McpClusterProperties cluster,
-			McpProperties properties, RedisChangeLog log, NotificationDispatcher dispatcher,
+			McpProperties properties, RedisChangeLog log, NotificationEngine dispatcher,
 			ObjectProvider<McpSessionManager> sessions, ClusterStats stats) {
 		RedisStreamHistory history = new RedisStreamHistory(new StringRedisTemplate(connectionFactory),
 				new ClusterKeys(cluster.getKeyPrefix()), log, dispatcher, log.getNodeName(), sessions::getObject,

@@ -11,16 +11,13 @@ import io.github.mcpsubscriptions.notification.ExecutorDeliveryScheduler;
 import io.github.mcpsubscriptions.notification.FilteredResourceChangeFeed;
 import io.github.mcpsubscriptions.notification.InMemoryResourceChangeFeed;
 import io.github.mcpsubscriptions.notification.McpThreads;
-import io.github.mcpsubscriptions.notification.MinIntervals;
-import io.github.mcpsubscriptions.notification.NotificationDispatcher;
-import io.github.mcpsubscriptions.notification.NotificationEncoder;
+import io.github.mcpsubscriptions.notification.NotificationEngine;
 import io.github.mcpsubscriptions.notification.PublishedChangeFilter;
 import io.github.mcpsubscriptions.notification.ResourceChange;
 import io.github.mcpsubscriptions.notification.ResourceChangeFeed;
 import io.github.mcpsubscriptions.notification.ResourceChangedEvent;
 import io.github.mcpsubscriptions.notification.ResourceEventForwarder;
 import io.github.mcpsubscriptions.notification.ResourceListChangedEvent;
-import io.github.mcpsubscriptions.notification.ResyncTargets;
 import io.github.mcpsubscriptions.prompt.PromptAccessPolicy;
 import io.github.mcpsubscriptions.prompt.PromptCompleter;
 import io.github.mcpsubscriptions.prompt.PromptRegistry;
@@ -136,7 +133,7 @@ public final class McpEndpointAutoConfiguration {
 	}
 
 	@Bean
-	McpThreadsLifecycle mcpThreadsLifecycle(NotificationDispatcher dispatcher, DeliveryScheduler scheduler,
+	McpThreadsLifecycle mcpThreadsLifecycle(NotificationEngine dispatcher, DeliveryScheduler scheduler,
 			ObjectProvider<McpEndpoint> endpoint) {
 		// The dispatcher first: it hands work to the scheduler. Then the streams still
 		// open
@@ -152,22 +149,20 @@ public final class McpEndpointAutoConfiguration {
 
 	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean
-	NotificationDispatcher mcpNotificationDispatcher(ResourceChangeFeed feed, ResourceAccessPolicy accessPolicy,
+	NotificationEngine mcpNotificationEngine(ResourceChangeFeed feed, ResourceAccessPolicy accessPolicy,
 			ObjectProvider<SubscriptionMatcher> matchers, ObjectProvider<SubscriptionFilter> filters,
 			DeliveryScheduler scheduler, JsonRpcCodec codec, ResourceRegistry resourceRegistry,
 			McpProperties properties) {
 		McpProperties.Notifications notifications = properties.getNotifications();
-		NotificationDispatcher dispatcher = new NotificationDispatcher(feed,
-				new SubscriptionIndex<>(matchers.orderedStream().toList()), accessPolicy,
-				filters.orderedStream().toList(),
-				new NotificationEncoder(codec,
-						CorrelationMode.valueOf(properties.getSubscriptions().getCorrelationMode().name())),
-				scheduler, Clock.systemUTC(), notifications.getOutboxCapacity(),
-				new MinIntervals(notifications.getMinInterval(), notifications.getMinIntervalByUri()));
-		dispatcher.setResyncTargets(new ResyncTargets(resourceRegistry, accessPolicy));
-		dispatcher.setDetachedOutboxCapacity(notifications.getDetachedOutboxCapacity());
-		dispatcher.setListedResources(resourceRegistry::isListedInstance);
-		return dispatcher;
+		return NotificationEngine.builder(feed, accessPolicy, codec, scheduler)
+			.index(new SubscriptionIndex<>(matchers.orderedStream().toList()))
+			.filters(filters.orderedStream().toList())
+			.correlation(CorrelationMode.valueOf(properties.getSubscriptions().getCorrelationMode().name()))
+			.outboxCapacity(notifications.getOutboxCapacity())
+			.detachedOutboxCapacity(notifications.getDetachedOutboxCapacity())
+			.minInterval(notifications.getMinInterval(), notifications.getMinIntervalByUri())
+			.resources(resourceRegistry)
+			.build();
 	}
 
 	/**
@@ -177,7 +172,7 @@ public final class McpEndpointAutoConfiguration {
 	 */
 	@Bean
 	SmartInitializingSingleton mcpListChangedNotifications(ResourceRegistry resources, ToolRegistry tools,
-			PromptRegistry prompts, NotificationDispatcher dispatcher, McpProperties properties) {
+			PromptRegistry prompts, NotificationEngine dispatcher, McpProperties properties) {
 		return () -> {
 			resources.addListener(dispatcher::resourceListChanged);
 			if (properties.getTools().isEnabled()) {
@@ -192,7 +187,7 @@ public final class McpEndpointAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	McpSessionManager mcpSessionManager(SessionStore store, SessionIdGenerator idGenerator, McpProperties properties,
-			ObjectProvider<SessionListener> listeners, NotificationDispatcher dispatcher,
+			ObjectProvider<SessionListener> listeners, NotificationEngine dispatcher,
 			ObjectProvider<SessionStreamHistory> history, ObjectProvider<CredentialExpiry> credentialExpiry) {
 		McpProperties.Sessions sessions = properties.getSessions();
 		McpSessionManager.Settings settings = new McpSessionManager.Settings(sessions.getIdleTimeout(),
@@ -227,7 +222,7 @@ public final class McpEndpointAutoConfiguration {
 	@ConditionalOnMissingBean
 	McpRequestDispatcher mcpRequestDispatcher(McpServerInfo serverInfo, McpSessionManager sessionManager,
 			ResourceRegistry resourceRegistry, ResourceContentMapper contentMapper,
-			ObjectProvider<ResourceCompleter> completers, NotificationDispatcher notifications,
+			ObjectProvider<ResourceCompleter> completers, NotificationEngine notifications,
 			ResourceAccessPolicy accessPolicy, McpProperties properties, ApplicationEventPublisher events,
 			JsonRpcCodec codec, ToolRegistry toolRegistry, ToolAccessPolicy toolAccessPolicy,
 			PromptRegistry promptRegistry, PromptAccessPolicy promptAccessPolicy,
@@ -251,8 +246,8 @@ public final class McpEndpointAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	ListenManager mcpListenManager(NotificationDispatcher notifications, McpRequestDispatcher requests,
-			JsonRpcCodec codec, McpProperties properties, ObjectProvider<CredentialExpiry> credentialExpiry) {
+	ListenManager mcpListenManager(NotificationEngine notifications, McpRequestDispatcher requests, JsonRpcCodec codec,
+			McpProperties properties, ObjectProvider<CredentialExpiry> credentialExpiry) {
 		McpProperties.Listen listen = properties.getListen();
 		McpProperties.Subscriptions subscriptions = properties.getSubscriptions();
 		ListenManager manager = new ListenManager(notifications, requests, codec, Clock.systemUTC(),
@@ -300,7 +295,7 @@ public final class McpEndpointAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean
-		ResourceEventForwarder mcpResourceEventForwarder(ResourceChangeFeed feed, NotificationDispatcher dispatcher,
+		ResourceEventForwarder mcpResourceEventForwarder(ResourceChangeFeed feed, NotificationEngine dispatcher,
 				ObjectProvider<PublishedChangeFilter> filters) {
 			return new ResourceEventForwarder(filtered(feed, filters), dispatcher);
 		}
@@ -322,7 +317,7 @@ public final class McpEndpointAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean(name = "mcpResourceListChangedEventListener")
 		ApplicationListener<ResourceListChangedEvent> mcpResourceListChangedEventListener(ResourceChangeFeed feed,
-				NotificationDispatcher dispatcher) {
+				NotificationEngine dispatcher) {
 			return (event) -> feed.publishResourceListChanged(dispatcher::resourceListChanged);
 		}
 

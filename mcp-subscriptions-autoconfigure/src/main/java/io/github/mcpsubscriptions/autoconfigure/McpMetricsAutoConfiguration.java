@@ -9,7 +9,7 @@ import io.github.mcpsubscriptions.metrics.McpOperationMetrics;
 import io.github.mcpsubscriptions.metrics.McpSessionMetrics;
 import io.github.mcpsubscriptions.metrics.McpSubscriptionsEndpoint;
 import io.github.mcpsubscriptions.metrics.McpToolMetrics;
-import io.github.mcpsubscriptions.notification.NotificationDispatcher;
+import io.github.mcpsubscriptions.notification.NotificationEngine;
 import io.github.mcpsubscriptions.notification.ResourceChangeFeed;
 import io.github.mcpsubscriptions.server.ListenManager;
 import io.github.mcpsubscriptions.server.McpRequestDispatcher;
@@ -39,7 +39,7 @@ import org.springframework.core.env.Environment;
  * @since 0.1.0
  */
 @AutoConfiguration(after = McpEndpointAutoConfiguration.class)
-@ConditionalOnBean({ McpSessionManager.class, NotificationDispatcher.class })
+@ConditionalOnBean({ McpSessionManager.class, NotificationEngine.class })
 @EnableConfigurationProperties(McpManagementProperties.class)
 public final class McpMetricsAutoConfiguration {
 
@@ -49,7 +49,7 @@ public final class McpMetricsAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean
-		McpMetrics mcpMetrics(McpSessionManager sessions, NotificationDispatcher dispatcher,
+		McpMetrics mcpMetrics(McpSessionManager sessions, NotificationEngine dispatcher,
 				ObjectProvider<ListenManager> listens, ObjectProvider<McpRequestDispatcher> requests) {
 			McpRequestDispatcher requestDispatcher = requests.getIfAvailable();
 			return new McpMetrics(sessions, dispatcher, listens.getIfAvailable(),
@@ -107,7 +107,7 @@ public final class McpMetricsAutoConfiguration {
 		 * wired as well.
 		 */
 		@Bean
-		SmartInitializingSingleton mcpDispatchObserver(NotificationDispatcher dispatcher,
+		SmartInitializingSingleton mcpDispatchObserver(NotificationEngine dispatcher,
 				ObjectProvider<McpDispatchObservation> observation) {
 			return () -> observation.ifUnique(dispatcher::setObserver);
 		}
@@ -120,7 +120,7 @@ public final class McpMetricsAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean
-		McpSubscriptionsEndpoint mcpSubscriptionsEndpoint(McpSessionManager sessions, NotificationDispatcher dispatcher,
+		McpSubscriptionsEndpoint mcpSubscriptionsEndpoint(McpSessionManager sessions, NotificationEngine dispatcher,
 				McpProperties properties, McpManagementProperties management, McpServerInfo serverInfo,
 				ResourceChangeFeed feed, Environment environment) {
 			return new McpSubscriptionsEndpoint(sessions, dispatcher,
@@ -136,7 +136,7 @@ public final class McpMetricsAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean(name = "mcpHealthIndicator")
-		McpHealthIndicator mcpHealthIndicator(NotificationDispatcher dispatcher, McpManagementProperties management,
+		McpHealthIndicator mcpHealthIndicator(NotificationEngine dispatcher, McpManagementProperties management,
 				ObjectProvider<ListenManager> listens) {
 			return new McpHealthIndicator(dispatcher, management.getHealthMaxBacklog(), listens.getIfAvailable());
 		}

@@ -2,7 +2,7 @@ package io.github.mcpsubscriptions.capture;
 
 import java.util.List;
 
-import io.github.mcpsubscriptions.notification.NotificationDispatcher;
+import io.github.mcpsubscriptions.notification.NotificationEngine;
 import io.github.mcpsubscriptions.notification.ResourceChangeFeed;
 import io.github.mcpsubscriptions.subscription.CoverageRules;
 
@@ -16,9 +16,9 @@ public class FeedCaptureSink implements CaptureSink {
 
 	private final ResourceChangeFeed feed;
 
-	private final NotificationDispatcher dispatcher;
+	private final NotificationEngine dispatcher;
 
-	public FeedCaptureSink(ResourceChangeFeed feed, NotificationDispatcher dispatcher) {
+	public FeedCaptureSink(ResourceChangeFeed feed, NotificationEngine dispatcher) {
 		this.feed = feed;
 		this.dispatcher = dispatcher;
 	}

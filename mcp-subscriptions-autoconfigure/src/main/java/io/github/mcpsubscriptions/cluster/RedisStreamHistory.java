@@ -12,9 +12,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import io.github.mcpsubscriptions.notification.MessageStream;
-import io.github.mcpsubscriptions.notification.NotificationDispatcher;
-import io.github.mcpsubscriptions.notification.OutboundNotification;
-import io.github.mcpsubscriptions.notification.Outbox;
+import io.github.mcpsubscriptions.notification.NotificationEngine;
 import io.github.mcpsubscriptions.notification.ResourceChange;
 import io.github.mcpsubscriptions.notification.Subscriber;
 import io.github.mcpsubscriptions.session.McpSession;
@@ -87,7 +85,7 @@ public class RedisStreamHistory implements SessionStreamHistory, RedisChangeLog.
 
 	private final RedisChangeLog log;
 
-	private final NotificationDispatcher dispatcher;
+	private final NotificationEngine engine;
 
 	private final String nodeName;
 
@@ -106,21 +104,20 @@ public class RedisStreamHistory implements SessionStreamHistory, RedisChangeLog.
 	 * @param redis the Redis operations
 	 * @param keys the cluster's key names
 	 * @param log the change log
-	 * @param dispatcher matches changes and writes notifications
+	 * @param engine matches changes and writes notifications
 	 * @param nodeName this node's name
 	 * @param sessions the session manager whose streams this history serves
 	 * @param stats counts Redis errors and rejected authentications
 	 */
 	public RedisStreamHistory(StringRedisTemplate redis, ClusterKeys keys, RedisChangeLog log,
-			NotificationDispatcher dispatcher, String nodeName, Supplier<McpSessionManager> sessions,
-			ClusterStats stats) {
+			NotificationEngine engine, String nodeName, Supplier<McpSessionManager> sessions, ClusterStats stats) {
 		this.calls = new RedisCalls(stats);
 		this.stats = stats;
 		this.sessions = sessions;
 		this.redis = redis;
 		this.keys = keys;
 		this.log = log;
-		this.dispatcher = dispatcher;
+		this.engine = engine;
 		this.nodeName = nodeName;
 		log.addRecordListener(this);
 		log.addRecoveryListener(() -> sessions.get().keepHeldSessions());
@@ -132,8 +129,8 @@ public class RedisStreamHistory implements SessionStreamHistory, RedisChangeLog.
 	 * re-read: changes may have been lost while Redis was unreachable.
 	 */
 	private void resyncAll() {
-		for (Subscriber subscriber : this.dispatcher.getSubscribers()) {
-			subscriber.getOutbox().resync();
+		for (Subscriber subscriber : this.engine.getSubscribers()) {
+			this.engine.resync(subscriber);
 		}
 	}
 
@@ -158,16 +155,17 @@ public class RedisStreamHistory implements SessionStreamHistory, RedisChangeLog.
 	}
 
 	@Override
-	public @Nullable String append(McpSession session, OutboundNotification notification, String data) {
+	public @Nullable String append(McpSession session, @Nullable String position) {
 		StreamState state = this.streams.get(session.getId());
 		if (state == null) {
 			return null;
 		}
-		return state.next(notification.position());
+		return state.next(position);
 	}
 
 	@Override
-	public Outbox.AttachAction attach(McpSession session, Subscriber subscriber, @Nullable String lastEventId) {
+	public NotificationEngine.AttachAction attach(McpSession session, Subscriber subscriber,
+			@Nullable String lastEventId) {
 		try {
 			return this.calls.call("open a stream", () -> doAttach(session, subscriber, lastEventId));
 		}
@@ -177,7 +175,8 @@ public class RedisStreamHistory implements SessionStreamHistory, RedisChangeLog.
 		}
 	}
 
-	private Outbox.AttachAction doAttach(McpSession session, Subscriber subscriber, @Nullable String lastEventId) {
+	private NotificationEngine.AttachAction doAttach(McpSession session, Subscriber subscriber,
+			@Nullable String lastEventId) {
 		String id = session.getId();
 		String sessionKey = this.keys.session(id);
 		List<Object> stored = this.redis.opsForHash().multiGet(sessionKey, List.of("tag", "p", "h"));
@@ -208,7 +207,7 @@ public class RedisStreamHistory implements SessionStreamHistory, RedisChangeLog.
 			.append(Map.of(RedisChangeLog.KIND, CLAIM, "s", id, "n", this.nodeName, "ep", Long.toString(state.epoch)));
 		if (subscriptions != null) {
 			for (String uri : subscriptions) {
-				this.dispatcher.subscribe(subscriber, uri);
+				this.engine.subscribe(subscriber, uri);
 			}
 		}
 		String primeId = state.currentId();
@@ -222,19 +221,19 @@ public class RedisStreamHistory implements SessionStreamHistory, RedisChangeLog.
 		boolean resync = gap;
 		boolean resumed = lastEventId != null && !gap;
 		LogReplay owed = replay;
-		return (target, outbox) -> {
+		return (target, attachment) -> {
 			if (ProtocolVersions.supportsPriming(session.getProtocolVersion())) {
 				target.prime(resumed ? lastEventId : primeId);
 			}
 			if (resync) {
-				outbox.queueResync();
+				attachment.queueResync();
 				return;
 			}
 			if (resumed) {
-				this.dispatcher.getStats().replayed();
+				attachment.countReplay();
 			}
 			if (owed != null) {
-				outbox.replay(target, owed);
+				attachment.replay(target, owed);
 			}
 		};
 	}
@@ -269,7 +268,7 @@ public class RedisStreamHistory implements SessionStreamHistory, RedisChangeLog.
 	 * the log and the subscriptions. Past the most a replay may write, or when the log
 	 * has been trimmed under it, the client is told to resync.
 	 */
-	private final class LogReplay implements Outbox.Replay {
+	private final class LogReplay implements NotificationEngine.Replay {
 
 		private final String upTo;
 
@@ -290,7 +289,7 @@ public class RedisStreamHistory implements SessionStreamHistory, RedisChangeLog.
 
 		private int inPage;
 
-		private List<OutboundNotification> notifications = List.of();
+		private List<String> notifications = List.of();
 
 		private int inChange;
 
@@ -305,7 +304,7 @@ public class RedisStreamHistory implements SessionStreamHistory, RedisChangeLog.
 			this.sessionId = sessionId;
 			this.subscriber = subscriber;
 			this.state = state;
-			this.index = RedisStreamHistory.this.dispatcher.getIndex().emptyCopy();
+			this.index = RedisStreamHistory.this.engine.getIndex().emptyCopy();
 			for (String uri : subscriptions) {
 				this.index.add(subscriber, uri);
 			}
@@ -341,7 +340,7 @@ public class RedisStreamHistory implements SessionStreamHistory, RedisChangeLog.
 		}
 
 		@Override
-		public boolean writeNext(MessageStream stream, Outbox outbox) throws IOException {
+		public boolean writeNext(MessageStream stream, NotificationEngine.Attachment attachment) throws IOException {
 			try {
 				while (this.inChange >= this.notifications.size()) {
 					if (!nextChange()) {
@@ -353,15 +352,14 @@ public class RedisStreamHistory implements SessionStreamHistory, RedisChangeLog.
 				if (!(ex instanceof LogTrimmed)) {
 					logger.warn("Replaying the MCP change log failed; the client is told to resync", ex);
 				}
-				return stop(outbox);
+				return stop(attachment);
 			}
 			if (this.written >= RedisStreamHistory.this.maxReplay) {
-				return stop(outbox);
+				return stop(attachment);
 			}
-			OutboundNotification notification = this.notifications.get(this.inChange++);
+			String message = this.notifications.get(this.inChange++);
 			this.written++;
-			stream.send(this.state.replayed(this.changePosition),
-					RedisStreamHistory.this.dispatcher.encode(notification, this.subscriber));
+			stream.send(this.state.replayed(this.changePosition), message);
 			return true;
 		}
 
@@ -398,8 +396,7 @@ public class RedisStreamHistory implements SessionStreamHistory, RedisChangeLog.
 			Object kind = fields.get(RedisChangeLog.KIND);
 			if (RedisChangeLog.CHANGE.equals(kind)) {
 				ResourceChange change = RedisChangeLog.toChange(position, fields);
-				this.notifications = RedisStreamHistory.this.dispatcher.notificationsFor(change, this.subscriber,
-						this.index);
+				this.notifications = RedisStreamHistory.this.engine.replayMessages(change, this.subscriber, this.index);
 				this.changePosition = position;
 			}
 			else if (this.sessionId.equals(fields.get("s"))) {
@@ -417,11 +414,11 @@ public class RedisStreamHistory implements SessionStreamHistory, RedisChangeLog.
 		 * Give up replaying: the client re-reads everything, and resumes after the
 		 * replay's end.
 		 */
-		private boolean stop(Outbox outbox) {
+		private boolean stop(NotificationEngine.Attachment attachment) {
 			this.page = List.of();
 			this.notifications = List.of();
 			this.state.skipTo(this.upTo);
-			outbox.queueResync();
+			attachment.queueResync();
 			return false;
 		}
 
@@ -461,7 +458,7 @@ public class RedisStreamHistory implements SessionStreamHistory, RedisChangeLog.
 			else {
 				// A source of some resources lost changes: only their subscriptions
 				// re-read.
-				this.dispatcher.resync((subscribedUri) -> CoverageRules.mayOverlap(subscribedUri, templates));
+				this.engine.resync((subscribedUri) -> CoverageRules.mayOverlap(subscribedUri, templates));
 			}
 			return;
 		}
@@ -482,10 +479,10 @@ public class RedisStreamHistory implements SessionStreamHistory, RedisChangeLog.
 						if (state != null && state.claimed) {
 							subscriber.setPrincipal(PrincipalCodec.principal(fields, this.stats));
 						}
-						this.dispatcher.subscribe(subscriber, uri);
+						this.engine.subscribe(subscriber, uri);
 					}
 					else {
-						this.dispatcher.unsubscribe(subscriber, uri);
+						this.engine.unsubscribe(subscriber, uri);
 					}
 				}
 			}

@@ -2,8 +2,7 @@ package io.github.mcpsubscriptions.metrics;
 
 import java.util.Set;
 
-import io.github.mcpsubscriptions.notification.NotificationDispatcher;
-import io.github.mcpsubscriptions.notification.Outbox;
+import io.github.mcpsubscriptions.notification.NotificationEngine;
 import io.github.mcpsubscriptions.notification.Subscriber;
 import io.github.mcpsubscriptions.server.ListenManager;
 import org.jspecify.annotations.Nullable;
@@ -23,17 +22,17 @@ public class McpHealthIndicator extends AbstractHealthIndicator {
 
 	private static final double SATURATED = 0.8;
 
-	private final NotificationDispatcher dispatcher;
+	private final NotificationEngine dispatcher;
 
 	private final int maxBacklog;
 
 	private final @Nullable ListenManager listens;
 
-	public McpHealthIndicator(NotificationDispatcher dispatcher, int maxBacklog) {
+	public McpHealthIndicator(NotificationEngine dispatcher, int maxBacklog) {
 		this(dispatcher, maxBacklog, null);
 	}
 
-	public McpHealthIndicator(NotificationDispatcher dispatcher, int maxBacklog, @Nullable ListenManager listens) {
+	public McpHealthIndicator(NotificationEngine dispatcher, int maxBacklog, @Nullable ListenManager listens) {
 		super("MCP subscriptions health check failed");
 		this.dispatcher = dispatcher;
 		this.maxBacklog = maxBacklog;
@@ -47,8 +46,7 @@ public class McpHealthIndicator extends AbstractHealthIndicator {
 		int saturated = 0;
 		double fullest = 0;
 		for (Subscriber subscriber : subscribers) {
-			Outbox outbox = subscriber.getOutbox();
-			double fill = (double) outbox.size() / outbox.getCapacity();
+			double fill = (double) this.dispatcher.getWaiting(subscriber) / this.dispatcher.getCapacity(subscriber);
 			fullest = Math.max(fullest, fill);
 			if (fill >= SATURATED) {
 				saturated++;

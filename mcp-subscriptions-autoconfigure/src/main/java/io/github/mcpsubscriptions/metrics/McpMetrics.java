@@ -6,7 +6,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.function.ToDoubleFunction;
 
-import io.github.mcpsubscriptions.notification.NotificationDispatcher;
+import io.github.mcpsubscriptions.notification.NotificationEngine;
 import io.github.mcpsubscriptions.notification.NotificationStats;
 import io.github.mcpsubscriptions.server.LimitStats;
 import io.github.mcpsubscriptions.server.ListenManager;
@@ -34,7 +34,7 @@ public class McpMetrics implements MeterBinder, ApplicationListener<McpSubscript
 
 	private final McpSessionManager sessions;
 
-	private final NotificationDispatcher dispatcher;
+	private final NotificationEngine dispatcher;
 
 	private final ConcurrentMap<McpSubscriptionAuditEvent.Reason, Counter> rejections = new ConcurrentHashMap<>();
 
@@ -44,7 +44,7 @@ public class McpMetrics implements MeterBinder, ApplicationListener<McpSubscript
 
 	private volatile @Nullable MeterRegistry registry;
 
-	public McpMetrics(McpSessionManager sessions, NotificationDispatcher dispatcher, @Nullable ListenManager listens) {
+	public McpMetrics(McpSessionManager sessions, NotificationEngine dispatcher, @Nullable ListenManager listens) {
 		this(sessions, dispatcher, listens, null);
 	}
 
@@ -55,7 +55,7 @@ public class McpMetrics implements MeterBinder, ApplicationListener<McpSubscript
 	 * @param listens the listen streams, or {@code null}
 	 * @param limits the refusals by capacity limit, or {@code null}
 	 */
-	public McpMetrics(McpSessionManager sessions, NotificationDispatcher dispatcher, @Nullable ListenManager listens,
+	public McpMetrics(McpSessionManager sessions, NotificationEngine dispatcher, @Nullable ListenManager listens,
 			@Nullable LimitStats limits) {
 		this.sessions = sessions;
 		this.dispatcher = dispatcher;
@@ -110,7 +110,7 @@ public class McpMetrics implements MeterBinder, ApplicationListener<McpSubscript
 				.description("Active subscriptions by coverage kind")
 				.register(registry);
 		}
-		Gauge.builder("mcp.dispatch.backlog", this.dispatcher, NotificationDispatcher::getBacklog)
+		Gauge.builder("mcp.dispatch.backlog", this.dispatcher, NotificationEngine::getBacklog)
 			.description("Changes waiting for the dispatcher")
 			.register(registry);
 		NotificationStats stats = this.dispatcher.getStats();

@@ -8,7 +8,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
-import io.github.mcpsubscriptions.notification.NotificationDispatcher;
+import io.github.mcpsubscriptions.notification.NotificationEngine;
 import io.github.mcpsubscriptions.notification.NotificationStats;
 import io.github.mcpsubscriptions.notification.Subscriber;
 import io.github.mcpsubscriptions.session.McpSession;
@@ -36,7 +36,7 @@ public class McpSubscriptionsEndpoint {
 
 	private final McpSessionManager sessions;
 
-	private final NotificationDispatcher dispatcher;
+	private final NotificationEngine dispatcher;
 
 	private final Object configuration;
 
@@ -44,7 +44,7 @@ public class McpSubscriptionsEndpoint {
 
 	private final boolean allowSessionClose;
 
-	public McpSubscriptionsEndpoint(McpSessionManager sessions, NotificationDispatcher dispatcher, Object configuration,
+	public McpSubscriptionsEndpoint(McpSessionManager sessions, NotificationEngine dispatcher, Object configuration,
 			int topUris, boolean allowSessionClose) {
 		this(sessions, dispatcher, configuration, topUris, allowSessionClose, null);
 	}
@@ -58,7 +58,7 @@ public class McpSubscriptionsEndpoint {
 	 * @param allowSessionClose whether sessions may be closed
 	 * @param node this node's name, or {@code null} on a single node
 	 */
-	public McpSubscriptionsEndpoint(McpSessionManager sessions, NotificationDispatcher dispatcher, Object configuration,
+	public McpSubscriptionsEndpoint(McpSessionManager sessions, NotificationEngine dispatcher, Object configuration,
 			int topUris, boolean allowSessionClose, @Nullable String node) {
 		this.node = node;
 		this.sessions = sessions;
@@ -123,7 +123,7 @@ public class McpSubscriptionsEndpoint {
 		}
 		return new SessionReport(subscriber.getId(), session.getProtocolVersion(), session.getCreatedAt(),
 				session.getLastAccessedAt(), this.dispatcher.getIndex().subscriptionsOf(subscriber).size(),
-				this.sessions.getStream(session.getId()) != null, subscriber.getOutbox().size());
+				this.sessions.getStream(session.getId()) != null, this.dispatcher.getWaiting(subscriber));
 	}
 
 	@DeleteOperation

@@ -13,7 +13,7 @@ import java.util.function.Function;
  *
  * @since 0.1.0
  */
-public final class MinIntervals implements Function<String, Duration> {
+final class MinIntervals implements Function<String, Duration> {
 
 	private final Duration defaultInterval;
 
@@ -27,7 +27,7 @@ public final class MinIntervals implements Function<String, Duration> {
 	 * @param defaultInterval the interval for subscriptions no pattern matches
 	 * @param byPattern intervals by subscribed-URI pattern, in order
 	 */
-	public MinIntervals(Duration defaultInterval, Map<String, Duration> byPattern) {
+	MinIntervals(Duration defaultInterval, Map<String, Duration> byPattern) {
 		this.defaultInterval = requireNotNegative(defaultInterval, "default");
 		byPattern.forEach((pattern, interval) -> this.byPattern
 			.add(Map.entry(new StarPattern(pattern), requireNotNegative(interval, pattern))));
@@ -46,7 +46,7 @@ public final class MinIntervals implements Function<String, Duration> {
 	 * held back.
 	 * @return whether every interval is zero
 	 */
-	public boolean isUnlimited() {
+	boolean isUnlimited() {
 		return this.unlimited;
 	}
 

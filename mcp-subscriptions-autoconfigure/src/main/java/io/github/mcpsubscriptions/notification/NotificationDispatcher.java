@@ -30,17 +30,15 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Turns changes into notifications. Changes arrive from the {@link ResourceChangeFeed} on
- * the publisher's thread and are handed at once to the dispatcher's own thread, which
- * finds every matching subscription in the index, checks the access policy and the
- * filters, and decides one notification per matching subscription. The subscriber's lane
- * (a few dozen subscribers, one task at a time) queues it in the subscriber's
- * {@link Outbox} on a delivery thread. The publisher never waits, and no I/O happens on
- * its thread or on the dispatcher's.
- *
- * @since 0.1.0
+ * Turns changes into notifications, behind the {@link NotificationEngine} facade. Changes
+ * arrive from the {@link ResourceChangeFeed} on the publisher's thread and are handed at
+ * once to the dispatcher's own thread, which finds every matching subscription in the
+ * index, checks the access policy and the filters, and decides one notification per
+ * matching subscription. The subscriber's lane (a few dozen subscribers, one task at a
+ * time) queues it in the subscriber's {@link Outbox} on a delivery thread. The publisher
+ * never waits, and no I/O happens on its thread or on the dispatcher's.
  */
-public class NotificationDispatcher implements AutoCloseable {
+class NotificationDispatcher implements AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(NotificationDispatcher.class);
 
@@ -106,7 +104,7 @@ public class NotificationDispatcher implements AutoCloseable {
 	 * @param minInterval the minimum interval between notifications of a subscription, by
 	 * its URI
 	 */
-	public NotificationDispatcher(ResourceChangeFeed feed, SubscriptionIndex<Subscriber> index,
+	NotificationDispatcher(ResourceChangeFeed feed, SubscriptionIndex<Subscriber> index,
 			ResourceAccessPolicy accessPolicy, List<SubscriptionFilter> filters, NotificationEncoder encoder,
 			DeliveryScheduler scheduler, Clock clock, int outboxCapacity, Function<String, Duration> minInterval) {
 		this.index = index;
@@ -129,15 +127,30 @@ public class NotificationDispatcher implements AutoCloseable {
 	 * @param meta entries for the {@code _meta} of its notifications
 	 * @return the subscriber, with its outbox
 	 */
-	public Subscriber register(String id, @Nullable Principal principal, boolean listChanges,
-			Map<String, Object> meta) {
-		return register(id, principal, listChanges, meta, (subscriber) -> (stream, notification) -> stream.send(null,
-				this.encoder.encodeMessage(notification, subscriber)));
+	Subscriber register(String id, @Nullable Principal principal, boolean listChanges, Map<String, Object> meta) {
+		return register(id, principal, listChanges, meta, EventLog.NONE);
 	}
 
 	/**
-	 * Register a subscriber with its own way of writing notifications (event ids, a
-	 * replay log).
+	 * Register a subscriber, its writer chain built once, here: a resync becomes the
+	 * resyncs {@link ResyncTargets} names ({@link #write}), each notification is encoded
+	 * for the subscriber, and the event log gives it its event id, records it and writes
+	 * it to the stream. Nothing in the chain calls back into the engine.
+	 * @param id an id for logs and reports
+	 * @param principal the subscriber's principal, or {@code null}
+	 * @param listChanges whether it gets {@code list_changed}
+	 * @param meta entries for the {@code _meta} of its notifications
+	 * @param eventLog the chain's last link
+	 * @return the subscriber, with its outbox
+	 */
+	Subscriber register(String id, @Nullable Principal principal, boolean listChanges, Map<String, Object> meta,
+			EventLog eventLog) {
+		return register(id, principal, listChanges, meta, (subscriber) -> (stream, notification) -> eventLog
+			.send(stream, notification.position(), this.encoder.encodeMessage(notification, subscriber)));
+	}
+
+	/**
+	 * Register a subscriber with a writer of its own, for the engine's tests.
 	 * @param id an id for logs and reports
 	 * @param principal the subscriber's principal, or {@code null}
 	 * @param listChanges whether it gets {@code list_changed}
@@ -145,7 +158,7 @@ public class NotificationDispatcher implements AutoCloseable {
 	 * @param writer creates the subscriber's writer
 	 * @return the subscriber, with its outbox
 	 */
-	public Subscriber register(String id, @Nullable Principal principal, boolean listChanges, Map<String, Object> meta,
+	Subscriber register(String id, @Nullable Principal principal, boolean listChanges, Map<String, Object> meta,
 			Function<Subscriber, Outbox.Writer> writer) {
 		Subscriber subscriber = new Subscriber(id, principal, listChanges, meta);
 		this.encoder.prepare(subscriber);
@@ -210,7 +223,7 @@ public class NotificationDispatcher implements AutoCloseable {
 	 * subscribed URI itself, which may be a template or a glob that cannot be read.
 	 * @param resyncTargets the concrete resources that stand for a subscription
 	 */
-	public void setResyncTargets(ResyncTargets resyncTargets) {
+	void setResyncTargets(ResyncTargets resyncTargets) {
 		this.resyncTargets = resyncTargets;
 	}
 
@@ -221,7 +234,7 @@ public class NotificationDispatcher implements AutoCloseable {
 	 * only {@link #resourceListChanged()} does.
 	 * @param listedResources whether the list names a resource, by its URI
 	 */
-	public void setListedResources(Predicate<String> listedResources) {
+	void setListedResources(Predicate<String> listedResources) {
 		this.listedResources = listedResources;
 	}
 
@@ -231,19 +244,8 @@ public class NotificationDispatcher implements AutoCloseable {
 	 * @param subscriber who it is for
 	 * @return one line of JSON
 	 */
-	public String encode(OutboundNotification notification, Subscriber subscriber) {
+	String encode(OutboundNotification notification, Subscriber subscriber) {
 		return this.encoder.encode(notification, subscriber);
-	}
-
-	/**
-	 * Encode a notification for a subscriber as text and bytes, most of them shared with
-	 * the notification's other subscribers.
-	 * @param notification the notification
-	 * @param subscriber who it is for
-	 * @return the message
-	 */
-	public EncodedMessage encodeMessage(OutboundNotification notification, Subscriber subscriber) {
-		return this.encoder.encodeMessage(notification, subscriber);
 	}
 
 	/**
@@ -254,7 +256,7 @@ public class NotificationDispatcher implements AutoCloseable {
 	 * @param timeout the write timeout
 	 * @return how many streams were given up
 	 */
-	public int closeStalledStreams(Instant now, Duration timeout) {
+	int closeStalledStreams(Instant now, Duration timeout) {
 		int stalled = 0;
 		for (Subscriber subscriber : this.subscribers) {
 			MessageStream stream = subscriber.getOutbox().takeStalledStream(now, timeout);
@@ -270,7 +272,7 @@ public class NotificationDispatcher implements AutoCloseable {
 	 * Remove a subscriber and everything it held: subscriptions, waiting notifications.
 	 * @param subscriber the subscriber
 	 */
-	public void unregister(Subscriber subscriber) {
+	void unregister(Subscriber subscriber) {
 		if (this.subscribers.remove(subscriber)) {
 			leaveLaneSeat(subscriber.getLane());
 		}
@@ -286,7 +288,7 @@ public class NotificationDispatcher implements AutoCloseable {
 	 * @throws IllegalStateException if the subscriber is no longer registered (its
 	 * session or stream ended meanwhile); nothing is added then
 	 */
-	public boolean subscribe(Subscriber subscriber, String uri) {
+	boolean subscribe(Subscriber subscriber, String uri) {
 		boolean added = this.index.add(subscriber, uri);
 		// unregister() removes the subscriber before its subscriptions: if it is gone
 		// now,
@@ -307,7 +309,7 @@ public class NotificationDispatcher implements AutoCloseable {
 	 * @param uri the URI subscribed to
 	 * @return whether there was such a subscription
 	 */
-	public boolean unsubscribe(Subscriber subscriber, String uri) {
+	boolean unsubscribe(Subscriber subscriber, String uri) {
 		boolean removed = this.index.remove(subscriber, uri);
 		if (removed) {
 			subscriber.addSubscriptions(-1);
@@ -320,7 +322,7 @@ public class NotificationDispatcher implements AutoCloseable {
 	 * Take a change from the feed: queued for the dispatcher's thread at once.
 	 * @param change the change
 	 */
-	public void onChange(ResourceChange change) {
+	void onChange(ResourceChange change) {
 		this.stats.eventsReceived.increment();
 		submit(() -> this.observer.observe(change, () -> dispatch(change)));
 	}
@@ -330,7 +332,7 @@ public class NotificationDispatcher implements AutoCloseable {
 	 * order with the changes taken before: a source of changes found that it missed some.
 	 * @param subscriptions which subscriptions, by their URI
 	 */
-	public void resync(Predicate<String> subscriptions) {
+	void resync(Predicate<String> subscriptions) {
 		submit(() -> {
 			for (Subscriber subscriber : this.subscribers) {
 				offers(subscriber).resync(subscriber, subscriptions);
@@ -341,7 +343,7 @@ public class NotificationDispatcher implements AutoCloseable {
 	/**
 	 * Tell every subscriber that wants it that the resource list changed.
 	 */
-	public void resourceListChanged() {
+	void resourceListChanged() {
 		submit(this::offerListChanged);
 	}
 
@@ -357,7 +359,7 @@ public class NotificationDispatcher implements AutoCloseable {
 	/**
 	 * Tell every subscriber that wants it that the tool list changed.
 	 */
-	public void toolListChanged() {
+	void toolListChanged() {
 		submit(() -> {
 			OutboundNotification notification = OutboundNotification.toolListChanged(this.clock.instant());
 			for (Subscriber subscriber : this.subscribers) {
@@ -371,7 +373,7 @@ public class NotificationDispatcher implements AutoCloseable {
 	/**
 	 * Tell every subscriber that wants it that the prompt list changed.
 	 */
-	public void promptListChanged() {
+	void promptListChanged() {
 		submit(() -> {
 			OutboundNotification notification = OutboundNotification.promptListChanged(this.clock.instant());
 			for (Subscriber subscriber : this.subscribers) {
@@ -449,7 +451,7 @@ public class NotificationDispatcher implements AutoCloseable {
 	 * subscribers registered from now on.
 	 * @param writeBatch the bounds of a batch
 	 */
-	public void setWriteBatch(WriteBatch writeBatch) {
+	void setWriteBatch(WriteBatch writeBatch) {
 		this.writeBatch = writeBatch;
 	}
 
@@ -459,7 +461,7 @@ public class NotificationDispatcher implements AutoCloseable {
 	 * capacity.
 	 * @param capacity the bound
 	 */
-	public void setDetachedOutboxCapacity(int capacity) {
+	void setDetachedOutboxCapacity(int capacity) {
 		if (capacity < 1) {
 			throw new IllegalArgumentException(
 					"The outbox capacity without a stream must be at least 1, was " + capacity);
@@ -471,7 +473,7 @@ public class NotificationDispatcher implements AutoCloseable {
 	 * Observe every dispatch, for tracing.
 	 * @param observer the observer
 	 */
-	public void setObserver(DispatchObserver observer) {
+	void setObserver(DispatchObserver observer) {
 		this.observer = observer;
 	}
 
@@ -601,7 +603,7 @@ public class NotificationDispatcher implements AutoCloseable {
 	 * @return the notifications: one per matching subscription for a correlating
 	 * subscriber, else at most one
 	 */
-	public List<OutboundNotification> notificationsFor(ResourceChange change, Subscriber subscriber,
+	List<OutboundNotification> notificationsFor(ResourceChange change, Subscriber subscriber,
 			SubscriptionIndex<Subscriber> subscriptions) {
 		List<OutboundNotification> notifications = new ArrayList<>();
 		boolean correlates = this.encoder.correlates(subscriber);
@@ -699,7 +701,7 @@ public class NotificationDispatcher implements AutoCloseable {
 	 * How subscribers are told about a change covered by several of their subscriptions.
 	 * @return the correlation mode
 	 */
-	public CorrelationMode getCorrelation() {
+	CorrelationMode getCorrelation() {
 		return this.encoder.getCorrelation();
 	}
 
@@ -712,11 +714,11 @@ public class NotificationDispatcher implements AutoCloseable {
 		return true;
 	}
 
-	public SubscriptionIndex<Subscriber> getIndex() {
+	SubscriptionIndex<Subscriber> getIndex() {
 		return this.index;
 	}
 
-	public NotificationStats getStats() {
+	NotificationStats getStats() {
 		return this.stats;
 	}
 
@@ -724,11 +726,11 @@ public class NotificationDispatcher implements AutoCloseable {
 	 * How many changes wait for the dispatcher's thread.
 	 * @return the backlog
 	 */
-	public int getBacklog() {
+	int getBacklog() {
 		return this.backlog.get();
 	}
 
-	public Set<Subscriber> getSubscribers() {
+	Set<Subscriber> getSubscribers() {
 		return Set.copyOf(this.subscribers);
 	}
 

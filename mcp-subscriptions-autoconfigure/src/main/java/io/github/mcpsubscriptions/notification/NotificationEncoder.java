@@ -14,7 +14,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @since 0.1.0
  */
-public final class NotificationEncoder {
+final class NotificationEncoder {
 
 	/** The {@code _meta} key that marks a resync notification. */
 	public static final String RESYNC_META = "io.github.mcpsubscriptions/resync";
@@ -27,7 +27,7 @@ public final class NotificationEncoder {
 
 	private final String spliceEntry;
 
-	public NotificationEncoder(JsonRpcCodec codec, CorrelationMode correlation) {
+	NotificationEncoder(JsonRpcCodec codec, CorrelationMode correlation) {
 		this.codec = codec;
 		this.correlation = correlation;
 		String object = codec.writeAsString(Map.of(SPLICE_KEY, 0));
@@ -40,11 +40,11 @@ public final class NotificationEncoder {
 	 * @param codec the wire format
 	 * @param correlation whether notifications carry {@code subscribedUri}
 	 */
-	public NotificationEncoder(JsonRpcCodec codec, boolean correlation) {
+	NotificationEncoder(JsonRpcCodec codec, boolean correlation) {
 		this(codec, correlation ? CorrelationMode.ALWAYS : CorrelationMode.NEVER);
 	}
 
-	public CorrelationMode getCorrelation() {
+	CorrelationMode getCorrelation() {
 		return this.correlation;
 	}
 
@@ -53,7 +53,7 @@ public final class NotificationEncoder {
 	 * @param subscriber the subscriber
 	 * @return whether its notifications are correlated
 	 */
-	public boolean correlates(Subscriber subscriber) {
+	boolean correlates(Subscriber subscriber) {
 		return this.correlation.correlates(subscriber.isCorrelationDeclared());
 	}
 
@@ -67,7 +67,7 @@ public final class NotificationEncoder {
 	 * @param subscriber who it is for
 	 * @return one line of JSON
 	 */
-	public String encode(OutboundNotification notification, Subscriber subscriber) {
+	String encode(OutboundNotification notification, Subscriber subscriber) {
 		return encodeMessage(notification, subscriber).text();
 	}
 
@@ -80,7 +80,7 @@ public final class NotificationEncoder {
 	 * @param subscriber who it is for
 	 * @return the message
 	 */
-	public EncodedMessage encodeMessage(OutboundNotification notification, Subscriber subscriber) {
+	EncodedMessage encodeMessage(OutboundNotification notification, Subscriber subscriber) {
 		// What is read here was built ahead (prepare), on another method's path: the JIT
 		// compiler follows the paths a method has taken, and the JSON writer on this one
 		// would be compiled into every method that delivers a message.

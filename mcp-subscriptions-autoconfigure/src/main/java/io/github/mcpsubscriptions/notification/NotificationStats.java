@@ -128,7 +128,7 @@ public final class NotificationStats {
 	}
 
 	/** Count a reconnection served from a replay log. */
-	public void replayed() {
+	void replayed() {
 		this.replays.increment();
 	}
 

@@ -19,7 +19,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @since 0.1.0
  */
-public final class OutboundNotification {
+final class OutboundNotification {
 
 	/** The method of resource change notifications. */
 	public static final String RESOURCE_UPDATED = "notifications/resources/updated";
@@ -58,7 +58,7 @@ public final class OutboundNotification {
 	 * @param publishedAt when the change was published
 	 * @param position where the change stands in a shared change log, or {@code null}
 	 */
-	public OutboundNotification(String method, @Nullable String uri, @Nullable String subscribedUri,
+	OutboundNotification(String method, @Nullable String uri, @Nullable String subscribedUri,
 			Map<String, Object> attributes, boolean resync, Instant publishedAt, @Nullable String position) {
 		this.method = Objects.requireNonNull(method, "method");
 		this.uri = uri;
@@ -70,7 +70,7 @@ public final class OutboundNotification {
 		this.key = new Key(method, uri, subscribedUri);
 	}
 
-	public OutboundNotification(String method, @Nullable String uri, @Nullable String subscribedUri,
+	OutboundNotification(String method, @Nullable String uri, @Nullable String subscribedUri,
 			Map<String, Object> attributes, boolean resync, Instant publishedAt) {
 		this(method, uri, subscribedUri, attributes, resync, publishedAt, null);
 	}
@@ -87,7 +87,7 @@ public final class OutboundNotification {
 	 * @param subscribedUri the subscription
 	 * @return the notification
 	 */
-	public static OutboundNotification updated(ResourceChange change, String subscribedUri) {
+	static OutboundNotification updated(ResourceChange change, String subscribedUri) {
 		return new OutboundNotification(RESOURCE_UPDATED, change.uri(), subscribedUri, change.attributes(), false,
 				change.publishedAt(), change.position());
 	}
@@ -139,7 +139,7 @@ public final class OutboundNotification {
 	 * The notification method.
 	 * @return the method
 	 */
-	public String method() {
+	String method() {
 		return this.method;
 	}
 
@@ -147,7 +147,7 @@ public final class OutboundNotification {
 	 * The changed resource.
 	 * @return the URI, or {@code null} for {@code list_changed}
 	 */
-	public @Nullable String uri() {
+	@Nullable String uri() {
 		return this.uri;
 	}
 
@@ -155,7 +155,7 @@ public final class OutboundNotification {
 	 * The subscription that matched.
 	 * @return its URI, or {@code null}
 	 */
-	public @Nullable String subscribedUri() {
+	@Nullable String subscribedUri() {
 		return this.subscribedUri;
 	}
 
@@ -163,7 +163,7 @@ public final class OutboundNotification {
 	 * The change's attributes.
 	 * @return the attributes
 	 */
-	public Map<String, Object> attributes() {
+	Map<String, Object> attributes() {
 		return this.attributes;
 	}
 
@@ -171,7 +171,7 @@ public final class OutboundNotification {
 	 * Whether this tells the client it may have missed changes and should re-read.
 	 * @return whether it is a resync
 	 */
-	public boolean resync() {
+	boolean resync() {
 		return this.resync;
 	}
 
@@ -179,7 +179,7 @@ public final class OutboundNotification {
 	 * When the change was published.
 	 * @return the time
 	 */
-	public Instant publishedAt() {
+	Instant publishedAt() {
 		return this.publishedAt;
 	}
 
@@ -187,7 +187,7 @@ public final class OutboundNotification {
 	 * Where the change stands in a shared change log.
 	 * @return the position, or {@code null}
 	 */
-	public @Nullable String position() {
+	@Nullable String position() {
 		return this.position;
 	}
 

@@ -55,7 +55,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @since 0.1.0
  */
-public final class Outbox {
+final class Outbox {
 
 	private static final Log logger = LogFactory.getLog(Outbox.class);
 
@@ -311,7 +311,7 @@ public final class Outbox {
 	 * Tell the client, on its next stream, to re-read every subscription (after a gap
 	 * that replay cannot fill).
 	 */
-	public void resync() {
+	void resync() {
 		synchronized (this.lock) {
 			if (!this.closed) {
 				queueResyncs();
@@ -325,7 +325,7 @@ public final class Outbox {
 	 * feeds only some resources).
 	 * @param subscriptions which subscriptions, by their URI
 	 */
-	public void resync(Predicate<String> subscriptions) {
+	void resync(Predicate<String> subscriptions) {
 		synchronized (this.lock) {
 			if (!this.closed) {
 				queueResyncs(subscriptions);
@@ -339,7 +339,7 @@ public final class Outbox {
 	 * unsubscribe.
 	 * @param subscribedUri the subscription's URI
 	 */
-	public void forget(String subscribedUri) {
+	void forget(String subscribedUri) {
 		synchronized (this.lock) {
 			this.pending.removeIf((notification) -> subscribedUri.equals(notification.subscribedUri()));
 			this.delayed.removeIf((key) -> subscribedUri.equals(key.subscribedUri()));
@@ -394,7 +394,7 @@ public final class Outbox {
 	 * @param stream the stream the action is writing to
 	 * @param replay the replay
 	 */
-	public void replay(MessageStream stream, Replay replay) {
+	void replay(MessageStream stream, Replay replay) {
 		synchronized (this.lock) {
 			if (!this.closed && this.stream == stream) {
 				this.replay = replay;
@@ -407,7 +407,7 @@ public final class Outbox {
 	 * Start writing to a stream.
 	 * @param stream the stream
 	 */
-	public void attach(MessageStream stream) {
+	void attach(MessageStream stream) {
 		attach(stream, null);
 	}
 
@@ -416,7 +416,7 @@ public final class Outbox {
 	 * @param stream the stream
 	 * @param action what to write first, or {@code null}
 	 */
-	public void attach(MessageStream stream, @Nullable AttachAction action) {
+	void attach(MessageStream stream, @Nullable AttachAction action) {
 		synchronized (this.lock) {
 			if (this.closed) {
 				return;
@@ -439,7 +439,7 @@ public final class Outbox {
 	 * (which keeps the connection busy anyway). A failed write closes the stream, which
 	 * is how clients that vanished without closing TCP are found.
 	 */
-	public void keepAlive() {
+	void keepAlive() {
 		synchronized (this.lock) {
 			if (this.stream == null || this.draining || this.awaiting == this.stream) {
 				return;
@@ -457,7 +457,7 @@ public final class Outbox {
 	 * @param timeout the write timeout
 	 * @return the stalled stream, or {@code null}
 	 */
-	public @Nullable MessageStream takeStalledStream(Instant now, Duration timeout) {
+	@Nullable MessageStream takeStalledStream(Instant now, Duration timeout) {
 		long started = this.writeStartedAt;
 		if (started == NOT_WRITING || now.toEpochMilli() - started <= timeout.toMillis()) {
 			return null;
@@ -484,7 +484,7 @@ public final class Outbox {
 	 * Queue a resync notification for every active subscription, as the writer (from an
 	 * {@link AttachAction}).
 	 */
-	public void queueResync() {
+	void queueResync() {
 		synchronized (this.lock) {
 			if (!this.closed) {
 				queueResyncs();
@@ -496,7 +496,7 @@ public final class Outbox {
 	 * Stop writing to a stream, if it is the current one.
 	 * @param stream the stream
 	 */
-	public void detach(MessageStream stream) {
+	void detach(MessageStream stream) {
 		synchronized (this.lock) {
 			if (this.stream == stream) {
 				this.stream = null;
@@ -519,7 +519,7 @@ public final class Outbox {
 	/**
 	 * Drop everything and accept nothing more. The stream is left to its owner.
 	 */
-	public void close() {
+	void close() {
 		synchronized (this.lock) {
 			this.closed = true;
 			this.stream = null;
@@ -538,13 +538,13 @@ public final class Outbox {
 	 * How many notifications wait.
 	 * @return the count
 	 */
-	public int size() {
+	int size() {
 		synchronized (this.lock) {
 			return this.pending.size();
 		}
 	}
 
-	public int getCapacity() {
+	int getCapacity() {
 		return this.capacity;
 	}
 

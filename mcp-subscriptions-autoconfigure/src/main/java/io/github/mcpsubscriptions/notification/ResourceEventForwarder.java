@@ -13,9 +13,9 @@ public class ResourceEventForwarder {
 
 	private final ResourceChangeFeed feed;
 
-	private final NotificationDispatcher dispatcher;
+	private final NotificationEngine dispatcher;
 
-	public ResourceEventForwarder(ResourceChangeFeed feed, NotificationDispatcher dispatcher) {
+	public ResourceEventForwarder(ResourceChangeFeed feed, NotificationEngine dispatcher) {
 		this.feed = feed;
 		this.dispatcher = dispatcher;
 	}

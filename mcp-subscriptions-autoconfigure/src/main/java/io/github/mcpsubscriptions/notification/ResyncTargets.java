@@ -38,7 +38,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @since 0.1.0
  */
-public final class ResyncTargets {
+final class ResyncTargets {
 
 	/** The most instances a resync names for one subscription. */
 	public static final int MAX_INSTANCES = 100;
@@ -54,7 +54,7 @@ public final class ResyncTargets {
 	 * @param registry the resources
 	 * @param accessPolicy decides what the subscriber may read
 	 */
-	public ResyncTargets(ResourceRegistry registry, ResourceAccessPolicy accessPolicy) {
+	ResyncTargets(ResourceRegistry registry, ResourceAccessPolicy accessPolicy) {
 		this.registry = registry;
 		this.accessPolicy = accessPolicy;
 	}
@@ -66,7 +66,7 @@ public final class ResyncTargets {
 	 * @return the URIs, in order; empty when nothing the subscriber may read stands for
 	 * the subscription
 	 */
-	public List<String> of(String subscribedUri, @Nullable Principal principal) {
+	List<String> of(String subscribedUri, @Nullable Principal principal) {
 		CoverageKind kind;
 		String base;
 		try {

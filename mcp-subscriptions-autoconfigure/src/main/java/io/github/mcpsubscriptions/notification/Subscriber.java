@@ -204,7 +204,7 @@ public final class Subscriber {
 		this.correlationDeclared = declared;
 	}
 
-	public Outbox getOutbox() {
+	Outbox getOutbox() {
 		Outbox current = this.outbox;
 		if (current == null) {
 			throw new IllegalStateException("Subscriber " + this.id + " has no outbox yet");

@@ -11,7 +11,7 @@ package io.github.mcpsubscriptions.notification;
  * notification, however large)
  * @since 0.1.0
  */
-public record WriteBatch(int maxNotifications, int maxBytes) {
+record WriteBatch(int maxNotifications, int maxBytes) {
 
 	/** 64 notifications or 32 KiB, whichever comes first. */
 	public static final WriteBatch DEFAULT = new WriteBatch(64, 32 * 1024);

@@ -25,7 +25,7 @@ import io.github.mcpsubscriptions.jsonrpc.JsonRpcRequest;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcResponse;
 import io.github.mcpsubscriptions.notification.CorrelationMode;
 import io.github.mcpsubscriptions.notification.MessageStream;
-import io.github.mcpsubscriptions.notification.NotificationDispatcher;
+import io.github.mcpsubscriptions.notification.NotificationEngine;
 import io.github.mcpsubscriptions.notification.Subscriber;
 import io.github.mcpsubscriptions.session.CredentialExpiry;
 import io.github.mcpsubscriptions.session.MaintenanceExecutor;
@@ -62,7 +62,7 @@ public class ListenManager implements SmartLifecycle {
 
 	static final String ACKNOWLEDGED = "notifications/subscriptions/acknowledged";
 
-	private final NotificationDispatcher dispatcher;
+	private final NotificationEngine dispatcher;
 
 	private final McpRequestDispatcher requests;
 
@@ -86,8 +86,8 @@ public class ListenManager implements SmartLifecycle {
 
 	private volatile CredentialExpiry credentialExpiry = CredentialExpiry.NONE;
 
-	public ListenManager(NotificationDispatcher dispatcher, McpRequestDispatcher requests, JsonRpcCodec codec,
-			Clock clock, Settings settings) {
+	public ListenManager(NotificationEngine dispatcher, McpRequestDispatcher requests, JsonRpcCodec codec, Clock clock,
+			Settings settings) {
 		this.dispatcher = dispatcher;
 		this.requests = requests;
 		this.codec = codec;
@@ -530,7 +530,7 @@ public class ListenManager implements SmartLifecycle {
 			}
 			ListenManager.this.active.add(this);
 			String ack = acknowledgement(meta);
-			registered.getOutbox().attach(stream, (target, outbox) -> target.send(null, ack));
+			ListenManager.this.dispatcher.attach(registered, stream, (target, attachment) -> target.send(null, ack));
 			endAtExpiry();
 		}
 
@@ -641,7 +641,7 @@ public class ListenManager implements SmartLifecycle {
 				return;
 			}
 			String result = completion();
-			registered.getOutbox().attach(current, (target, outbox) -> {
+			ListenManager.this.dispatcher.attach(registered, current, (target, attachment) -> {
 				try {
 					target.send(null, result);
 				}

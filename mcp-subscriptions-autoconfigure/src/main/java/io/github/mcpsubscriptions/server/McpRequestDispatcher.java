@@ -21,7 +21,7 @@ import io.github.mcpsubscriptions.jsonrpc.JsonRpcNotification;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcRequest;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcResponse;
 import io.github.mcpsubscriptions.notification.CorrelationMode;
-import io.github.mcpsubscriptions.notification.NotificationDispatcher;
+import io.github.mcpsubscriptions.notification.NotificationEngine;
 import io.github.mcpsubscriptions.prompt.PromptAccessPolicy;
 import io.github.mcpsubscriptions.prompt.PromptCompleter;
 import io.github.mcpsubscriptions.prompt.PromptRegistry;
@@ -141,7 +141,7 @@ public class McpRequestDispatcher {
 	 */
 	public McpRequestDispatcher(McpServerInfo serverInfo, McpSessionManager sessionManager, ResourceRegistry resources,
 			ResourceContentMapper contentMapper, List<ResourceCompleter> completers, int pageSize,
-			NotificationDispatcher notifications, ResourceAccessPolicy accessPolicy, SubscriptionLimits limits,
+			NotificationEngine notifications, ResourceAccessPolicy accessPolicy, SubscriptionLimits limits,
 			ApplicationEventPublisher events, JsonRpcCodec codec, CacheHints defaultCacheHints, boolean listenEnabled,
 			ToolRegistry tools, ToolAccessPolicy toolAccessPolicy, int toolPageSize, PromptRegistry prompts,
 			PromptAccessPolicy promptAccessPolicy, List<PromptCompleter> promptCompleters, int promptPageSize) {

@@ -7,7 +7,7 @@ import java.util.regex.Pattern;
 
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcErrorCodes;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcException;
-import io.github.mcpsubscriptions.notification.NotificationDispatcher;
+import io.github.mcpsubscriptions.notification.NotificationEngine;
 import io.github.mcpsubscriptions.notification.Subscriber;
 import io.github.mcpsubscriptions.resource.ResolvedResource;
 import io.github.mcpsubscriptions.resource.ResourceDefinition;
@@ -40,7 +40,7 @@ class SubscriptionMethods {
 	/** The subscriber id audit events name for sessions shared between nodes. */
 	private static final String SHARED_SESSION = "shared-session";
 
-	private final NotificationDispatcher dispatcher;
+	private final NotificationEngine dispatcher;
 
 	private final McpSessionManager sessionManager;
 
@@ -52,7 +52,7 @@ class SubscriptionMethods {
 
 	private final ApplicationEventPublisher events;
 
-	SubscriptionMethods(NotificationDispatcher dispatcher, McpSessionManager sessionManager, ResourceRegistry registry,
+	SubscriptionMethods(NotificationEngine dispatcher, McpSessionManager sessionManager, ResourceRegistry registry,
 			ResourceAccessPolicy accessPolicy, Limits limits, ApplicationEventPublisher events) {
 		this.dispatcher = dispatcher;
 		this.sessionManager = sessionManager;

@@ -17,11 +17,9 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.github.mcpsubscriptions.notification.CorrelationMode;
-import io.github.mcpsubscriptions.notification.EncodedMessage;
+import io.github.mcpsubscriptions.notification.EventLog;
 import io.github.mcpsubscriptions.notification.MessageStream;
-import io.github.mcpsubscriptions.notification.NotificationDispatcher;
-import io.github.mcpsubscriptions.notification.OutboundNotification;
-import io.github.mcpsubscriptions.notification.Outbox;
+import io.github.mcpsubscriptions.notification.NotificationEngine;
 import io.github.mcpsubscriptions.notification.Subscriber;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -72,7 +70,7 @@ public class McpSessionManager implements SmartLifecycle {
 
 	private final ConcurrentMap<String, Subscriber> subscribers = new ConcurrentHashMap<>();
 
-	private final NotificationDispatcher dispatcher;
+	private final NotificationEngine engine;
 
 	private final @Nullable SessionStreamHistory history;
 
@@ -94,11 +92,11 @@ public class McpSessionManager implements SmartLifecycle {
 	 * @param clock the clock for idle expiry and write timeouts
 	 * @param settings limits and intervals
 	 * @param listeners told when sessions end
-	 * @param dispatcher queues notifications for the sessions
+	 * @param engine queues notifications for the sessions
 	 */
 	public McpSessionManager(SessionStore store, SessionIdGenerator idGenerator, Clock clock, Settings settings,
-			List<SessionListener> listeners, NotificationDispatcher dispatcher) {
-		this(store, idGenerator, clock, settings, listeners, dispatcher, null);
+			List<SessionListener> listeners, NotificationEngine engine) {
+		this(store, idGenerator, clock, settings, listeners, engine, null);
 	}
 
 	/**
@@ -108,13 +106,12 @@ public class McpSessionManager implements SmartLifecycle {
 	 * @param clock the clock for idle expiry and write timeouts
 	 * @param settings limits and intervals
 	 * @param listeners told when sessions end
-	 * @param dispatcher queues notifications for the sessions
+	 * @param engine queues notifications for the sessions
 	 * @param history event ids and replay shared by the nodes, or {@code null} for a
 	 * replay log per session on this node
 	 */
 	public McpSessionManager(SessionStore store, SessionIdGenerator idGenerator, Clock clock, Settings settings,
-			List<SessionListener> listeners, NotificationDispatcher dispatcher,
-			@Nullable SessionStreamHistory history) {
+			List<SessionListener> listeners, NotificationEngine engine, @Nullable SessionStreamHistory history) {
 		this.history = history;
 		this.store = store;
 		this.idGenerator = idGenerator;
@@ -126,7 +123,7 @@ public class McpSessionManager implements SmartLifecycle {
 		this.writeTimeout = settings.writeTimeout();
 		this.retry = settings.retry();
 		this.listeners = List.copyOf(listeners);
-		this.dispatcher = dispatcher;
+		this.engine = engine;
 	}
 
 	/**
@@ -212,44 +209,46 @@ public class McpSessionManager implements SmartLifecycle {
 	 * @return the subscriber
 	 */
 	public Subscriber getSubscriber(McpSession session) {
-		Subscriber subscriber = this.subscribers.computeIfAbsent(session.getId(), (id) -> this.dispatcher
-			.register("session-" + this.subscriberIds.incrementAndGet(), null, true, Map.of(), (created) -> {
-				created.setCorrelationDeclared(CorrelationMode.isDeclaredIn(session.getClientCapabilities()));
-				return (stream, notification) -> write(session, created, stream, notification);
-			}));
+		Subscriber subscriber = this.subscribers.computeIfAbsent(session.getId(), (id) -> {
+			Subscriber created = this.engine.register("session-" + this.subscriberIds.incrementAndGet(), null, true,
+					Map.of(), eventLog(session));
+			created.setCorrelationDeclared(CorrelationMode.isDeclaredIn(session.getClientCapabilities()));
+			return created;
+		});
 		// end() removes the session before its subscriber: if the session is gone now,
 		// either
 		// end() saw this subscriber or it is ours to remove.
 		if (this.store.find(session.getId()) == null && this.subscribers.remove(session.getId(), subscriber)) {
-			this.dispatcher.unregister(subscriber);
+			this.engine.unregister(subscriber);
 		}
 		return subscriber;
 	}
 
 	/**
-	 * Every message on a session's stream gets the next event id and goes into the replay
-	 * log before it is written: if the write fails, a reconnect with
-	 * {@code Last-Event-ID} still gets it.
+	 * The last link of the session's writer chain, which the engine builds once: on one
+	 * node the session's own replay log, in a cluster the shared history. Either way
+	 * every message gets its event id and is recorded before it is written, so that if
+	 * the write fails, a reconnect with {@code Last-Event-ID} still gets it.
 	 */
-	private void write(McpSession session, Subscriber subscriber, MessageStream stream,
-			OutboundNotification notification) throws IOException {
-		if (!stream.isOpen()) {
-			throw new IOException("The stream is closed");
+	private EventLog eventLog(McpSession session) {
+		SessionStreamHistory shared = this.history;
+		if (shared == null) {
+			return session.getEventLog();
 		}
-		EncodedMessage message = this.dispatcher.encodeMessage(notification, subscriber);
-		try {
-			if (this.history == null) {
-				session.getEventLog().appendAndSend(message, stream);
-				return;
+		return (stream, position, message) -> {
+			if (!stream.isOpen()) {
+				throw new IOException("The stream is closed");
 			}
-			String eventId = this.history.append(session, notification, message.text());
-			if (eventId != null) {
-				stream.send(eventId, message);
+			try {
+				String eventId = shared.append(session, position);
+				if (eventId != null) {
+					stream.send(eventId, message);
+				}
 			}
-		}
-		catch (IOException ex) {
-			logger.debug("A session's stream failed; the message waits in its replay log", ex);
-		}
+			catch (IOException ex) {
+				logger.debug("A session's stream failed; the message waits in the shared log", ex);
+			}
+		};
 	}
 
 	/**
@@ -320,7 +319,7 @@ public class McpSessionManager implements SmartLifecycle {
 		}
 		Subscriber subscriber = this.subscribers.remove(id);
 		if (subscriber != null) {
-			this.dispatcher.unregister(subscriber);
+			this.engine.unregister(subscriber);
 		}
 	}
 
@@ -390,7 +389,7 @@ public class McpSessionManager implements SmartLifecycle {
 		endAtExpiry(session, stream);
 		if (this.history != null) {
 			Subscriber subscriber = getSubscriber(session);
-			Outbox.AttachAction action;
+			NotificationEngine.AttachAction action;
 			try {
 				action = this.history.attach(session, subscriber, lastEventId);
 			}
@@ -398,10 +397,10 @@ public class McpSessionManager implements SmartLifecycle {
 				release(session.getId());
 				throw ex;
 			}
-			subscriber.getOutbox().attach(stream, action);
+			this.engine.attach(subscriber, stream, action);
 			return;
 		}
-		getSubscriber(session).getOutbox().attach(stream, (target, outbox) -> {
+		this.engine.attach(getSubscriber(session), stream, (target, attachment) -> {
 			SessionEventLog log = session.getEventLog();
 			List<SessionEventLog.Event> replay = (lastEventId != null) ? log.after(lastEventId) : List.of();
 			if (ProtocolVersions.supportsPriming(session.getProtocolVersion())) {
@@ -409,15 +408,15 @@ public class McpSessionManager implements SmartLifecycle {
 			}
 			if (replay == null) {
 				// A gap replay cannot fill: never silent.
-				outbox.queueResync();
+				attachment.queueResync();
 				return;
 			}
 			if (lastEventId != null) {
-				this.dispatcher.getStats().replayed();
+				attachment.countReplay();
 			}
 			// Written as the client takes it, under the same budget as live delivery.
 			Iterator<SessionEventLog.Event> events = replay.iterator();
-			outbox.replay(target, (replayTarget, self) -> {
+			attachment.replay(target, (replayTarget, self) -> {
 				if (!events.hasNext()) {
 					return false;
 				}
@@ -486,7 +485,7 @@ public class McpSessionManager implements SmartLifecycle {
 		cancelExpiry(stream);
 		Subscriber subscriber = this.subscribers.get(sessionId);
 		if (subscriber != null) {
-			subscriber.getOutbox().detach(stream);
+			this.engine.detach(subscriber, stream);
 		}
 		if (this.streams.remove(sessionId, stream)) {
 			try {
@@ -605,7 +604,7 @@ public class McpSessionManager implements SmartLifecycle {
 	 * @return how many streams were given up
 	 */
 	public int closeStalledStreams() {
-		return this.dispatcher.closeStalledStreams(this.clock.instant(), this.writeTimeout);
+		return this.engine.closeStalledStreams(this.clock.instant(), this.writeTimeout);
 	}
 
 	@Override

@@ -9,7 +9,10 @@ import java.util.HexFormat;
 import java.util.List;
 
 import io.github.mcpsubscriptions.notification.EncodedMessage;
+import io.github.mcpsubscriptions.notification.EventLog;
 import io.github.mcpsubscriptions.notification.MessageStream;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -19,10 +22,15 @@ import org.jspecify.annotations.Nullable;
  * an id of another session (or a forged one) is never mistaken for one of this session's;
  * the sequence counts the stream's messages. The last {@code capacity} messages are kept,
  * so that a client reconnecting with {@code Last-Event-ID} gets exactly what followed.
+ * <p>
+ * On one node it is the last link of the session's writer chain ({@link EventLog}): the
+ * engine hands it each message, it records it and writes it to the stream.
  *
  * @since 0.1.0
  */
-public final class SessionEventLog {
+public final class SessionEventLog implements EventLog {
+
+	private static final Log logger = LogFactory.getLog(SessionEventLog.class);
 
 	private static final SecureRandom RANDOM = new SecureRandom();
 
@@ -114,6 +122,29 @@ public final class SessionEventLog {
 	 */
 	public void appendAndSend(EncodedMessage message, MessageStream stream) throws IOException {
 		stream.send(this.idPrefix, record(message.text()), message);
+	}
+
+	/**
+	 * Record a message and write it to the session's stream under its id. A stream that
+	 * closed takes nothing: the message waits in the outbox for the next one. A write
+	 * that fails leaves it in the log, where a reconnect with {@code Last-Event-ID} finds
+	 * it.
+	 * @param stream the session's stream
+	 * @param position not used: a session's own log numbers its messages itself
+	 * @param message the message
+	 * @throws IOException when the stream is closed
+	 */
+	@Override
+	public void send(MessageStream stream, @Nullable String position, EncodedMessage message) throws IOException {
+		if (!stream.isOpen()) {
+			throw new IOException("The stream is closed");
+		}
+		try {
+			appendAndSend(message, stream);
+		}
+		catch (IOException ex) {
+			logger.debug("A session's stream failed; the message waits in its replay log", ex);
+		}
 	}
 
 	private synchronized long record(String data) {

@@ -1,7 +1,6 @@
 package io.github.mcpsubscriptions.session;
 
-import io.github.mcpsubscriptions.notification.OutboundNotification;
-import io.github.mcpsubscriptions.notification.Outbox;
+import io.github.mcpsubscriptions.notification.NotificationEngine;
 import io.github.mcpsubscriptions.notification.Subscriber;
 import org.jspecify.annotations.Nullable;
 
@@ -18,11 +17,11 @@ public interface SessionStreamHistory {
 	/**
 	 * Give a message about to be written to a session's stream its event id.
 	 * @param session the session
-	 * @param notification the message
-	 * @param data the message as written
+	 * @param position the change log position of the change the message reports, or
+	 * {@code null} for a message that reports none
 	 * @return its event id, or {@code null} to skip it: a replay has already written it
 	 */
-	@Nullable String append(McpSession session, OutboundNotification notification, String data);
+	@Nullable String append(McpSession session, @Nullable String position);
 
 	/**
 	 * Prepare a newly attached stream of a session whose subscriber this node now holds:
@@ -33,7 +32,7 @@ public interface SessionStreamHistory {
 	 * @param lastEventId the client's {@code Last-Event-ID}, or {@code null}
 	 * @return what to write first on the stream: a priming event, the replay
 	 */
-	Outbox.AttachAction attach(McpSession session, Subscriber subscriber, @Nullable String lastEventId);
+	NotificationEngine.AttachAction attach(McpSession session, Subscriber subscriber, @Nullable String lastEventId);
 
 	/**
 	 * A session's stream on this node closed.

@@ -3,10 +3,11 @@ package io.github.mcpsubscriptions.autoconfigure;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Properties;
+import java.util.function.Function;
 
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcCodec;
 import io.github.mcpsubscriptions.notification.ExecutorDeliveryScheduler;
-import io.github.mcpsubscriptions.notification.MinIntervals;
+import io.github.mcpsubscriptions.notification.NotificationEngine;
 import io.github.mcpsubscriptions.prompt.McpPromptMethodProcessor;
 import io.github.mcpsubscriptions.prompt.PromptAccessPolicy;
 import io.github.mcpsubscriptions.prompt.PromptRegistry;
@@ -36,6 +37,7 @@ import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.MapPropertySource;
+import org.springframework.test.util.ReflectionTestUtils;
 import org.springframework.util.unit.DataSize;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
@@ -240,8 +242,11 @@ class McpEndpointAutoConfigurationTests {
 				McpProperties.Notifications notifications = context.getBean(McpProperties.class).getNotifications();
 				assertThat(notifications.getMinIntervalByUri())
 					.containsExactly(Map.entry("catalog://products/*", Duration.ofSeconds(2)));
-				MinIntervals intervals = new MinIntervals(notifications.getMinInterval(),
-						notifications.getMinIntervalByUri());
+				// As the engine applies them.
+				@SuppressWarnings("unchecked")
+				Function<String, Duration> intervals = (Function<String, Duration>) ReflectionTestUtils.getField(
+						ReflectionTestUtils.getField(context.getBean(NotificationEngine.class), "dispatcher"),
+						"minInterval");
 				assertThat(intervals.apply("catalog://products/{id}")).isEqualTo(Duration.ofSeconds(2));
 				assertThat(intervals.apply("file:///logs/")).isEqualTo(Duration.ofSeconds(1));
 			});

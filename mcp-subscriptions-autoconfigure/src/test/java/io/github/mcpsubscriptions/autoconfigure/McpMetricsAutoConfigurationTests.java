@@ -4,7 +4,7 @@ import io.github.mcpsubscriptions.metrics.McpDispatchObservation;
 import io.github.mcpsubscriptions.metrics.McpHealthIndicator;
 import io.github.mcpsubscriptions.metrics.McpMetrics;
 import io.github.mcpsubscriptions.metrics.McpSubscriptionsEndpoint;
-import io.github.mcpsubscriptions.notification.NotificationDispatcher;
+import io.github.mcpsubscriptions.notification.NotificationEngine;
 import io.github.mcpsubscriptions.session.McpSessionManager;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.observation.ObservationRegistry;
@@ -71,7 +71,7 @@ class McpMetricsAutoConfigurationTests {
 			.withConfiguration(AutoConfigurations.of(McpServerAutoConfiguration.class,
 					McpEndpointAutoConfiguration.class, McpMetricsAutoConfiguration.class))
 			.run((context) -> assertThat(context).doesNotHaveBean(McpSessionManager.class)
-				.doesNotHaveBean(NotificationDispatcher.class)
+				.doesNotHaveBean(NotificationEngine.class)
 				.doesNotHaveBean(McpMetrics.class)
 				.doesNotHaveBean(McpSubscriptionsEndpoint.class));
 	}

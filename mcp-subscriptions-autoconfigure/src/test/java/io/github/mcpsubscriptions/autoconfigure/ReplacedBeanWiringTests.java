@@ -1,19 +1,14 @@
 package io.github.mcpsubscriptions.autoconfigure;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcCodec;
 import io.github.mcpsubscriptions.metrics.McpDispatchObservation;
 import io.github.mcpsubscriptions.metrics.McpOperationMetrics;
 import io.github.mcpsubscriptions.metrics.McpToolMetrics;
-import io.github.mcpsubscriptions.notification.CorrelationMode;
 import io.github.mcpsubscriptions.notification.DeliveryScheduler;
-import io.github.mcpsubscriptions.notification.MinIntervals;
-import io.github.mcpsubscriptions.notification.NotificationDispatcher;
-import io.github.mcpsubscriptions.notification.NotificationEncoder;
+import io.github.mcpsubscriptions.notification.NotificationEngine;
 import io.github.mcpsubscriptions.notification.ResourceChangeFeed;
 import io.github.mcpsubscriptions.prompt.PromptAccessPolicy;
 import io.github.mcpsubscriptions.prompt.PromptRegistry;
@@ -25,7 +20,6 @@ import io.github.mcpsubscriptions.server.McpServerInfo;
 import io.github.mcpsubscriptions.server.SubscriptionLimits;
 import io.github.mcpsubscriptions.session.McpSessionManager;
 import io.github.mcpsubscriptions.subscription.ResourceAccessPolicy;
-import io.github.mcpsubscriptions.subscription.SubscriptionIndex;
 import io.github.mcpsubscriptions.tool.ToolAccessPolicy;
 import io.github.mcpsubscriptions.tool.ToolRegistry;
 import io.micrometer.observation.ObservationRegistry;
@@ -57,7 +51,7 @@ class ReplacedBeanWiringTests {
 			assertThat(context).hasNotFailed();
 			assertListening(context.getBean(ToolRegistry.class), context.getBean(PromptRegistry.class),
 					context.getBean(ResourceRegistry.class));
-			assertThat(context.getBean(NotificationDispatcher.class)).extracting("observer")
+			assertThat(context.getBean(NotificationEngine.class)).extracting("dispatcher.observer")
 				.isSameAs(context.getBean(McpDispatchObservation.class));
 		});
 	}
@@ -81,11 +75,11 @@ class ReplacedBeanWiringTests {
 
 	@Test
 	void anApplicationsNotificationDispatcherKeepsTheResourceListChanges() {
-		this.runner.withUserConfiguration(OwnNotificationDispatcher.class).run((context) -> {
-			assertThat(context).hasSingleBean(NotificationDispatcher.class).hasBean("ownNotificationDispatcher");
+		this.runner.withUserConfiguration(OwnNotificationEngine.class).run((context) -> {
+			assertThat(context).hasSingleBean(NotificationEngine.class).hasBean("ownNotificationEngine");
 			assertListening(context.getBean(ToolRegistry.class), context.getBean(PromptRegistry.class),
 					context.getBean(ResourceRegistry.class));
-			assertThat(context.getBean(NotificationDispatcher.class)).extracting("observer")
+			assertThat(context.getBean(NotificationEngine.class)).extracting("dispatcher.observer")
 				.isSameAs(context.getBean(McpDispatchObservation.class));
 		});
 	}
@@ -94,7 +88,7 @@ class ReplacedBeanWiringTests {
 	void anApplicationsDispatchObservationIsWired() {
 		McpDispatchObservation own = new McpDispatchObservation(ObservationRegistry.create());
 		this.runner.withBean("ownObservation", McpDispatchObservation.class, () -> own)
-			.run((context) -> assertThat(context.getBean(NotificationDispatcher.class)).extracting("observer")
+			.run((context) -> assertThat(context.getBean(NotificationEngine.class)).extracting("dispatcher.observer")
 				.isSameAs(own));
 	}
 
@@ -133,7 +127,7 @@ class ReplacedBeanWiringTests {
 
 		@Bean
 		McpRequestDispatcher ownRequestDispatcher(McpServerInfo serverInfo, McpSessionManager sessions,
-				ResourceRegistry resources, ResourceContentMapper contentMapper, NotificationDispatcher notifications,
+				ResourceRegistry resources, ResourceContentMapper contentMapper, NotificationEngine notifications,
 				ResourceAccessPolicy accessPolicy, ApplicationEventPublisher events, JsonRpcCodec codec,
 				ToolRegistry tools, ToolAccessPolicy toolAccessPolicy, PromptRegistry prompts,
 				PromptAccessPolicy promptAccessPolicy) {
@@ -146,14 +140,12 @@ class ReplacedBeanWiringTests {
 	}
 
 	@Configuration(proxyBeanMethods = false)
-	static class OwnNotificationDispatcher {
+	static class OwnNotificationEngine {
 
 		@Bean(destroyMethod = "close")
-		NotificationDispatcher ownNotificationDispatcher(ResourceChangeFeed feed, ResourceAccessPolicy accessPolicy,
+		NotificationEngine ownNotificationEngine(ResourceChangeFeed feed, ResourceAccessPolicy accessPolicy,
 				DeliveryScheduler scheduler, JsonRpcCodec codec) {
-			return new NotificationDispatcher(feed, new SubscriptionIndex<>(), accessPolicy, List.of(),
-					new NotificationEncoder(codec, CorrelationMode.AUTO), scheduler, Clock.systemUTC(), 1000,
-					new MinIntervals(Duration.ZERO, Map.of()));
+			return NotificationEngine.builder(feed, accessPolicy, codec, scheduler).build();
 		}
 
 	}

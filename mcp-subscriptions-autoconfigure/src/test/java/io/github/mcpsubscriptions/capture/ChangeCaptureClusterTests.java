@@ -5,7 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.github.mcpsubscriptions.cluster.RedisTestSupport;
-import io.github.mcpsubscriptions.notification.NotificationEncoder;
+import io.github.mcpsubscriptions.notification.NotificationEngine;
 import io.github.mcpsubscriptions.notification.ResourceChange;
 import io.github.mcpsubscriptions.test.SseEvent;
 import io.github.mcpsubscriptions.test.SseStream;
@@ -97,7 +97,7 @@ class ChangeCaptureClusterTests {
 			assertThat(event).as("a resync").isNotNull();
 			JsonNode params = json(event.data()).get("params");
 			assertThat(params.get("uri").stringValue()).isEqualTo("catalog://products");
-			assertThat(params.get("_meta").get(NotificationEncoder.RESYNC_META).booleanValue()).isTrue();
+			assertThat(params.get("_meta").get(NotificationEngine.RESYNC_META).booleanValue()).isTrue();
 			this.nodes.sql("insert into product values (3, 'after', 1)");
 			ChangeCaptureTests.assertNotified(stream, "catalog://products/3", "created");
 			assertThat(stream.nextMessage(Duration.ofMillis(500))).as("no resync of other://things/{id}").isNull();

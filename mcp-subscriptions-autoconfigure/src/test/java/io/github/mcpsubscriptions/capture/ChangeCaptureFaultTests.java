@@ -6,7 +6,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import javax.sql.DataSource;
 
-import io.github.mcpsubscriptions.notification.NotificationEncoder;
+import io.github.mcpsubscriptions.notification.NotificationEngine;
 import io.github.mcpsubscriptions.notification.ResourceChange;
 import io.github.mcpsubscriptions.test.SseEvent;
 import io.github.mcpsubscriptions.test.SseStream;
@@ -97,7 +97,7 @@ class ChangeCaptureFaultTests {
 			JsonNode params = json(event.data()).get("params");
 			assertThat(params.get("uri").stringValue()).as("the collection stands for the template")
 				.isEqualTo("catalog://products");
-			assertThat(params.get("_meta").get(NotificationEncoder.RESYNC_META).booleanValue()).isTrue();
+			assertThat(params.get("_meta").get(NotificationEngine.RESYNC_META).booleanValue()).isTrue();
 			this.nodes.sql("insert into product values (3, 'after', 1)");
 			assertNotified(products, "catalog://products/3", "created");
 		}

@@ -8,7 +8,7 @@ import java.util.Properties;
 
 import javax.sql.DataSource;
 
-import io.github.mcpsubscriptions.notification.NotificationEncoder;
+import io.github.mcpsubscriptions.notification.NotificationEngine;
 import io.github.mcpsubscriptions.notification.ResourceChangedEvent;
 import io.github.mcpsubscriptions.test.SseEvent;
 import io.github.mcpsubscriptions.test.SseStream;
@@ -89,7 +89,7 @@ class ChangeCaptureInstancesTests {
 			assertThat(event).as("a resync").isNotNull();
 			JsonNode params = json(event.data()).get("params");
 			assertThat(params.get("uri").stringValue()).isEqualTo("catalog://products");
-			assertThat(params.get("_meta").get(NotificationEncoder.RESYNC_META).booleanValue()).isTrue();
+			assertThat(params.get("_meta").get(NotificationEngine.RESYNC_META).booleanValue()).isTrue();
 			this.nodes.sql("insert into product values (3, 'after', 1)");
 			assertNotified(onB, "catalog://products/3", "created");
 		}

@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.github.mcpsubscriptions.notification.NotificationEncoder;
+import io.github.mcpsubscriptions.notification.NotificationEngine;
 import io.github.mcpsubscriptions.test.SseEvent;
 import io.github.mcpsubscriptions.test.SseStream;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -55,7 +55,7 @@ class ChangeCaptureRenameTests {
 				SseEvent event = stream.nextMessage(WAIT);
 				assertThat(event).as("a resync, heard %s", heard).isNotNull();
 				JsonNode params = json(event.data()).get("params");
-				JsonNode resync = params.get("_meta").get(NotificationEncoder.RESYNC_META);
+				JsonNode resync = params.get("_meta").get(NotificationEngine.RESYNC_META);
 				heard.add(params.get("uri").stringValue() + " " + ((resync != null && resync.booleanValue()) ? "resync"
 						: params.get("_meta").get("change").stringValue()));
 			}

@@ -2,17 +2,15 @@ package io.github.mcpsubscriptions.metrics;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.Map;
 
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcCodec;
+import io.github.mcpsubscriptions.notification.CorrelationMode;
 import io.github.mcpsubscriptions.notification.InMemoryResourceChangeFeed;
-import io.github.mcpsubscriptions.notification.NotificationDispatcher;
-import io.github.mcpsubscriptions.notification.NotificationEncoder;
+import io.github.mcpsubscriptions.notification.NotificationEngine;
 import io.github.mcpsubscriptions.notification.ResourceChange;
 import io.github.mcpsubscriptions.notification.Subscriber;
 import io.github.mcpsubscriptions.subscription.ResourceAccessPolicy;
-import io.github.mcpsubscriptions.subscription.SubscriptionIndex;
 import io.github.mcpsubscriptions.test.ManualDeliveryScheduler;
 import io.github.mcpsubscriptions.test.MutableClock;
 import org.junit.jupiter.api.Test;
@@ -29,9 +27,13 @@ class McpHealthIndicatorTests {
 
 	private final InMemoryResourceChangeFeed feed = new InMemoryResourceChangeFeed();
 
-	private final NotificationDispatcher dispatcher = new NotificationDispatcher(this.feed, new SubscriptionIndex<>(),
-			ResourceAccessPolicy.PERMIT_ALL, List.of(), new NotificationEncoder(new JsonRpcCodec(), true),
-			new ManualDeliveryScheduler(this.clock), this.clock, 4, (uri) -> Duration.ZERO);
+	private final NotificationEngine dispatcher = NotificationEngine
+		.builder(this.feed, ResourceAccessPolicy.PERMIT_ALL, new JsonRpcCodec(),
+				new ManualDeliveryScheduler(this.clock))
+		.correlation(CorrelationMode.ALWAYS)
+		.clock(this.clock)
+		.outboxCapacity(4)
+		.build();
 
 	@Test
 	void upWithOutboxSaturation() {

@@ -6,7 +6,7 @@ import java.time.Instant;
 
 import io.github.mcpsubscriptions.autoconfigure.McpProperties;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcCodec;
-import io.github.mcpsubscriptions.notification.NotificationDispatcher;
+import io.github.mcpsubscriptions.notification.NotificationEngine;
 import io.github.mcpsubscriptions.test.McpTestApplication;
 import io.github.mcpsubscriptions.test.McpTestClient;
 import io.github.mcpsubscriptions.test.MutableClock;
@@ -140,7 +140,7 @@ class ListenStormTests {
 	static class Storms {
 
 		@Bean
-		ListenManager mcpListenManager(NotificationDispatcher notifications, McpRequestDispatcher requests,
+		ListenManager mcpListenManager(NotificationEngine notifications, McpRequestDispatcher requests,
 				JsonRpcCodec codec) {
 			return new ListenManager(notifications, requests, codec, clock, new ListenManager.Settings(true, 1000,
 					Duration.ZERO, 100, 10_000, ListenManager.Mode.STREAM, rateLimit));

@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 
-import io.github.mcpsubscriptions.notification.NotificationDispatcher;
+import io.github.mcpsubscriptions.notification.NotificationEngine;
 import io.github.mcpsubscriptions.notification.ResourceChangedEvent;
 import io.github.mcpsubscriptions.resource.McpResource;
 import io.github.mcpsubscriptions.resource.ResourceDefinition;
@@ -111,7 +111,7 @@ class ListenTests {
 	@Test
 	void closingTheStreamCancelsTheSubscription() throws Exception {
 		McpTestClient client = start("mcp.endpoint.heartbeat-interval=100ms");
-		NotificationDispatcher dispatcher = this.context.getBean(NotificationDispatcher.class);
+		NotificationEngine dispatcher = this.context.getBean(NotificationEngine.class);
 		ListenManager listens = this.context.getBean(ListenManager.class);
 		SseStream stream = client.listen("{\"resourceSubscriptions\":[\"l://items\"]}");
 		assertThat(stream.nextMessage(WAIT)).isNotNull();
@@ -262,7 +262,7 @@ class ListenTests {
 			assertThat(stream.awaitEnd(WAIT)).as("the response ends at once").isTrue();
 		}
 		assertThat(listens.getOpenStreamCount()).isZero();
-		assertThat(this.context.getBean(NotificationDispatcher.class).getIndex().size()).isZero();
+		assertThat(this.context.getBean(NotificationEngine.class).getIndex().size()).isZero();
 		JsonNode resources = json(client.stateless("server/discover", "").body()).get("result")
 			.get("capabilities")
 			.get("resources");

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import io.github.mcpsubscriptions.notification.NotificationDispatcher;
+import io.github.mcpsubscriptions.notification.NotificationEngine;
 import io.github.mcpsubscriptions.notification.ResourceChangedEvent;
 import io.github.mcpsubscriptions.resource.McpResource;
 import io.github.mcpsubscriptions.subscription.ResourceAccessPolicy;
@@ -49,7 +49,7 @@ class McpSubscriptionsTests {
 	private ApplicationEventPublisher events;
 
 	@Autowired
-	private NotificationDispatcher dispatcher;
+	private NotificationEngine dispatcher;
 
 	private McpTestClient client;
 

@@ -6,11 +6,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcCodec;
+import io.github.mcpsubscriptions.notification.CorrelationMode;
 import io.github.mcpsubscriptions.notification.InMemoryResourceChangeFeed;
-import io.github.mcpsubscriptions.notification.NotificationDispatcher;
-import io.github.mcpsubscriptions.notification.NotificationEncoder;
+import io.github.mcpsubscriptions.notification.NotificationEngine;
 import io.github.mcpsubscriptions.subscription.ResourceAccessPolicy;
-import io.github.mcpsubscriptions.subscription.SubscriptionIndex;
 import io.github.mcpsubscriptions.test.ManualDeliveryScheduler;
 import io.github.mcpsubscriptions.test.MutableClock;
 import io.github.mcpsubscriptions.test.RecordingStream;
@@ -38,10 +37,13 @@ class McpSessionManagerTests {
 
 	private final InMemorySessionStore store = new InMemorySessionStore();
 
-	private final NotificationDispatcher dispatcher = new NotificationDispatcher(new InMemoryResourceChangeFeed(),
-			new SubscriptionIndex<>(), ResourceAccessPolicy.PERMIT_ALL, List.of(),
-			new NotificationEncoder(new JsonRpcCodec(), true), new ManualDeliveryScheduler(this.clock), this.clock, 10,
-			(uri) -> Duration.ZERO);
+	private final NotificationEngine dispatcher = NotificationEngine
+		.builder(new InMemoryResourceChangeFeed(), ResourceAccessPolicy.PERMIT_ALL, new JsonRpcCodec(),
+				new ManualDeliveryScheduler(this.clock))
+		.correlation(CorrelationMode.ALWAYS)
+		.clock(this.clock)
+		.outboxCapacity(10)
+		.build();
 
 	private final McpSessionManager manager = new McpSessionManager(this.store, new SecureRandomSessionIdGenerator(),
 			this.clock, settings(IDLE, 3), List.of((session, reason) -> this.ended.add(session.getId() + ":" + reason)),

@@ -9,7 +9,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.github.mcpsubscriptions.notification.NotificationDispatcher;
+import io.github.mcpsubscriptions.notification.NotificationEngine;
 import io.github.mcpsubscriptions.resource.McpResource;
 import io.github.mcpsubscriptions.session.McpSessionManager;
 import io.github.mcpsubscriptions.test.McpTestApplication;
@@ -46,7 +46,7 @@ class AbandonedSessionsStressTests {
 	private McpSessionManager sessions;
 
 	@Autowired
-	private NotificationDispatcher dispatcher;
+	private NotificationEngine dispatcher;
 
 	@Test
 	void abandonedSessionsLeaveNothingBehind() throws Exception {

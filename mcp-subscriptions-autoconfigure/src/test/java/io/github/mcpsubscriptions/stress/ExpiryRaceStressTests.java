@@ -12,7 +12,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
-import io.github.mcpsubscriptions.notification.NotificationDispatcher;
+import io.github.mcpsubscriptions.notification.NotificationEngine;
 import io.github.mcpsubscriptions.session.McpSession;
 import io.github.mcpsubscriptions.session.McpSessionManager;
 import io.github.mcpsubscriptions.session.SessionEndReason;
@@ -57,7 +57,7 @@ class ExpiryRaceStressTests {
 	private McpSessionManager sessions;
 
 	@Autowired
-	private NotificationDispatcher dispatcher;
+	private NotificationEngine dispatcher;
 
 	@Autowired
 	private Ends ends;

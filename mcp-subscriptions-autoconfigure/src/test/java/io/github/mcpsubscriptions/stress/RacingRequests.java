@@ -8,7 +8,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 
-import io.github.mcpsubscriptions.notification.NotificationDispatcher;
+import io.github.mcpsubscriptions.notification.NotificationEngine;
 import io.github.mcpsubscriptions.resource.McpResource;
 import io.github.mcpsubscriptions.test.McpTestClient;
 
@@ -91,7 +91,7 @@ public final class RacingRequests {
 	 * Assert that no subscriber and no subscription is left.
 	 * @param dispatcher the dispatcher
 	 */
-	static void assertNothingLeft(NotificationDispatcher dispatcher) {
+	static void assertNothingLeft(NotificationEngine dispatcher) {
 		assertThat(dispatcher.getIndex().size()).isZero();
 		assertThat(dispatcher.getIndex().subscriberCount()).isZero();
 		assertThat(dispatcher.getSubscribers()).isEmpty();

@@ -9,7 +9,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.github.mcpsubscriptions.notification.NotificationDispatcher;
+import io.github.mcpsubscriptions.notification.NotificationEngine;
 import io.github.mcpsubscriptions.notification.ResourceChangedEvent;
 import io.github.mcpsubscriptions.resource.McpResource;
 import io.github.mcpsubscriptions.test.McpTestApplication;
@@ -47,7 +47,7 @@ class ReconnectStressTests {
 	private ApplicationEventPublisher events;
 
 	@Autowired
-	private NotificationDispatcher dispatcher;
+	private NotificationEngine dispatcher;
 
 	@Test
 	void reconnectCyclesLoseNothingInsideTheLogWindow() throws Exception {

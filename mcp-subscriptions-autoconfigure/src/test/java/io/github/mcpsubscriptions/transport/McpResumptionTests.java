@@ -6,8 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import io.github.mcpsubscriptions.notification.NotificationDispatcher;
-import io.github.mcpsubscriptions.notification.NotificationEncoder;
+import io.github.mcpsubscriptions.notification.NotificationEngine;
 import io.github.mcpsubscriptions.notification.ResourceChangedEvent;
 import io.github.mcpsubscriptions.resource.McpResource;
 import io.github.mcpsubscriptions.test.McpTestApplication;
@@ -54,7 +53,7 @@ class McpResumptionTests {
 	private ApplicationEventPublisher events;
 
 	@Autowired
-	private NotificationDispatcher dispatcher;
+	private NotificationEngine dispatcher;
 
 	private McpTestClient client;
 
@@ -169,7 +168,7 @@ class McpResumptionTests {
 			assertThat(ids.add(event.id())).isTrue();
 			SseEvent replayed = resumed.nextMessage(WAIT);
 			assertThat(uriOf(replayed)).as("resumed right after the priming event").isEqualTo("r://items/2");
-			assertThat(replayed.data()).doesNotContain(NotificationEncoder.RESYNC_META);
+			assertThat(replayed.data()).doesNotContain(NotificationEngine.RESYNC_META);
 		}
 	}
 
@@ -275,7 +274,7 @@ class McpResumptionTests {
 				streamPart + "1.99999999999999999999999")) {
 			try (SseStream resumed = this.client.openStream(session, "Last-Event-ID", forged)) {
 				assertThat(resumed.response().statusCode()).as(forged).isEqualTo(200);
-				assertThat(params(resumed.nextMessage(WAIT)).get("_meta").has(NotificationEncoder.RESYNC_META))
+				assertThat(params(resumed.nextMessage(WAIT)).get("_meta").has(NotificationEngine.RESYNC_META))
 					.as(forged)
 					.isTrue();
 				publish("r://items/" + item);
@@ -296,7 +295,7 @@ class McpResumptionTests {
 		try (SseStream stream = this.client.openStream(session)) {
 			List<JsonNode> resyncs = List.of(params(stream.nextMessage(WAIT)), params(stream.nextMessage(WAIT)));
 			assertThat(resyncs).as("past 3 waiting notifications, a resync per subscription: never a silent gap")
-				.allSatisfy((params) -> assertThat(params.path("_meta").has(NotificationEncoder.RESYNC_META)).isTrue());
+				.allSatisfy((params) -> assertThat(params.path("_meta").has(NotificationEngine.RESYNC_META)).isTrue());
 			assertThat(resyncs).extracting((params) -> params.get("subscribedUri").stringValue())
 				.containsExactlyInAnyOrder("r://items/{id}", "r://items/7");
 			assertThat(stream.nextMessage(Duration.ofMillis(300))).as("the resyncs stand for the rest").isNull();
@@ -335,7 +334,7 @@ class McpResumptionTests {
 		assertThat(event).as("a message arrives").isNotNull();
 		JsonNode message = json(event.data());
 		JsonNode params = message.get("params");
-		assertThat(params.get("_meta").get(NotificationEncoder.RESYNC_META).booleanValue()).isTrue();
+		assertThat(params.get("_meta").get(NotificationEngine.RESYNC_META).booleanValue()).isTrue();
 		return message.get("method").stringValue() + " " + (params.has("uri") ? params.get("uri").stringValue() : "-")
 				+ " for " + params.get("subscribedUri").stringValue();
 	}

@@ -10,7 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 
-import io.github.mcpsubscriptions.notification.NotificationDispatcher;
+import io.github.mcpsubscriptions.notification.NotificationEngine;
 import io.github.mcpsubscriptions.notification.ResourceChangedEvent;
 import io.github.mcpsubscriptions.resource.McpResource;
 import io.github.mcpsubscriptions.server.ListenManager;
@@ -74,7 +74,7 @@ class StalledStreamEndTests {
 
 	private McpEndpoint endpoint;
 
-	private NotificationDispatcher dispatcher;
+	private NotificationEngine dispatcher;
 
 	@AfterEach
 	void close() {
@@ -161,7 +161,7 @@ class StalledStreamEndTests {
 		this.webApplication = (StandardContext) server.getTomcat().getHost().findChildren()[0];
 		this.listens = this.context.getBean(ListenManager.class);
 		this.endpoint = this.context.getBean(McpEndpoint.class);
-		this.dispatcher = this.context.getBean(NotificationDispatcher.class);
+		this.dispatcher = this.context.getBean(NotificationEngine.class);
 		// The acceptor counts the connection it waits for.
 		this.idleConnections = this.connector.getConnectionCount();
 	}

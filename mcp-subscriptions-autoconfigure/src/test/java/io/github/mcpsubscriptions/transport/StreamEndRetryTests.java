@@ -12,7 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import io.github.mcpsubscriptions.notification.NotificationDispatcher;
+import io.github.mcpsubscriptions.notification.NotificationEngine;
 import io.github.mcpsubscriptions.notification.ResourceChangedEvent;
 import io.github.mcpsubscriptions.resource.McpResource;
 import io.github.mcpsubscriptions.session.McpSessionManager;
@@ -154,7 +154,7 @@ class StreamEndRetryTests {
 			McpTestClient client = new McpTestClient(port);
 			String session = subscribed(client, "2025-11-25");
 			McpSessionManager sessions = context.getBean(McpSessionManager.class);
-			NotificationDispatcher dispatcher = context.getBean(NotificationDispatcher.class);
+			NotificationEngine dispatcher = context.getBean(NotificationEngine.class);
 			try (Socket socket = new Socket()) {
 				socket.setReceiveBufferSize(1024);
 				socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 5000);

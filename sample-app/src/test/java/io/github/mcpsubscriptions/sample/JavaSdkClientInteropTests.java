@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import io.github.mcpsubscriptions.notification.NotificationDispatcher;
+import io.github.mcpsubscriptions.notification.NotificationEngine;
 import io.github.mcpsubscriptions.notification.Subscriber;
 import io.github.mcpsubscriptions.sample.files.WatchedDirectory;
 import io.github.mcpsubscriptions.session.McpSessionManager;
@@ -49,7 +49,7 @@ class JavaSdkClientInteropTests {
 	private McpSessionManager sessions;
 
 	@Autowired
-	private NotificationDispatcher dispatcher;
+	private NotificationEngine dispatcher;
 
 	@Autowired
 	private WatchedDirectory directory;
@@ -241,7 +241,7 @@ class JavaSdkClientInteropTests {
 				.filter((candidate) -> this.dispatcher.getIndex().subscriptionsOf(candidate).containsAll(subscriptions))
 				.findFirst()
 				.orElseThrow();
-			subscriber.getOutbox().resync();
+			this.dispatcher.resync(subscriber);
 
 			// One resync per subscription, each re-read by the client; a read answered
 			// with

@@ -1,4 +1,4 @@
-package io.github.mcpsubscriptions.benchmarks;
+package io.github.mcpsubscriptions.notification;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -10,16 +10,8 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
+import io.github.mcpsubscriptions.benchmarks.JsonText;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcCodec;
-import io.github.mcpsubscriptions.notification.DeliveryScheduler;
-import io.github.mcpsubscriptions.notification.EncodedMessage;
-import io.github.mcpsubscriptions.notification.InMemoryResourceChangeFeed;
-import io.github.mcpsubscriptions.notification.MessageStream;
-import io.github.mcpsubscriptions.notification.NotificationDispatcher;
-import io.github.mcpsubscriptions.notification.NotificationEncoder;
-import io.github.mcpsubscriptions.notification.OutboundNotification;
-import io.github.mcpsubscriptions.notification.ResourceChange;
-import io.github.mcpsubscriptions.notification.Subscriber;
 import io.github.mcpsubscriptions.resource.ResourceDefinition;
 import io.github.mcpsubscriptions.resource.ResourceRegistry;
 import io.github.mcpsubscriptions.security.ResourceRuleAccessPolicy;
@@ -59,6 +51,9 @@ import org.springframework.security.authentication.TestingAuthenticationToken;
  * ({@link Encoding}): one {@code notifications/resources/updated} with {@code uri},
  * {@code subscribedUri} and a one-entry {@code _meta}, written by
  * {@link NotificationEncoder} (Jackson) and by a hand-built string (the lower bound).
+ * <p>
+ * In the engine's package, since what it measures (the dispatcher, the encoder, the
+ * outboxes) is package-private behind {@link NotificationEngine}.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
