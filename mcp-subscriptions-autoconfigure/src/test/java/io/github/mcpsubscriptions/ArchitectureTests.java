@@ -36,7 +36,7 @@ class ArchitectureTests {
 
 	/** The core: the protocol, the registries and the delivery engine. */
 	private static final String[] CORE = { "jsonrpc", "transport", "session", "server", "notification", "subscription",
-			"resource", "prompt", "tool" };
+			"thread", "resource", "prompt", "tool" };
 
 	/**
 	 * The interfaces users implement (docs/extension-points.md), part of the API with the

@@ -11,6 +11,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import io.github.mcpsubscriptions.thread.ExecutorShutdown;
+import io.github.mcpsubscriptions.thread.McpThreads;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 

@@ -9,7 +9,7 @@ import java.util.function.ToIntFunction;
 
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcErrorCodes;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcException;
-import io.github.mcpsubscriptions.notification.NotificationDispatcher;
+import io.github.mcpsubscriptions.notification.NotificationEngine;
 import io.github.mcpsubscriptions.notification.Subscriber;
 import io.github.mcpsubscriptions.session.McpSession;
 import io.github.mcpsubscriptions.session.McpSessionManager;
@@ -36,7 +36,7 @@ final class Limits {
 
 	static final String MAX_STREAMS_PER_PRINCIPAL = "mcp.listen.max-streams-per-principal";
 
-	private final NotificationDispatcher dispatcher;
+	private final NotificationEngine dispatcher;
 
 	private final McpSessionManager sessionManager;
 
@@ -56,7 +56,7 @@ final class Limits {
 
 	private final ConcurrentHashMap<String, Integer> streamsByPrincipal = new ConcurrentHashMap<>();
 
-	Limits(NotificationDispatcher dispatcher, McpSessionManager sessionManager, SubscriptionLimits subscriptions) {
+	Limits(NotificationEngine dispatcher, McpSessionManager sessionManager, SubscriptionLimits subscriptions) {
 		this.dispatcher = dispatcher;
 		this.sessionManager = sessionManager;
 		this.subscriptions = subscriptions;

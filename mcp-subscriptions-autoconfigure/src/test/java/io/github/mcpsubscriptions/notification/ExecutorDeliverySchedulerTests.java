@@ -6,6 +6,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.github.mcpsubscriptions.thread.McpThreads;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -155,7 +156,7 @@ class ExecutorDeliverySchedulerTests {
 		CountDownLatch unblock = new CountDownLatch(1);
 		CountDownLatch heldRan = new CountDownLatch(1);
 		try (ExecutorDeliveryScheduler scheduler = new ExecutorDeliveryScheduler(4, 1, Duration.ofMinutes(10),
-				Duration.ofMillis(100), interval, false)) {
+				Duration.ofMillis(100), interval, McpThreads.platform())) {
 			saturate(scheduler, unblock);
 			assertThat(scheduler.holdBack(heldRan::countDown, 0, bound))
 				.as("nothing new for the bound: what waits is the last change, written now")

@@ -1,4 +1,4 @@
-package io.github.mcpsubscriptions.notification;
+package io.github.mcpsubscriptions.thread;
 
 import java.util.List;
 import java.util.Set;

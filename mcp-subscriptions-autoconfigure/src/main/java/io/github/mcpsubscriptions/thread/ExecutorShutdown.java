@@ -1,4 +1,4 @@
-package io.github.mcpsubscriptions.notification;
+package io.github.mcpsubscriptions.thread;
 
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -10,8 +10,10 @@ import org.apache.commons.logging.LogFactory;
 /**
  * Stops executors and waits, bounded, for their threads to end: a thread still running
  * when the web server stops is reported by Tomcat as a leak.
+ *
+ * @since 0.1.0
  */
-final class ExecutorShutdown {
+public final class ExecutorShutdown {
 
 	private static final Log logger = LogFactory.getLog(ExecutorShutdown.class);
 
@@ -20,7 +22,11 @@ final class ExecutorShutdown {
 	private ExecutorShutdown() {
 	}
 
-	static void now(ExecutorService... executors) {
+	/**
+	 * Stop executors at once and wait, bounded, for them to terminate.
+	 * @param executors the executors
+	 */
+	public static void now(ExecutorService... executors) {
 		now(List.of(), executors);
 	}
 
