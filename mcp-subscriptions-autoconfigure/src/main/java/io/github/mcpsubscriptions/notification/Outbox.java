@@ -468,7 +468,7 @@ public final class Outbox {
 					}
 					return;
 				}
-				batch = new Batch(current, action, keepAlive, first);
+				batch = new Batch(action, keepAlive, first);
 			}
 			try {
 				assert !Thread.holdsLock(this.lock) : "Never written under the outbox's lock";
@@ -539,12 +539,11 @@ public final class Outbox {
 	/**
 	 * One step of the drain, written with one flush: the attach action or a keep-alive,
 	 * then the replay or the notifications that are due, up to the batch's size (the
-	 * stream ends it at its byte budget). It writes only while its attachment is the
-	 * outbox's.
+	 * stream ends it at its byte budget). It writes only while its stream is the attached
+	 * one. (It holds no reference to the attachment: one is made per notification
+	 * written, and a field more would make each a few bytes larger.)
 	 */
 	private final class Batch implements MessageStream.BatchWriter {
-
-		private final Attachment attachment;
 
 		private @Nullable AttachAction action;
 
@@ -557,9 +556,7 @@ public final class Outbox {
 		/** Whether the batch ended because nothing more was due (not for its budget). */
 		boolean exhausted;
 
-		Batch(Attachment attachment, @Nullable AttachAction action, boolean keepAlive,
-				@Nullable OutboundNotification first) {
-			this.attachment = attachment;
+		Batch(@Nullable AttachAction action, boolean keepAlive, @Nullable OutboundNotification first) {
 			this.action = action;
 			this.keepAlive = keepAlive;
 			this.next = first;
@@ -578,12 +575,12 @@ public final class Outbox {
 				stream.sendComment("keep-alive");
 				return true;
 			}
-			Replay replaying = replayFor(this.attachment);
+			Replay replaying = replayFor(stream);
 			if (replaying != null) {
 				if (this.written >= Outbox.this.batchSize) {
 					return false;
 				}
-				if (writeReplayed(replaying, this.attachment, stream)) {
+				if (writeReplayed(replaying, stream)) {
 					this.written++;
 					return true;
 				}
@@ -595,7 +592,7 @@ public final class Outbox {
 					return false;
 				}
 				synchronized (Outbox.this.lock) {
-					if (Outbox.this.attachment == this.attachment) {
+					if (isAttached(stream)) {
 						notification = pollDue();
 					}
 				}
@@ -627,18 +624,26 @@ public final class Outbox {
 
 	}
 
-	/** The replay still owed to the attachment, while it is the outbox's. */
-	private @Nullable Replay replayFor(Attachment attached) {
+	/** The replay still owed to the stream, while it is the attached one. */
+	private @Nullable Replay replayFor(MessageStream stream) {
 		synchronized (this.lock) {
-			return (this.attachment == attached) ? attached.replay : null;
+			Attachment current = this.attachment;
+			return (current != null && current.stream == stream) ? current.replay : null;
 		}
+	}
+
+	/** Called with the lock held: whether the stream is the one written to. */
+	private boolean isAttached(MessageStream stream) {
+		assert Thread.holdsLock(this.lock);
+		Attachment current = this.attachment;
+		return current != null && current.stream == stream;
 	}
 
 	/**
 	 * Write the replay's next message.
 	 * @return {@code false} when the replay is over
 	 */
-	private boolean writeReplayed(Replay replaying, Attachment attached, MessageStream stream) throws IOException {
+	private boolean writeReplayed(Replay replaying, MessageStream stream) throws IOException {
 		boolean more;
 		try {
 			more = replaying.writeNext(stream, this);
@@ -651,8 +656,9 @@ public final class Outbox {
 		}
 		if (!more) {
 			synchronized (this.lock) {
-				if (attached.replay == replaying) {
-					attached.replay = null;
+				Attachment current = this.attachment;
+				if (current != null && current.replay == replaying) {
+					current.replay = null;
 				}
 			}
 		}
