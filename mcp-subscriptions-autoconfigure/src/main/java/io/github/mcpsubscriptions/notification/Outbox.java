@@ -7,6 +7,7 @@ import java.time.Instant;
 import java.util.Collection;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 
@@ -94,6 +95,11 @@ public final class Outbox {
 
 	private final Clock clock;
 
+	/**
+	 * The clock in the unit {@link Pending} takes, read only where a rate limit applies.
+	 */
+	private final LongSupplier nanoClock;
+
 	private final DeliveryScheduler scheduler;
 
 	private final Writer writer;
@@ -146,6 +152,7 @@ public final class Outbox {
 		this.batchSize = batch.maxNotifications();
 		this.batchBytes = batch.maxBytes();
 		this.clock = clock;
+		this.nanoClock = () -> Pending.nanos(clock.instant());
 		this.scheduler = scheduler;
 		this.writer = writer;
 		this.stats = stats;
@@ -679,12 +686,12 @@ public final class Outbox {
 
 	/**
 	 * Called with the lock held: the first waiting notification that no rate limit holds
-	 * back. The clock is read only where a rate limit may apply: this runs for every
+	 * back. The clock is read only where a rate limit applies: this runs for every
 	 * notification written.
 	 */
 	private @Nullable OutboundNotification pollDue() {
 		assert Thread.holdsLock(this.lock);
-		return this.pending.pollDue(this.pending.isRateLimited() ? Pending.nanos(this.clock.instant()) : 0);
+		return this.pending.pollDue(this.nanoClock);
 	}
 
 	/**
@@ -698,7 +705,7 @@ public final class Outbox {
 			return;
 		}
 		this.wakeUpAt = due;
-		long delay = due - Pending.nanos(this.clock.instant());
+		long delay = due - this.nanoClock.getAsLong();
 		this.scheduler.schedule(() -> {
 			synchronized (this.lock) {
 				this.wakeUpAt = NO_WAKE_UP;

@@ -9,6 +9,7 @@ import java.util.Iterator;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 
@@ -194,19 +195,35 @@ final class Pending {
 	/**
 	 * Take out the first waiting notification that no rate limit holds back; one held
 	 * back is counted as delayed once.
-	 * @param now the clock (nanos); read it only when {@link #isRateLimited()}, as this
-	 * runs for every notification written
+	 * @param now the time (nanos)
 	 * @return the notification, or {@code null} when none is due
 	 */
 	@Nullable OutboundNotification pollDue(long now) {
+		return pollDue(() -> now);
+	}
+
+	/**
+	 * Take out the first waiting notification that no rate limit holds back, reading the
+	 * time only when a minimum interval applies to a candidate: this runs for every
+	 * notification written, and most have none.
+	 * @param clock the time (nanos)
+	 * @return the notification, or {@code null} when none is due
+	 */
+	@Nullable OutboundNotification pollDue(LongSupplier clock) {
 		if (!this.rateLimited) {
 			return taken(this.waiting.pollFirst());
 		}
+		long now = 0;
+		boolean timeRead = false;
 		Iterator<OutboundNotification> iterator = this.waiting.iterator();
 		while (iterator.hasNext()) {
 			OutboundNotification candidate = iterator.next();
 			long interval = heldFor(candidate);
 			if (interval > 0) {
+				if (!timeRead) {
+					now = clock.getAsLong();
+					timeRead = true;
+				}
 				String subscription = candidate.subscribedUri();
 				Long last = this.lastTaken.get(subscription);
 				if (last != null && now - last < interval) {
@@ -303,8 +320,7 @@ final class Pending {
 	}
 
 	/**
-	 * Whether a rate limit may hold a notification back, so that {@link #pollDue(long)}
-	 * needs the time.
+	 * Whether a rate limit may hold a notification back.
 	 * @return whether any minimum interval is set
 	 */
 	boolean isRateLimited() {

@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
@@ -111,6 +112,19 @@ class PendingTests {
 		OutboundNotification resync = pending.pollDue(2 * SECOND);
 		assertThat(resync).isNotNull();
 		assertThat(resync.resync()).isTrue();
+	}
+
+	@Test
+	void theTimeIsReadOnlyWhereAMinimumIntervalApplies() {
+		Pending pending = new Pending(10, 10, (uri) -> uri.equals("a://slow") ? Duration.ofSeconds(5) : Duration.ZERO,
+				this.stats, List::of);
+		AtomicInteger reads = new AtomicInteger();
+		pending.offer(change("a://fast/1", "a://fast", 1), true);
+		assertThat(pending.pollDue(() -> reads.incrementAndGet())).isNotNull();
+		assertThat(reads).hasValue(0);
+		pending.offer(change("a://slow/1", "a://slow", 1), true);
+		assertThat(pending.pollDue(() -> reads.incrementAndGet())).isNotNull();
+		assertThat(reads).hasValue(1);
 	}
 
 	@Test
