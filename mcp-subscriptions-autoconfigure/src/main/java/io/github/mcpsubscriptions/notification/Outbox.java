@@ -5,12 +5,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.Iterator;
-import java.util.Map;
-import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 
@@ -19,22 +16,19 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One subscriber's queue of notifications on their way to its stream.
+ * One subscriber's notifications on their way to its stream: what waits to be sent is a
+ * {@link Pending} (coalescing, resync coverage, rate limits, bounds and overflow); this
+ * drains it onto the {@link Attachment attached stream}.
  * <ul>
- * <li><b>Coalescing:</b> a notification with the same key (method, URI, subscribed URI)
- * as one still waiting replaces it in place, with the newer attributes.</li>
- * <li><b>Rate limits delay, never drop:</b> after a notification for a subscription, the
- * next one for it waits out the minimum interval; a timer then sends what waits, so the
- * last change is always told (trailing edge).</li>
  * <li><b>No stream yet:</b> notifications wait and go out when one attaches, up to a
  * smaller bound than a reading stream's: past it what waits is replaced by a resync of
  * every active subscription, which then stands for whatever follows (a session that never
  * reconnects holds no more than that).</li>
- * <li><b>A resync covers its subscription:</b> while one waits, later notifications of
- * that subscription are merged into it: the client re-reads after it anyway.</li>
- * <li><b>Bounded:</b> past the capacity the outbox overflows: what waits is dropped, the
- * stream is closed, and for every active subscription a resync notification is queued, so
- * the client learns it must re-read. A gap is never silent.</li>
+ * <li><b>Overflow:</b> past the capacity, what waits is dropped, the stream is closed,
+ * and for every active subscription a resync notification is queued, so the client learns
+ * it must re-read. A gap is never silent.</li>
+ * <li><b>Rate limits delay, never drop:</b> a timer sends what a minimum interval held
+ * back once it is due, so the last change is always told (trailing edge).</li>
  * <li><b>One writer:</b> at most one drain runs at a time, so writes to a stream are
  * serialized and in order.</li>
  * <li><b>Batched:</b> what is due is written with one flush, up to a {@link WriteBatch}
@@ -49,8 +43,8 @@ import org.jspecify.annotations.Nullable;
  * takes it, before anything waiting; it is never materialised whole.</li>
  * <li><b>No thread waits for a client:</b> when a non-blocking stream still holds what
  * the client has not taken, the drain ends and resumes on the stream's callback; what
- * arrives meanwhile waits here (coalesced, bounded), and the write timeout counts from
- * the write the client has not taken.</li>
+ * arrives meanwhile waits (coalesced, bounded), and the write timeout counts from the
+ * write the client has not taken.</li>
  * </ul>
  *
  * @since 0.1.0
@@ -59,9 +53,10 @@ final class Outbox {
 
 	private static final Log logger = LogFactory.getLog(Outbox.class);
 
-	private static final long NOT_WRITING = Long.MIN_VALUE;
-
 	private static final long NEVER = Long.MIN_VALUE / 2;
+
+	/** {@link #wakeUpAt} while no wake-up is scheduled. */
+	private static final long NO_WAKE_UP = Long.MAX_VALUE;
 
 	/** How long after company came a lone notification may wait for more. */
 	private static final long COMPANY_MEMORY_MILLIS = 1000;
@@ -84,33 +79,26 @@ final class Outbox {
 
 	}
 
-	private final WaitingNotifications pending = new WaitingNotifications();
+	private final Pending pending;
 
 	/**
-	 * The lock is the queue it guards, which is never handed out: a change is offered to
-	 * thousands of outboxes in a row, and this is one object fewer to fetch for each.
+	 * The lock is what waits, which is never handed out: a change is offered to thousands
+	 * of outboxes in a row, and this is one object fewer to fetch for each.
 	 */
-	private final Object lock = this.pending;
+	private final Object lock;
 
 	/** Made once: a drain starts for most offers. */
 	private final Runnable drainTask = this::drain;
 
-	private final Set<OutboundNotification.Key> delayed = new HashSet<>();
-
-	private final Map<String, Instant> lastSent = new HashMap<>();
-
-	private final int capacity;
-
-	private final int detachedCapacity;
-
-	private final Function<String, Duration> minInterval;
-
-	/**
-	 * Whether a minimum interval may hold a notification back: most outboxes have none.
-	 */
-	private final boolean rateLimited;
+	/** Made once: every attachment's writable callback calls it. */
+	private final Consumer<Attachment> writableTask = this::writable;
 
 	private final Clock clock;
+
+	/**
+	 * The clock in the unit {@link Pending} takes, read only where a rate limit applies.
+	 */
+	private final LongSupplier nanoClock;
 
 	private final DeliveryScheduler scheduler;
 
@@ -118,33 +106,17 @@ final class Outbox {
 
 	private final NotificationStats stats;
 
-	private final Supplier<Collection<String>> activeSubscriptions;
-
 	private final int batchSize;
 
 	private final int batchBytes;
 
-	private @Nullable MessageStream stream;
-
-	private @Nullable AttachAction attachAction;
-
-	private @Nullable Replay replay;
-
-	/** The stream the replay is for: a replay never continues on another stream. */
-	private @Nullable MessageStream replayStream;
-
-	private boolean keepAliveRequested;
-
 	/**
-	 * When the write the client has not taken yet began (the clock's millis), or
-	 * {@link #NOT_WRITING}: a number rather than an {@code Instant}, as it is set for
-	 * every batch and a reference stored into this long-lived object costs the garbage
-	 * collector.
+	 * The stream written to and what belongs to it, or {@code null}. Volatile for the
+	 * stall check, which looks at it without the lock first; changed under the lock.
 	 */
-	private volatile long writeStartedAt = NOT_WRITING;
+	private volatile @Nullable Attachment attachment;
 
-	private @Nullable MessageStream awaiting;
-
+	/** Whether a drain runs (or is submitted, or waits for company). */
 	private boolean draining;
 
 	/**
@@ -156,22 +128,10 @@ final class Outbox {
 	/** Whether the running drain has waited for company once already. */
 	private boolean gathered;
 
-	private @Nullable Runnable onWritable;
-
-	/**
-	 * The stream {@link #onWritable} is for: a callback never outlives its stream's turn.
-	 */
-	private @Nullable MessageStream onWritableStream;
-
-	private @Nullable Instant wakeUpAt;
+	/** When the scheduled rate-limit wake-up is due (the pending's nanos). */
+	private long wakeUpAt = NO_WAKE_UP;
 
 	private boolean closed;
-
-	/**
-	 * Whether a resync may wait in {@link #pending}: until one is queued, and again once
-	 * the outbox has emptied, an offer need not look for one.
-	 */
-	private boolean resyncMayWait;
 
 	Outbox(int capacity, Function<String, Duration> minInterval, Clock clock, DeliveryScheduler scheduler,
 			Writer writer, NotificationStats stats, Supplier<Collection<String>> activeSubscriptions) {
@@ -187,24 +147,15 @@ final class Outbox {
 	Outbox(int capacity, int detachedCapacity, Function<String, Duration> minInterval, Clock clock,
 			DeliveryScheduler scheduler, Writer writer, NotificationStats stats,
 			Supplier<Collection<String>> activeSubscriptions, WriteBatch batch) {
-		if (capacity < 1) {
-			throw new IllegalArgumentException("The outbox capacity must be at least 1, was " + capacity);
-		}
-		if (detachedCapacity < 1) {
-			throw new IllegalArgumentException(
-					"The outbox capacity without a stream must be at least 1, was " + detachedCapacity);
-		}
-		this.detachedCapacity = Math.min(detachedCapacity, capacity);
+		this.pending = new Pending(capacity, detachedCapacity, minInterval, stats, activeSubscriptions);
+		this.lock = this.pending;
 		this.batchSize = batch.maxNotifications();
 		this.batchBytes = batch.maxBytes();
-		this.capacity = capacity;
-		this.minInterval = minInterval;
-		this.rateLimited = !(minInterval instanceof MinIntervals intervals) || !intervals.isUnlimited();
 		this.clock = clock;
+		this.nanoClock = () -> Pending.nanos(clock.instant());
 		this.scheduler = scheduler;
 		this.writer = writer;
 		this.stats = stats;
-		this.activeSubscriptions = activeSubscriptions;
 	}
 
 	/**
@@ -218,31 +169,18 @@ final class Outbox {
 			if (this.closed) {
 				return null;
 			}
-			if (this.resyncMayWait && coveredByResync(notification)) {
-				this.stats.coalesced.increment();
-				return null;
-			}
-			// A notification with the same key keeps its place and takes the newer
-			// attributes; a new one goes last, and is taken back if it does not fit.
-			if (this.pending.put(notification) != null) {
-				this.stats.coalesced.increment();
-				return null;
-			}
-			this.resyncMayWait |= notification.resync();
-			int waiting = this.pending.size() - 1;
-			if (this.stream == null && waiting >= this.detachedCapacity) {
-				// Nobody reads: what waits becomes a resync per subscription, which
-				// covers
-				// whatever else arrives until a stream attaches.
-				this.pending.remove(notification.key());
-				overflow();
-				return null;
-			}
-			if (waiting < this.capacity) {
+			Attachment current = this.attachment;
+			Pending.Offer offer = this.pending.offer(notification, current != null);
+			if (offer == Pending.Offer.QUEUED) {
 				return startDrain() ? this.drainTask : null;
 			}
-			this.pending.remove(notification.key());
-			toClose = overflow();
+			if (offer == Pending.Offer.COALESCED) {
+				return null;
+			}
+			this.pending.overflow(this.clock.instant());
+			// Nobody reads, or the reader fell too far behind: it is given up.
+			this.attachment = null;
+			toClose = (current != null) ? current.stream : null;
 		}
 		if (toClose != null) {
 			toClose.close();
@@ -251,73 +189,11 @@ final class Outbox {
 	}
 
 	/**
-	 * Whether a resync of the notification's subscription waits: it tells the client to
-	 * re-read after this change too. Called with the lock held.
-	 */
-	private boolean coveredByResync(OutboundNotification notification) {
-		assert Thread.holdsLock(this.lock);
-		String subscribedUri = notification.subscribedUri();
-		if (subscribedUri == null || notification.resync()) {
-			return false;
-		}
-		OutboundNotification waiting = this.pending
-			.get(OutboundNotification.resync(subscribedUri, Instant.EPOCH).key());
-		return waiting != null && waiting.resync();
-	}
-
-	/** Called with the lock held. */
-	private @Nullable MessageStream overflow() {
-		assert Thread.holdsLock(this.lock);
-		this.stats.overflows.increment();
-		this.stats.droppedOnOverflow.add(this.pending.size() + 1);
-		this.pending.clear();
-		this.delayed.clear();
-		queueResyncs();
-		MessageStream current = this.stream;
-		this.stream = null;
-		this.replay = null;
-		this.replayStream = null;
-		return current;
-	}
-
-	/**
-	 * Queue a resync notification for every active subscription: the client may have
-	 * missed changes and should re-read. Called with the lock held.
-	 */
-	private void queueResyncs() {
-		assert Thread.holdsLock(this.lock);
-		queueResyncs((subscribedUri) -> true);
-	}
-
-	/** Called with the lock held. */
-	private void queueResyncs(Predicate<String> subscriptions) {
-		assert Thread.holdsLock(this.lock);
-		Instant now = this.clock.instant();
-		for (String subscribedUri : this.activeSubscriptions.get()) {
-			if (!subscriptions.test(subscribedUri)) {
-				continue;
-			}
-			if (this.pending.size() >= this.capacity) {
-				break;
-			}
-			OutboundNotification resync = OutboundNotification.resync(subscribedUri, now);
-			this.pending.put(resync);
-			this.resyncMayWait = true;
-			this.stats.resyncsQueued.increment();
-		}
-	}
-
-	/**
 	 * Tell the client, on its next stream, to re-read every subscription (after a gap
 	 * that replay cannot fill).
 	 */
 	void resync() {
-		synchronized (this.lock) {
-			if (!this.closed) {
-				queueResyncs();
-			}
-		}
-		requestDrain();
+		resync((subscribedUri) -> true);
 	}
 
 	/**
@@ -328,7 +204,7 @@ final class Outbox {
 	void resync(Predicate<String> subscriptions) {
 		synchronized (this.lock) {
 			if (!this.closed) {
-				queueResyncs(subscriptions);
+				this.pending.resync(subscriptions, this.clock.instant());
 			}
 		}
 		requestDrain();
@@ -341,9 +217,7 @@ final class Outbox {
 	 */
 	void forget(String subscribedUri) {
 		synchronized (this.lock) {
-			this.pending.removeIf((notification) -> subscribedUri.equals(notification.subscribedUri()));
-			this.delayed.removeIf((key) -> subscribedUri.equals(key.subscribedUri()));
-			this.lastSent.remove(subscribedUri);
+			this.pending.forget(subscribedUri);
 		}
 	}
 
@@ -396,9 +270,9 @@ final class Outbox {
 	 */
 	void replay(MessageStream stream, Replay replay) {
 		synchronized (this.lock) {
-			if (!this.closed && this.stream == stream) {
-				this.replay = replay;
-				this.replayStream = stream;
+			Attachment current = this.attachment;
+			if (!this.closed && current != null && current.stream == stream) {
+				current.replay = replay;
 			}
 		}
 	}
@@ -421,15 +295,9 @@ final class Outbox {
 			if (this.closed) {
 				return;
 			}
-			this.stream = stream;
-			this.attachAction = action;
-			this.replay = null;
-			this.replayStream = null;
-			// A stream given up while the client had not taken a write does not count
-			// against
-			// the new one.
-			this.awaiting = null;
-			this.writeStartedAt = NOT_WRITING;
+			// Nothing of the previous stream carries over: a write its client had not
+			// taken does not count against the new one, its replay is not the new one's.
+			this.attachment = new Attachment(stream, action, this.writableTask);
 		}
 		requestDrain();
 	}
@@ -441,10 +309,11 @@ final class Outbox {
 	 */
 	void keepAlive() {
 		synchronized (this.lock) {
-			if (this.stream == null || this.draining || this.awaiting == this.stream) {
+			Attachment current = this.attachment;
+			if (current == null || this.draining || current.awaiting) {
 				return;
 			}
-			this.keepAliveRequested = true;
+			current.keepAlive = true;
 		}
 		requestDrain();
 	}
@@ -458,25 +327,23 @@ final class Outbox {
 	 * @return the stalled stream, or {@code null}
 	 */
 	@Nullable MessageStream takeStalledStream(Instant now, Duration timeout) {
-		long started = this.writeStartedAt;
-		if (started == NOT_WRITING || now.toEpochMilli() - started <= timeout.toMillis()) {
+		long nowMillis = now.toEpochMilli();
+		long timeoutMillis = timeout.toMillis();
+		Attachment seen = this.attachment;
+		if (seen == null || !seen.stalled(nowMillis, timeoutMillis)) {
 			return null;
 		}
 		synchronized (this.lock) {
-			MessageStream stalled = this.stream;
-			if (stalled == null) {
+			if (this.attachment != seen || !seen.stalled(nowMillis, timeoutMillis)) {
+				// Another stream attached, or the client took the write meanwhile.
 				return null;
 			}
-			this.stream = null;
-			this.awaiting = null;
-			this.writeStartedAt = NOT_WRITING;
-			this.replay = null;
-			this.replayStream = null;
+			this.attachment = null;
 			this.stats.stalls.increment();
 			if (!this.closed) {
-				queueResyncs();
+				this.pending.resync((subscribedUri) -> true, this.clock.instant());
 			}
-			return stalled;
+			return seen.stream;
 		}
 	}
 
@@ -487,7 +354,7 @@ final class Outbox {
 	void queueResync() {
 		synchronized (this.lock) {
 			if (!this.closed) {
-				queueResyncs();
+				this.pending.resync((subscribedUri) -> true, this.clock.instant());
 			}
 		}
 	}
@@ -498,20 +365,9 @@ final class Outbox {
 	 */
 	void detach(MessageStream stream) {
 		synchronized (this.lock) {
-			if (this.stream == stream) {
-				this.stream = null;
-			}
-			if (this.replayStream == stream) {
-				this.replay = null;
-				this.replayStream = null;
-			}
-			if (this.awaiting == stream) {
-				this.awaiting = null;
-				this.writeStartedAt = NOT_WRITING;
-			}
-			if (this.onWritableStream == stream) {
-				this.onWritable = null;
-				this.onWritableStream = null;
+			Attachment current = this.attachment;
+			if (current != null && current.stream == stream) {
+				this.attachment = null;
 			}
 		}
 	}
@@ -522,15 +378,8 @@ final class Outbox {
 	void close() {
 		synchronized (this.lock) {
 			this.closed = true;
-			this.stream = null;
-			this.awaiting = null;
-			this.onWritable = null;
-			this.onWritableStream = null;
-			this.replay = null;
-			this.replayStream = null;
+			this.attachment = null;
 			this.pending.clear();
-			this.delayed.clear();
-			this.lastSent.clear();
 		}
 	}
 
@@ -544,8 +393,12 @@ final class Outbox {
 		}
 	}
 
+	/**
+	 * How many notifications may wait.
+	 * @return the capacity
+	 */
 	int getCapacity() {
-		return this.capacity;
+		return this.pending.capacity();
 	}
 
 	private void requestDrain() {
@@ -563,28 +416,12 @@ final class Outbox {
 	 */
 	private boolean startDrain() {
 		assert Thread.holdsLock(this.lock);
-		boolean work = !this.pending.isEmpty() || this.attachAction != null || this.keepAliveRequested
-				|| (this.replay != null && this.replayStream == this.stream);
-		if (this.draining || this.stream == null || this.awaiting == this.stream || !work) {
+		Attachment current = this.attachment;
+		if (this.draining || current == null || current.awaiting || (this.pending.isEmpty() && !current.owedFirst())) {
 			return false;
 		}
 		this.draining = true;
 		return true;
-	}
-
-	/**
-	 * Called with the lock held: what the stream calls once the client has taken the last
-	 * write, made once per stream rather than once per batch.
-	 */
-	private Runnable writableCallback(MessageStream target) {
-		assert Thread.holdsLock(this.lock);
-		Runnable callback = this.onWritable;
-		if (callback == null || this.onWritableStream != target) {
-			callback = () -> writable(target);
-			this.onWritable = callback;
-			this.onWritableStream = target;
-		}
-		return callback;
 	}
 
 	private void drain() {
@@ -604,40 +441,36 @@ final class Outbox {
 
 	private void drainAll() {
 		while (true) {
-			MessageStream target;
+			Attachment current;
 			Batch batch;
 			synchronized (this.lock) {
-				target = this.stream;
-				if (target != null) {
-					if (!target.whenWritable(writableCallback(target))) {
-						// The client has not taken the last write: no thread waits for
-						// it.
-						this.awaiting = target;
-						if (this.writeStartedAt == NOT_WRITING) {
-							this.writeStartedAt = this.clock.millis();
-						}
-						this.draining = false;
-						return;
+				current = this.attachment;
+				if (current == null) {
+					this.draining = false;
+					return;
+				}
+				if (!current.stream.whenWritable(current.onWritable)) {
+					// The client has not taken the last write: no thread waits for it.
+					current.awaiting = true;
+					if (current.writeStartedAt == Attachment.NOT_WRITING) {
+						current.writeStartedAt = this.clock.millis();
 					}
-					this.writeStartedAt = NOT_WRITING;
+					this.draining = false;
+					return;
 				}
-				AttachAction action = this.attachAction;
-				boolean keepAlive = this.keepAliveRequested;
-				this.attachAction = null;
-				this.keepAliveRequested = false;
-				if (this.replay != null && this.replayStream != target) {
-					this.replay = null;
-					this.replayStream = null;
-				}
-				boolean replaying = this.replay != null;
-				boolean notificationsNext = target != null && action == null && !keepAlive && !replaying;
+				current.writeStartedAt = Attachment.NOT_WRITING;
+				AttachAction action = current.action;
+				boolean keepAlive = current.keepAlive;
+				current.action = null;
+				current.keepAlive = false;
+				boolean notificationsNext = action == null && !keepAlive && current.replay == null;
 				if (notificationsNext && gatherFirst()) {
 					return;
 				}
 				OutboundNotification first = notificationsNext ? pollDue() : null;
-				if (target == null || (first == null && action == null && !keepAlive && !replaying)) {
+				if (notificationsNext && first == null) {
 					this.draining = false;
-					if (target != null && !this.pending.isEmpty()) {
+					if (!this.pending.isEmpty()) {
 						scheduleWakeUp();
 					}
 					return;
@@ -646,23 +479,19 @@ final class Outbox {
 			}
 			try {
 				assert !Thread.holdsLock(this.lock) : "Never written under the outbox's lock";
-				this.writeStartedAt = this.clock.millis();
-				target.sendBatch(this.batchBytes, batch);
+				current.writeStartedAt = this.clock.millis();
+				current.stream.sendBatch(this.batchBytes, batch);
 			}
 			catch (IOException ex) {
-				this.writeStartedAt = NOT_WRITING;
+				current.writeStartedAt = Attachment.NOT_WRITING;
 				synchronized (this.lock) {
 					OutboundNotification unwritten = batch.next;
 					if (unwritten != null) {
 						// The stream was gone before the batch began.
-						putFirst(unwritten);
+						putBack(unwritten);
 					}
-					if (this.stream == target) {
-						this.stream = null;
-					}
-					if (this.replayStream == target) {
-						this.replay = null;
-						this.replayStream = null;
+					if (this.attachment == current) {
+						this.attachment = null;
 					}
 					this.draining = false;
 				}
@@ -674,8 +503,7 @@ final class Outbox {
 			}
 			if (!batch.exhausted) {
 				// The batch's budget is spent: other streams' drains go first, then this
-				// one
-				// goes on (once the stream has taken this batch).
+				// one goes on (once the stream has taken this batch).
 				this.scheduler.execute(this.drainTask);
 				return;
 			}
@@ -692,7 +520,7 @@ final class Outbox {
 		boolean waited = this.gathered;
 		this.gathered = false;
 		int waiting = this.pending.size();
-		if (this.rateLimited || waiting == 0) {
+		if (this.pending.isRateLimited() || waiting == 0) {
 			// A rate limit gathers on its own terms.
 			return false;
 		}
@@ -717,8 +545,10 @@ final class Outbox {
 
 	/**
 	 * One step of the drain, written with one flush: the attach action or a keep-alive,
-	 * then the notifications that are due, up to the batch's size (the stream ends it at
-	 * its byte budget).
+	 * then the replay or the notifications that are due, up to the batch's size (the
+	 * stream ends it at its byte budget). It writes only while its stream is the attached
+	 * one. (It holds no reference to the attachment: one is made per notification
+	 * written, and a field more would make each a few bytes larger.)
 	 */
 	private final class Batch implements MessageStream.BatchWriter {
 
@@ -769,7 +599,7 @@ final class Outbox {
 					return false;
 				}
 				synchronized (Outbox.this.lock) {
-					if (Outbox.this.stream == stream) {
+					if (isAttached(stream)) {
 						notification = pollDue();
 					}
 				}
@@ -787,7 +617,7 @@ final class Outbox {
 			catch (IOException ex) {
 				synchronized (Outbox.this.lock) {
 					// Keep it for the next stream, unless something newer took its place.
-					putFirst(notification);
+					putBack(notification);
 				}
 				throw ex;
 			}
@@ -801,10 +631,19 @@ final class Outbox {
 
 	}
 
+	/** The replay still owed to the stream, while it is the attached one. */
 	private @Nullable Replay replayFor(MessageStream stream) {
 		synchronized (this.lock) {
-			return (this.replayStream == stream) ? this.replay : null;
+			Attachment current = this.attachment;
+			return (current != null && current.stream == stream) ? current.replay : null;
 		}
+	}
+
+	/** Called with the lock held: whether the stream is the one written to. */
+	private boolean isAttached(MessageStream stream) {
+		assert Thread.holdsLock(this.lock);
+		Attachment current = this.attachment;
+		return current != null && current.stream == stream;
 	}
 
 	/**
@@ -824,9 +663,9 @@ final class Outbox {
 		}
 		if (!more) {
 			synchronized (this.lock) {
-				if (this.replay == replaying) {
-					this.replay = null;
-					this.replayStream = null;
+				Attachment current = this.attachment;
+				if (current != null && current.replay == replaying) {
+					current.replay = null;
 				}
 			}
 		}
@@ -834,96 +673,51 @@ final class Outbox {
 	}
 
 	/** A non-blocking stream has handed everything to the network: write on. */
-	private void writable(MessageStream stream) {
+	private void writable(Attachment attached) {
 		synchronized (this.lock) {
-			if (this.awaiting != stream) {
+			if (this.attachment != attached || !attached.awaiting) {
 				return;
 			}
-			this.awaiting = null;
-			this.writeStartedAt = NOT_WRITING;
+			attached.awaiting = false;
+			attached.writeStartedAt = Attachment.NOT_WRITING;
 		}
 		requestDrain();
 	}
 
 	/**
-	 * The first waiting notification that no rate limit holds back. The clock is read
-	 * only for a rate-limited subscription: this runs for every notification written.
-	 * Called with the lock held.
+	 * Called with the lock held: the first waiting notification that no rate limit holds
+	 * back. The clock is read only where a rate limit applies: this runs for every
+	 * notification written.
 	 */
 	private @Nullable OutboundNotification pollDue() {
 		assert Thread.holdsLock(this.lock);
-		if (!this.rateLimited) {
-			OutboundNotification first = this.pending.pollFirst();
-			if (this.pending.isEmpty()) {
-				this.resyncMayWait = false;
-			}
-			return first;
-		}
-		Instant now = null;
-		Iterator<OutboundNotification> iterator = this.pending.iterator();
-		while (iterator.hasNext()) {
-			OutboundNotification candidate = iterator.next();
-			String subscription = candidate.subscribedUri();
-			Duration interval = (subscription != null && !candidate.resync()) ? this.minInterval.apply(subscription)
-					: Duration.ZERO;
-			if (!interval.isZero()) {
-				if (now == null) {
-					now = this.clock.instant();
-				}
-				Instant last = this.lastSent.get(subscription);
-				if (last != null && now.isBefore(last.plus(interval))) {
-					if (this.delayed.add(candidate.key())) {
-						this.stats.delayed.increment();
-					}
-					continue;
-				}
-				this.lastSent.put(subscription, now);
-			}
-			iterator.remove();
-			if (!this.delayed.isEmpty()) {
-				this.delayed.remove(candidate.key());
-			}
-			if (this.pending.isEmpty()) {
-				this.resyncMayWait = false;
-			}
-			return candidate;
-		}
-		return null;
+		return this.pending.pollDue(this.nanoClock);
 	}
 
 	/**
-	 * Called with the lock held: wake up when the earliest delayed notification is due.
+	 * Called with the lock held: wake up when the earliest notification a rate limit
+	 * holds back is due.
 	 */
 	private void scheduleWakeUp() {
 		assert Thread.holdsLock(this.lock);
-		Instant earliest = null;
-		for (OutboundNotification waiting : this.pending) {
-			Instant last = this.lastSent.get(waiting.subscribedUri());
-			if (last != null && waiting.subscribedUri() != null) {
-				Instant due = last.plus(this.minInterval.apply(waiting.subscribedUri()));
-				if (earliest == null || due.isBefore(earliest)) {
-					earliest = due;
-				}
-			}
-		}
-		if (earliest == null || (this.wakeUpAt != null && !earliest.isBefore(this.wakeUpAt))) {
+		long due = this.pending.nextDue();
+		if (due == Pending.NOTHING_HELD || due >= this.wakeUpAt) {
 			return;
 		}
-		this.wakeUpAt = earliest;
-		Duration delay = Duration.between(this.clock.instant(), earliest);
+		this.wakeUpAt = due;
+		long delay = due - this.nanoClock.getAsLong();
 		this.scheduler.schedule(() -> {
 			synchronized (this.lock) {
-				this.wakeUpAt = null;
+				this.wakeUpAt = NO_WAKE_UP;
 			}
 			requestDrain();
-		}, delay.isNegative() ? Duration.ZERO : delay);
+		}, Duration.ofNanos(Math.max(0, delay)));
 	}
 
 	/** Called with the lock held. */
-	private void putFirst(OutboundNotification notification) {
+	private void putBack(OutboundNotification notification) {
 		assert Thread.holdsLock(this.lock);
-		this.pending.putFirst(notification);
-		this.resyncMayWait |= notification.resync();
+		this.pending.putBack(notification);
 	}
 
 }

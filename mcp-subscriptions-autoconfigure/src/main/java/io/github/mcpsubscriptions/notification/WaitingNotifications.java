@@ -9,7 +9,7 @@ import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The notifications waiting in an {@link Outbox}, in order, at most one per key. A change
+ * The notifications waiting in a {@link Pending}, in order, at most one per key. A change
  * is offered to thousands of outboxes in a row, and an outbox whose stream keeps up, or
  * nearly, holds a few notifications at a time: those wait in a small ring of slots, found
  * by comparing keys. Each offer stores one reference into long-lived memory, which G1

@@ -459,6 +459,30 @@ class OutboxTests {
 	}
 
 	@Test
+	void nothingOfAStreamCarriesOverToTheNextOne() {
+		Outbox outbox = outbox(10, Duration.ZERO);
+		RecordingStream first = new RecordingStream();
+		outbox.attach(first);
+		first.holdWrites();
+		offer(outbox, change("a://items/1", 1));
+		assertThat(this.written).as("the first stream's client has not taken its last write").isEmpty();
+		RecordingStream second = new RecordingStream();
+		outbox.attach(second);
+		assertThat(this.written).as("the new stream does not wait for the old one's client")
+			.containsExactly("a://items/1 1");
+		this.clock.advance(Duration.ofSeconds(11));
+		assertThat(outbox.takeStalledStream(this.clock.instant(), Duration.ofSeconds(10))).isNull();
+		// The old stream's callback and its detach come late: they touch nothing of the
+		// new.
+		first.taken();
+		outbox.detach(first);
+		offer(outbox, change("a://items/2", 1));
+		assertThat(this.written).containsExactly("a://items/1 1", "a://items/2 1");
+		assertThat(first.written()).isEmpty();
+		assertThat(second.written()).hasSize(2);
+	}
+
+	@Test
 	void keepAliveGoesThroughTheWriter() {
 		Outbox outbox = outbox(10, Duration.ZERO);
 		RecordingStream stream = new RecordingStream();
