@@ -7,6 +7,7 @@ import io.github.mcpsubscriptions.jsonrpc.JsonRpcCodec;
 import io.github.mcpsubscriptions.server.McpRequestDispatcher;
 
 import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurationPackages;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -17,14 +18,15 @@ import org.springframework.context.annotation.Bean;
 
 /**
  * Auto-configuration of the MCP Events extension (draft SEP-3415): the event types
- * declared with {@link McpEvent} in the application's packages, the in-memory event log,
- * and {@code events/list} and {@code events/poll} on the MCP endpoint. Off unless
- * {@code mcp.events.enabled}; then the methods answer {@code -32601}, as the draft asks
- * of a server without the extension.
+ * declared with {@link McpEvent} in the application's packages, the event log (in memory,
+ * or in a {@link McpEventStore} such as the cluster's Redis), and {@code events/list} and
+ * {@code events/poll} on the MCP endpoint. Off unless {@code mcp.events.enabled}; then
+ * the methods answer {@code -32601}, as the draft asks of a server without the extension.
  *
  * @since 0.1.0
  */
-@AutoConfiguration(afterName = "io.github.mcpsubscriptions.autoconfigure.McpEndpointAutoConfiguration")
+@AutoConfiguration(afterName = { "io.github.mcpsubscriptions.autoconfigure.McpEndpointAutoConfiguration",
+		"io.github.mcpsubscriptions.autoconfigure.McpClusterAutoConfiguration" })
 @ConditionalOnBooleanProperty(name = "mcp.events.enabled")
 @ConditionalOnBean(McpRequestDispatcher.class)
 @EnableConfigurationProperties(McpEventsProperties.class)
@@ -46,7 +48,14 @@ public final class McpEventsAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	EventLog mcpEventLog(McpEventsProperties properties) {
+	EventLog mcpEventLog(McpEventsProperties properties, ObjectProvider<McpEventStore> store, EventTypeRegistry types,
+			JsonRpcCodec codec) {
+		// A shared store (the cluster's) when there is one: cursors then hold across
+		// nodes and restarts.
+		McpEventStore shared = store.getIfUnique();
+		if (shared != null) {
+			return new StoredEventLog(shared, types, codec, Clock.systemUTC());
+		}
 		return new InMemoryEventLog(properties.getRetentionSize(), properties.getRetentionAge(), Clock.systemUTC());
 	}
 
