@@ -8,6 +8,7 @@ import java.util.concurrent.ThreadLocalRandom;
 
 import io.github.mcpsubscriptions.events.McpEventStore;
 import io.github.mcpsubscriptions.session.StoreUnavailableException;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
@@ -83,6 +84,34 @@ public class RedisEventStore implements McpEventStore {
 	@SuppressWarnings("rawtypes")
 	private static final RedisScript<List> APPEND = RedisScript.of(COMMON + """
 			local e = epoch()
+			local t = now()
+			local p = redis.call('HINCRBY', KEYS[2], 'seq', 1)
+			redis.call('XADD', KEYS[1], 'MAXLEN', ARGV[2], string.format('%d-0', p), 'y', ARGV[4], 't', t,
+				'd', ARGV[5], 'n', ARGV[6])
+			trim(t - tonumber(ARGV[3]))
+			return {e, p, t}
+			""", List.class);
+
+	/**
+	 * ARGV as {@link #APPEND}, then the change's position in the change log: appends
+	 * nothing (returns an empty list) if an event was appended for it or a later one.
+	 */
+	@SuppressWarnings("rawtypes")
+	private static final RedisScript<List> APPEND_ONCE = RedisScript.of(COMMON + """
+			local function later(a, b)
+				local am, as = string.match(a, '^(%d+)-(%d+)$')
+				local bm, bs = string.match(b, '^(%d+)-(%d+)$')
+				if tonumber(am) ~= tonumber(bm) then
+					return tonumber(am) > tonumber(bm)
+				end
+				return tonumber(as) > tonumber(bs)
+			end
+			local e = epoch()
+			local last = redis.call('HGET', KEYS[2], 'change')
+			if last and not later(ARGV[7], last) then
+				return {}
+			end
+			redis.call('HSET', KEYS[2], 'change', ARGV[7])
 			local t = now()
 			local p = redis.call('HINCRBY', KEYS[2], 'seq', 1)
 			redis.call('XADD', KEYS[1], 'MAXLEN', ARGV[2], string.format('%d-0', p), 'y', ARGV[4], 't', t,
@@ -184,6 +213,18 @@ public class RedisEventStore implements McpEventStore {
 			throw new IllegalStateException("Redis returned " + result + " for an event appended");
 		}
 		return new Stored(String.valueOf(result.get(0)), number(result.get(1)), type, number(result.get(2)), data);
+	}
+
+	@Override
+	public @Nullable Stored appendOnce(String type, String data, String changePosition) {
+		List<?> result = this.calls.call("append to the event log",
+				() -> this.redis.execute(APPEND_ONCE, this.keys, newEpoch(), Integer.toString(this.maxSize),
+						Long.toString(this.maxAge.toMillis()), type, data, this.nodeName, changePosition));
+		if (result == null || (result.size() != 3 && !result.isEmpty())) {
+			throw new IllegalStateException("Redis returned " + result + " for an event appended");
+		}
+		return result.isEmpty() ? null
+				: new Stored(String.valueOf(result.get(0)), number(result.get(1)), type, number(result.get(2)), data);
 	}
 
 	@Override

@@ -2,6 +2,8 @@ package io.github.mcpsubscriptions.events;
 
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Where a shared event log keeps its events, for nodes that must see the same log: the
  * cluster's Redis. Holds each event as its type's name and its payload as JSON, so that a
@@ -27,6 +29,17 @@ public interface McpEventStore {
 	 * @return the event as stored
 	 */
 	Stored append(String type, String data);
+
+	/**
+	 * Append an event for an entry of the cluster's change log, unless an event was
+	 * appended for that entry or a later one already: every node reads every change, and
+	 * the first to append it records it.
+	 * @param type its type's name
+	 * @param data its payload, a JSON object
+	 * @param changePosition the change's position in the change log
+	 * @return the event as stored, or {@code null} if it was appended before
+	 */
+	@Nullable Stored appendOnce(String type, String data, String changePosition);
 
 	/**
 	 * The events retained after a position, in order.

@@ -4,7 +4,9 @@ import java.time.Clock;
 import java.util.List;
 
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcCodec;
+import io.github.mcpsubscriptions.notification.ResourceChangeFeed;
 import io.github.mcpsubscriptions.server.McpRequestDispatcher;
+import io.github.mcpsubscriptions.subscription.ResourceAccessPolicy;
 
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -40,10 +42,12 @@ public final class McpEventsAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	EventTypeRegistry mcpEventTypeRegistry(BeanFactory beanFactory) {
+	EventTypeRegistry mcpEventTypeRegistry(BeanFactory beanFactory, ObjectProvider<ResourceChangeFeed> feed) {
 		List<String> packages = AutoConfigurationPackages.has(beanFactory) ? AutoConfigurationPackages.get(beanFactory)
 				: List.of();
-		return EventTypeRegistry.scan(packages, beanFactory.getClass().getClassLoader());
+		EventTypeRegistry scanned = EventTypeRegistry.scan(packages, beanFactory.getClass().getClassLoader());
+		// resource.updated, where there are resource changes to record.
+		return (feed.getIfAvailable() != null) ? scanned.with(ResourceUpdated.TYPE) : scanned;
 	}
 
 	@Bean
@@ -65,9 +69,20 @@ public final class McpEventsAutoConfiguration {
 	}
 
 	@Bean
+	@ConditionalOnBean(ResourceChangeFeed.class)
+	ResourceUpdatedRecorder mcpResourceUpdatedRecorder(ResourceChangeFeed feed, EventTypeRegistry types, EventLog log,
+			JsonRpcCodec codec) {
+		return new ResourceUpdatedRecorder(feed, log, codec);
+	}
+
+	@Bean
 	EventMethods mcpEventMethods(EventTypeRegistry types, EventLog log, McpEventAccessPolicy policy, JsonRpcCodec codec,
-			McpEventsProperties properties, McpRequestDispatcher dispatcher) {
-		EventMethods methods = new EventMethods(types, log, policy, codec, properties.getMaxEventsPerPoll(),
+			McpEventsProperties properties, McpRequestDispatcher dispatcher,
+			ObjectProvider<ResourceAccessPolicy> resourcePolicy) {
+		// resource.updated is authorized as resource subscriptions and reads are.
+		McpEventAccessPolicy judged = new ResourceEventPolicy(policy,
+				resourcePolicy.getIfAvailable(() -> ResourceAccessPolicy.PERMIT_ALL));
+		EventMethods methods = new EventMethods(types, log, judged, codec, properties.getMaxEventsPerPoll(),
 				properties.getPollInterval(), 100);
 		methods.register(dispatcher);
 		return methods;

@@ -77,13 +77,30 @@ final class StoredEventLog implements EventLog {
 
 	@Override
 	public LoggedEvent append(EventType type, Object event, JsonNode data) {
-		Stored stored = this.store.append(type.name(), this.codec.writeAsString(data));
+		return logged(type, event, data, this.store.append(type.name(), this.codec.writeAsString(data)));
+	}
+
+	private LoggedEvent logged(EventType type, Object event, JsonNode data, Stored stored) {
 		LoggedEvent logged = new LoggedEvent(stored.position(), eventId(stored), type.name(),
 				Instant.ofEpochMilli(stored.timestamp()), event, data);
 		synchronized (this.rebuilt) {
 			this.rebuilt.put(key(stored), logged);
 		}
 		return logged;
+	}
+
+	/**
+	 * Record an event for an entry of the cluster's change log, unless another node (or
+	 * this one) did.
+	 * @param type its type
+	 * @param event the event
+	 * @param data its default payload
+	 * @param changePosition the change's position in the change log
+	 * @return the event as logged, or {@code null} if it was logged before
+	 */
+	@Nullable LoggedEvent appendOnce(EventType type, Object event, JsonNode data, String changePosition) {
+		Stored stored = this.store.appendOnce(type.name(), this.codec.writeAsString(data), changePosition);
+		return (stored != null) ? logged(type, event, data, stored) : null;
 	}
 
 	@Override

@@ -7,6 +7,7 @@ import java.util.List;
 
 import io.github.mcpsubscriptions.cluster.RedisEventStore;
 import io.github.mcpsubscriptions.cluster.RedisTestSupport;
+import io.github.mcpsubscriptions.notification.ResourceChangedEvent;
 import io.github.mcpsubscriptions.test.McpTestClient;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -143,6 +144,27 @@ class EventsClusterTests {
 		assertThat(this.redis.redis().opsForStream().size(this.redis.prefix() + "{events}")).isZero();
 	}
 
+	@Test
+	void everyResourceChangeOfTheClusterIsOneResourceUpdatedEvent() throws Exception {
+		ConfigurableApplicationContext a = start("a");
+		ConfigurableApplicationContext b = start("b");
+		String params = "\"name\":\"resource.updated\",\"arguments\":{\"uri\":\"c://items/{id}\"}";
+		String cursor = result(a, params).get("cursor").stringValue();
+		a.publishEvent(new ResourceChangedEvent("c://items/1"));
+		b.publishEvent(new ResourceChangedEvent("c://items/2"));
+		a.publishEvent(new ResourceChangedEvent("c://other/3"));
+		b.publishEvent(new ResourceChangedEvent("c://items/4"));
+		// Both nodes read every change; one event each, recorded by whichever came first.
+		await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+			JsonNode events = result(b, params + ",\"cursor\":\"" + cursor + "\"").get("events");
+			List<String> uris = new ArrayList<>();
+			events.forEach((event) -> uris.add(event.get("data").get("uri").stringValue()));
+			assertThat(uris).containsExactly("c://items/1", "c://items/2", "c://items/4");
+		});
+		assertThat(result(a, params + ",\"cursor\":\"" + cursor + "\"").get("events"))
+			.isEqualTo(result(b, params + ",\"cursor\":\"" + cursor + "\"").get("events"));
+	}
+
 	private ConfigurableApplicationContext start(String name, String... properties) {
 		List<String> extra = new ArrayList<>(List.of("mcp.events.enabled=true", "mcp.cluster.node-name=" + name));
 		extra.addAll(List.of(properties));
@@ -157,9 +179,12 @@ class EventsClusterTests {
 	}
 
 	private static JsonNode poll(ConfigurableApplicationContext node, String params) throws Exception {
+		return result(node, PRODUCTS + (params.isEmpty() ? "" : "," + params));
+	}
+
+	private static JsonNode result(ConfigurableApplicationContext node, String params) throws Exception {
 		McpTestClient client = new McpTestClient(((WebServerApplicationContext) node).getWebServer().getPort());
-		HttpResponse<String> response = client.stateless("events/poll",
-				PRODUCTS + (params.isEmpty() ? "" : "," + params));
+		HttpResponse<String> response = client.stateless("events/poll", params);
 		assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
 		JsonNode body = json(response.body());
 		assertThat(body.has("result")).as(response.body()).isTrue();
