@@ -8,8 +8,11 @@ import io.github.mcpsubscriptions.cluster.ClusterKeys;
 import io.github.mcpsubscriptions.cluster.ClusterMeterBinder;
 import io.github.mcpsubscriptions.cluster.ClusterStats;
 import io.github.mcpsubscriptions.cluster.RedisChangeLog;
+import io.github.mcpsubscriptions.cluster.RedisEventStore;
 import io.github.mcpsubscriptions.cluster.RedisSessionStore;
 import io.github.mcpsubscriptions.cluster.RedisStreamHistory;
+import io.github.mcpsubscriptions.events.McpEventStore;
+import io.github.mcpsubscriptions.events.McpEventsProperties;
 import io.github.mcpsubscriptions.notification.NotificationEngine;
 import io.github.mcpsubscriptions.session.McpSessionManager;
 import io.github.mcpsubscriptions.session.SessionStore;
@@ -32,10 +35,11 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
 /**
  * Auto-configuration for a cluster of MCP endpoints sharing sessions, subscriptions and
- * changes through Redis: active with {@code mcp.cluster.enabled=true} and Spring Data
- * Redis. After Spring Data Redis's auto-configuration, whose properties it reads, and
- * before {@link McpEndpointAutoConfiguration}, whose in-memory {@link SessionStore} backs
- * off for the shared one.
+ * changes (and, with {@code mcp.events.enabled}, the log of MCP events) through Redis:
+ * active with {@code mcp.cluster.enabled=true} and Spring Data Redis. After Spring Data
+ * Redis's auto-configuration, whose properties it reads, and before
+ * {@link McpEndpointAutoConfiguration}, whose in-memory {@link SessionStore} backs off
+ * for the shared one.
  *
  * @since 0.1.0
  */
@@ -90,6 +94,26 @@ public final class McpClusterAutoConfiguration {
 	ClusterStartLog mcpClusterStartLog(RedisChangeLog log, McpClusterProperties cluster,
 			ListableBeanFactory beanFactory) {
 		return new ClusterStartLog(log.getNodeName(), cluster.getKeyPrefix(), beanFactory);
+	}
+
+	/**
+	 * The event log of the Events extension in Redis, shared by the nodes, when the
+	 * extension is on.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnBooleanProperty("mcp.events.enabled")
+	@EnableConfigurationProperties(McpEventsProperties.class)
+	static class ClusterEventsConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean(McpEventStore.class)
+		RedisEventStore mcpEventStore(RedisConnectionFactory connectionFactory, McpClusterProperties cluster,
+				McpEventsProperties events, RedisChangeLog log, ClusterStats stats) {
+			return new RedisEventStore(new StringRedisTemplate(connectionFactory),
+					new ClusterKeys(cluster.getKeyPrefix()), events.getRetentionSize(), events.getRetentionAge(),
+					log.getNodeName(), stats);
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)

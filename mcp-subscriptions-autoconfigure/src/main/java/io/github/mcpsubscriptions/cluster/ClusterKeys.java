@@ -22,6 +22,24 @@ public record ClusterKeys(String prefix) {
 	}
 
 	/**
+	 * The log of MCP events (the Events extension), a stream whose entry ids are the
+	 * events' positions.
+	 * @return the key
+	 */
+	public String events() {
+		return this.prefix + "{events}";
+	}
+
+	/**
+	 * The bookkeeping of the event log (its epoch and its last position), a hash in the
+	 * slot of {@link #events()}.
+	 * @return the key
+	 */
+	public String eventsMeta() {
+		return this.prefix + "{events}:meta";
+	}
+
+	/**
 	 * A session's durable state, a hash.
 	 * @param sessionId the session id
 	 * @return the key

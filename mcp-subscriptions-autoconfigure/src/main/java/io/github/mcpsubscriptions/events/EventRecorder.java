@@ -67,7 +67,13 @@ final class EventRecorder implements ApplicationListener<ApplicationEvent> {
 			logger.error("The MCP event " + type.name() + " could not be written as JSON and was not recorded", ex);
 			return;
 		}
-		this.log.append(type, event, data);
+		try {
+			this.log.append(type, event, data);
+		}
+		catch (RuntimeException ex) {
+			// A shared log's store may be down: the publisher's work is done, so report.
+			logger.error("The MCP event " + type.name() + " could not be recorded in the event log", ex);
+		}
 	}
 
 	/**

@@ -115,6 +115,17 @@ final class EventTypeRegistry {
 				TypeSchemas.objectSchema(eventClass, false), TypeSchemas.propertyNames(eventClass));
 	}
 
+	/**
+	 * This registry with one more type.
+	 * @param type the type
+	 * @return a registry of both
+	 */
+	EventTypeRegistry with(EventType type) {
+		List<EventType> all = new ArrayList<>(this.byName.values());
+		all.add(type);
+		return new EventTypeRegistry(all);
+	}
+
 	@Nullable EventType get(String name) {
 		return this.byName.get(name);
 	}

@@ -4,9 +4,12 @@ import java.time.Clock;
 import java.util.List;
 
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcCodec;
+import io.github.mcpsubscriptions.notification.ResourceChangeFeed;
 import io.github.mcpsubscriptions.server.McpRequestDispatcher;
+import io.github.mcpsubscriptions.subscription.ResourceAccessPolicy;
 
 import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurationPackages;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -17,14 +20,15 @@ import org.springframework.context.annotation.Bean;
 
 /**
  * Auto-configuration of the MCP Events extension (draft SEP-3415): the event types
- * declared with {@link McpEvent} in the application's packages, the in-memory event log,
- * and {@code events/list} and {@code events/poll} on the MCP endpoint. Off unless
- * {@code mcp.events.enabled}; then the methods answer {@code -32601}, as the draft asks
- * of a server without the extension.
+ * declared with {@link McpEvent} in the application's packages, the event log (in memory,
+ * or in a {@link McpEventStore} such as the cluster's Redis), and {@code events/list} and
+ * {@code events/poll} on the MCP endpoint. Off unless {@code mcp.events.enabled}; then
+ * the methods answer {@code -32601}, as the draft asks of a server without the extension.
  *
  * @since 0.1.0
  */
-@AutoConfiguration(afterName = "io.github.mcpsubscriptions.autoconfigure.McpEndpointAutoConfiguration")
+@AutoConfiguration(afterName = { "io.github.mcpsubscriptions.autoconfigure.McpEndpointAutoConfiguration",
+		"io.github.mcpsubscriptions.autoconfigure.McpClusterAutoConfiguration" })
 @ConditionalOnBooleanProperty(name = "mcp.events.enabled")
 @ConditionalOnBean(McpRequestDispatcher.class)
 @EnableConfigurationProperties(McpEventsProperties.class)
@@ -38,15 +42,24 @@ public final class McpEventsAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	EventTypeRegistry mcpEventTypeRegistry(BeanFactory beanFactory) {
+	EventTypeRegistry mcpEventTypeRegistry(BeanFactory beanFactory, ObjectProvider<ResourceChangeFeed> feed) {
 		List<String> packages = AutoConfigurationPackages.has(beanFactory) ? AutoConfigurationPackages.get(beanFactory)
 				: List.of();
-		return EventTypeRegistry.scan(packages, beanFactory.getClass().getClassLoader());
+		EventTypeRegistry scanned = EventTypeRegistry.scan(packages, beanFactory.getClass().getClassLoader());
+		// resource.updated, where there are resource changes to record.
+		return (feed.getIfAvailable() != null) ? scanned.with(ResourceUpdated.TYPE) : scanned;
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
-	EventLog mcpEventLog(McpEventsProperties properties) {
+	EventLog mcpEventLog(McpEventsProperties properties, ObjectProvider<McpEventStore> store, EventTypeRegistry types,
+			JsonRpcCodec codec) {
+		// A shared store (the cluster's) when there is one: cursors then hold across
+		// nodes and restarts.
+		McpEventStore shared = store.getIfUnique();
+		if (shared != null) {
+			return new StoredEventLog(shared, types, codec, Clock.systemUTC());
+		}
 		return new InMemoryEventLog(properties.getRetentionSize(), properties.getRetentionAge(), Clock.systemUTC());
 	}
 
@@ -56,9 +69,20 @@ public final class McpEventsAutoConfiguration {
 	}
 
 	@Bean
+	@ConditionalOnBean(ResourceChangeFeed.class)
+	ResourceUpdatedRecorder mcpResourceUpdatedRecorder(ResourceChangeFeed feed, EventTypeRegistry types, EventLog log,
+			JsonRpcCodec codec) {
+		return new ResourceUpdatedRecorder(feed, log, codec);
+	}
+
+	@Bean
 	EventMethods mcpEventMethods(EventTypeRegistry types, EventLog log, McpEventAccessPolicy policy, JsonRpcCodec codec,
-			McpEventsProperties properties, McpRequestDispatcher dispatcher) {
-		EventMethods methods = new EventMethods(types, log, policy, codec, properties.getMaxEventsPerPoll(),
+			McpEventsProperties properties, McpRequestDispatcher dispatcher,
+			ObjectProvider<ResourceAccessPolicy> resourcePolicy) {
+		// resource.updated is authorized as resource subscriptions and reads are.
+		McpEventAccessPolicy judged = new ResourceEventPolicy(policy,
+				resourcePolicy.getIfAvailable(() -> ResourceAccessPolicy.PERMIT_ALL));
+		EventMethods methods = new EventMethods(types, log, judged, codec, properties.getMaxEventsPerPoll(),
 				properties.getPollInterval(), 100);
 		methods.register(dispatcher);
 		return methods;

@@ -19,13 +19,14 @@ public class McpEventsProperties {
 	private boolean enabled;
 
 	/**
-	 * How many recorded events the in-memory event log retains at most: the replay window
-	 * of a cursor.
+	 * How many recorded events the event log (in memory, or the cluster's in Redis)
+	 * retains at most: the replay window of a cursor.
 	 */
 	private int retentionSize = 10_000;
 
 	/**
-	 * How long the in-memory event log retains an event at most.
+	 * How long the event log (in memory, or the cluster's in Redis) retains an event at
+	 * most.
 	 */
 	private Duration retentionAge = Duration.ofHours(1);
 

@@ -29,6 +29,12 @@ class ClusterKeysTests {
 	}
 
 	@Test
+	void theEventLogAndItsBookkeepingShareASlot() {
+		// Every script of the event log.
+		assertThat(SlotHash.getSlot(this.keys.eventsMeta())).isEqualTo(SlotHash.getSlot(this.keys.events()));
+	}
+
+	@Test
 	void aPrincipalsKeyIsOneWellFormedKeyWhateverItsName() {
 		assertThat(this.keys.principalSessions("a}b{c:d")).startsWith("mcp:principal:{")
 			.endsWith("}")

@@ -218,7 +218,21 @@ public final class McpTester implements AutoCloseable {
 		return new McpResult(stateless("tools/call", params, name));
 	}
 
-	private JsonNode stateless(String method, ObjectNode params, @Nullable String name) {
+	/**
+	 * Starts polling an event type of the Events extension (draft SEP-3415) with a
+	 * stateless (2026-era) {@code events/poll}: from now, so that
+	 * {@link McpEventPoll#next()} returns what arrives after this call.
+	 * @param name the event type, such as {@code resource.updated}
+	 * @param arguments its arguments
+	 * @return the poll
+	 * @throws McpErrorException if the server answers with an error, such as
+	 * {@code -32601} when the extension is off
+	 */
+	public McpEventPoll pollEvents(String name, Map<String, ?> arguments) {
+		return new McpEventPoll(this, name, arguments);
+	}
+
+	JsonNode stateless(String method, ObjectNode params, @Nullable String name) {
 		checkOpen();
 		long id = nextId();
 		HttpResponse<String> response = send(statelessRequest(method, id, params, name).build(),

@@ -16,7 +16,8 @@ import org.springframework.transaction.annotation.Transactional;
  * transaction commits, and never if it rolls back. In profile {@code postgres} the
  * database captures every committed change of table {@code product}, these included, and
  * the starter drops these events for the URIs the capture reports, so that each commit is
- * notified once.
+ * notified once. Every change also publishes a {@link ProductChanged}, the MCP event
+ * {@code catalog.product.changed}, recorded after commit too.
  */
 @Service
 public class CatalogService {
@@ -36,6 +37,7 @@ public class CatalogService {
 			return Optional.empty();
 		}
 		changed(id, "updated", name);
+		this.events.publishEvent(new ProductChanged(id, name, price, ProductChanged.Change.updated));
 		return this.products.findById(id);
 	}
 
@@ -46,15 +48,19 @@ public class CatalogService {
 		// changed:
 		// catalog://products/{id} lists its instances.
 		changed(id, "created", name);
+		this.events.publishEvent(new ProductChanged(id, name, price, ProductChanged.Change.created));
 		return this.products.findById(id).orElseThrow();
 	}
 
 	@Transactional
 	public boolean delete(long id) {
-		if (!this.products.delete(id)) {
+		Optional<Product> product = this.products.findById(id);
+		if (product.isEmpty() || !this.products.delete(id)) {
 			return false;
 		}
 		changed(id, Map.of("change", "deleted"));
+		this.events.publishEvent(
+				new ProductChanged(id, product.get().name(), product.get().price(), ProductChanged.Change.deleted));
 		return true;
 	}
 
