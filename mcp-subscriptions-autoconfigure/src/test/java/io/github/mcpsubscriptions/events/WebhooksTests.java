@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
+import java.security.Principal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
@@ -82,6 +83,9 @@ class WebhooksTests {
 	private McpTestClient client;
 
 	private static int ticket = 1000;
+
+	/** The queue whose subscriptions the policy refuses from now on, if any. */
+	private static volatile String revokedQueue;
 
 	@DynamicPropertySource
 	static void receiverTrust(DynamicPropertyRegistry registry) {
@@ -339,6 +343,70 @@ class WebhooksTests {
 			.isGreaterThanOrEqualTo(3);
 	}
 
+	@Test
+	void aRefreshWithANewSecretSignsWithBothDuringTheGracePeriod() throws Exception {
+		String path = "/hooks/rotation";
+		subscribe("alice", path, "{\"queue\":\"rotation\"}", SECRET, "");
+		subscribe("alice", path, "{\"queue\":\"rotation\"}", OTHER_SECRET, "");
+		publish("rotation");
+		await().atMost(Duration.ofSeconds(10)).until(() -> receiver.deliveriesAt(path).size() == 1);
+		Received delivery = receiver.deliveriesAt(path).get(0);
+		assertThat(delivery.header("webhook-signature").split(" ")).hasSize(2);
+		assertSigned(delivery, OTHER_SECRET);
+		assertSigned(delivery, SECRET);
+	}
+
+	@Test
+	void aSubscriptionItsPrincipalMayNoLongerHoldIsTerminatedWithASignedEnvelope() throws Exception {
+		String path = "/hooks/revoked";
+		String id = subscribe("alice", path, "{\"queue\":\"revoked\"}", SECRET, "").get("id").stringValue();
+		int first = publish("revoked");
+		await().atMost(Duration.ofSeconds(10)).until(() -> receiver.deliveriesAt(path).size() == 1);
+		revokedQueue = "revoked";
+		try {
+			publish("revoked");
+			await().atMost(Duration.ofSeconds(10)).until(() -> receiver.deliveriesAt(path).size() == 2);
+			Received terminated = receiver.deliveriesAt(path).get(1);
+			assertSigned(terminated, SECRET);
+			assertThat(terminated.header("webhook-id")).matches("msg_terminated_[0-9a-f]+");
+			assertThat(terminated.header("X-MCP-Subscription-Id")).isEqualTo(id);
+			JsonNode body = terminated.json();
+			assertThat(body.get("type").stringValue()).isEqualTo("terminated");
+			assertThat(body.get("error").get("code").intValue()).isEqualTo(-32024);
+			assertThat(body.get("error").get("message").stringValue()).isEqualTo("Forbidden");
+			assertThat(receiver.deliveriesAt(path).get(0).json().get("data").get("number").intValue()).isEqualTo(first);
+			// It no longer exists, and while the cause holds a subscribe is Forbidden.
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> error(
+						this.client.stateless("events/unsubscribe",
+								TICKETS + ",\"arguments\":{\"queue\":\"revoked\"},\"delivery\":{\"url\":\""
+										+ receiver.url(path) + "\"}",
+								"X-Test-User", "alice"))
+					.get("code")
+					.intValue() == -32023);
+			assertError(subscribeRaw("alice", receiver.url(path), "{\"queue\":\"revoked\"}", SECRET), -32024,
+					"Forbidden");
+		}
+		finally {
+			revokedQueue = null;
+		}
+	}
+
+	@Test
+	void aPrincipalsSubscriptionsAreBoundedByTheQuota() throws Exception {
+		String path = "/hooks/quota";
+		for (int i = 0; i < 20; i++) {
+			subscribe("greedy", path, "{\"queue\":\"q" + i + "\"}", SECRET, "");
+		}
+		// A refresh is not a new subscription.
+		subscribe("greedy", path, "{\"queue\":\"q0\"}", SECRET, "");
+		JsonNode refused = assertError(subscribeRaw("greedy", receiver.url(path), "{\"queue\":\"q20\"}", SECRET),
+				-32025, "ResourceExhausted");
+		assertThat(refused.get("data").toString()).isEqualTo("{\"limit\":\"subscriptions\",\"max\":20}");
+		// Verified once for the principal and URL, whatever the arguments.
+		assertThat(receiver.at(path).stream().filter(Received::isVerification)).hasSize(1);
+	}
+
 	/** Wait until the marker subscription, which receives every ticket, got this one. */
 	private void awaitMarkerPast(int number) {
 		await().atMost(Duration.ofSeconds(10))
@@ -440,6 +508,17 @@ class WebhooksTests {
 		@Bean
 		EventLog eventLog(MutableClock clock) {
 			return new InMemoryEventLog(1000, Duration.ofDays(1), clock);
+		}
+
+		@Bean
+		McpEventAccessPolicy eventAccessPolicy() {
+			return new McpEventAccessPolicy() {
+				@Override
+				public boolean canSubscribe(Principal principal, String eventType, Object arguments) {
+					return !(arguments instanceof TicketFilter filter && filter.queue() != null
+							&& filter.queue().equals(revokedQueue));
+				}
+			};
 		}
 
 	}
