@@ -29,7 +29,7 @@ final class EventTypeRegistry {
 	private static final Log logger = LogFactory.getLog(EventTypeRegistry.class);
 
 	/** The modes this implementation serves so far. */
-	static final Set<McpEvent.Delivery> SERVED = Set.of(McpEvent.Delivery.POLL);
+	static final Set<McpEvent.Delivery> SERVED = Set.of(McpEvent.Delivery.POLL, McpEvent.Delivery.WEBHOOK);
 
 	private final Map<String, EventType> byName = new LinkedHashMap<>();
 
@@ -95,7 +95,7 @@ final class EventTypeRegistry {
 			}
 		}
 		if (delivery.isEmpty()) {
-			throw new IllegalStateException(where + " declares no delivery mode that is served; served: poll");
+			throw new IllegalStateException(where + " declares no delivery mode that is served; served: poll, webhook");
 		}
 		Class<?> arguments = (event.arguments() == Void.class) ? null : event.arguments();
 		if (arguments != null) {

@@ -1,11 +1,14 @@
 package io.github.mcpsubscriptions.events;
 
 import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
 import java.util.Base64;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcErrorCodes;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcException;
 import org.jspecify.annotations.Nullable;
@@ -142,6 +145,137 @@ final class EventsWire {
 
 	/** The result of {@code events/poll}. */
 	record PollResult(List<Occurrence> events, String cursor, boolean truncated, boolean hasMore, long nextPollMs) {
+	}
+
+	// Webhooks: events/subscribe, events/unsubscribe and the delivery profile.
+
+	static final String SUBSCRIBE = "events/subscribe";
+
+	static final String UNSUBSCRIBE = "events/unsubscribe";
+
+	/** {@code CallbackEndpointError}: the draft's provisional code. */
+	static final int CALLBACK_ENDPOINT_ERROR = -32027;
+
+	/** The prefix of a Standard Webhooks symmetric secret. */
+	static final String SECRET_PREFIX = "whsec_";
+
+	/** The fewest bytes a secret decodes to. */
+	static final int SECRET_MIN_BYTES = 24;
+
+	/** The most bytes a secret decodes to. */
+	static final int SECRET_MAX_BYTES = 64;
+
+	static final String HEADER_ID = "webhook-id";
+
+	static final String HEADER_TIMESTAMP = "webhook-timestamp";
+
+	static final String HEADER_SIGNATURE = "webhook-signature";
+
+	/** The one header of the profile that is MCP's own. */
+	static final String HEADER_SUBSCRIPTION_ID = "X-MCP-Subscription-Id";
+
+	/** The version prefix of an HMAC-SHA256 signature. */
+	static final String SIGNATURE_VERSION = "v1,";
+
+	private static final SecureRandom RANDOM = new SecureRandom();
+
+	static JsonRpcException forbiddenWithoutPrincipal() {
+		return new JsonRpcException(FORBIDDEN, "Forbidden",
+				Map.of("reason", "webhook subscriptions need an authenticated principal"));
+	}
+
+	static JsonRpcException notFoundSubscription() {
+		return new JsonRpcException(NOT_FOUND, "NotFound", Map.of("kind", "subscription"));
+	}
+
+	static JsonRpcException resourceExhausted(String limit, int max) {
+		return new JsonRpcException(RESOURCE_EXHAUSTED, "ResourceExhausted", data("limit", limit, "max", max));
+	}
+
+	/**
+	 * A callback that failed verification or could not be reached.
+	 * @param reason one of the draft's categories, never anything the endpoint said
+	 * @return the error
+	 */
+	static JsonRpcException callbackEndpointError(String reason) {
+		return new JsonRpcException(CALLBACK_ENDPOINT_ERROR, "CallbackEndpointError", Map.of("reason", reason));
+	}
+
+	/**
+	 * The {@code webhook-id} of a control envelope: {@code msg_<type>_<random>}.
+	 * @param type the envelope's type
+	 * @return the id
+	 */
+	static String envelopeId(String type) {
+		byte[] random = new byte[8];
+		RANDOM.nextBytes(random);
+		return "msg_" + type + "_" + HexFormat.of().formatHex(random);
+	}
+
+	/**
+	 * A single-use nonce for a verification challenge.
+	 * @return the nonce
+	 */
+	static String challenge() {
+		byte[] random = new byte[16];
+		RANDOM.nextBytes(random);
+		return "n_" + HexFormat.of().formatHex(random);
+	}
+
+	/**
+	 * The body of a {@code verification} envelope.
+	 * @param challenge the nonce the endpoint echoes
+	 * @return the body
+	 */
+	static Map<String, Object> verificationEnvelope(String challenge) {
+		return data("type", "verification", "challenge", challenge);
+	}
+
+	/**
+	 * The body of a {@code gap} envelope: events may have been skipped, resume here.
+	 * @param cursor the fresh cursor
+	 * @return the body
+	 */
+	static Map<String, Object> gapEnvelope(String cursor) {
+		return data("type", "gap", "cursor", cursor);
+	}
+
+	/**
+	 * The body of a {@code terminated} envelope: the subscription no longer exists.
+	 * @param code the error's code
+	 * @param message the error's name
+	 * @param errorData the error's {@code data}
+	 * @return the body
+	 */
+	static Map<String, Object> terminatedEnvelope(int code, String message, Map<String, Object> errorData) {
+		Map<String, Object> error = new LinkedHashMap<>();
+		error.put("code", code);
+		error.put("message", message);
+		error.put("data", errorData);
+		return data("type", "terminated", "error", error);
+	}
+
+	/**
+	 * An {@code EventOccurrence} as a webhook body carries it: with {@code cursor}, a
+	 * watermark safe to persist.
+	 */
+	record WebhookOccurrence(String eventId, String name, String timestamp, JsonNode data, String cursor) {
+	}
+
+	/**
+	 * The result of {@code events/subscribe}; {@code refreshBefore} is always present,
+	 * {@code null} only for a subscription without expiry.
+	 */
+	record SubscribeResult(String id, @JsonInclude(JsonInclude.Include.ALWAYS) @Nullable String refreshBefore,
+			String cursor, boolean truncated, @Nullable DeliveryStatus deliveryStatus) {
+	}
+
+	/**
+	 * How delivery to a subscription fares, on a refresh's result. {@code lastError} is
+	 * one of the fixed categories or {@code null}, never what the endpoint answered.
+	 */
+	record DeliveryStatus(boolean active, @Nullable String lastDeliveryAt,
+			@JsonInclude(JsonInclude.Include.ALWAYS) @Nullable String lastError, @Nullable String failedSince) {
 	}
 
 }

@@ -40,8 +40,9 @@ public @interface McpEvent {
 	String description() default "";
 
 	/**
-	 * How the event type may be delivered. Only {@link Delivery#POLL} is served so far;
-	 * the other modes are not advertised until they are.
+	 * How the event type may be delivered. {@link Delivery#POLL} and
+	 * {@link Delivery#WEBHOOK} are served so far; the other modes are not advertised
+	 * until they are.
 	 * @return the delivery modes
 	 */
 	Delivery[] delivery() default { Delivery.POLL };
@@ -64,7 +65,7 @@ public @interface McpEvent {
 		/** {@code events/stream} (not served yet). */
 		PUSH("push"),
 
-		/** {@code events/subscribe} (not served yet). */
+		/** {@code events/subscribe} (signed webhooks). */
 		WEBHOOK("webhook");
 
 		private final String wireName;

@@ -3,6 +3,8 @@ package io.github.mcpsubscriptions.events;
 import java.time.Clock;
 import java.util.List;
 
+import javax.net.ssl.SSLContext;
+
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcCodec;
 import io.github.mcpsubscriptions.notification.ResourceChangeFeed;
 import io.github.mcpsubscriptions.server.McpRequestDispatcher;
@@ -14,9 +16,12 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurationPackages;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.ssl.SslBundles;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
 /**
  * Auto-configuration of the MCP Events extension (draft SEP-3415): the event types
@@ -86,6 +91,72 @@ public final class McpEventsAutoConfiguration {
 				properties.getPollInterval(), 100);
 		methods.register(dispatcher);
 		return methods;
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	WebhookSubscriptionStore mcpWebhookSubscriptionStore() {
+		return new InMemoryWebhookSubscriptionStore();
+	}
+
+	@Bean
+	WebhookStats mcpWebhookStats() {
+		return new WebhookStats();
+	}
+
+	@Bean
+	WebhookHttp mcpWebhookHttp(McpEventsProperties properties, ObjectProvider<SslBundles> sslBundles) {
+		McpEventsProperties.Webhooks webhooks = properties.getWebhooks();
+		SSLContext sslContext = null;
+		if (webhooks.getSslBundle() != null) {
+			SslBundles bundles = sslBundles.getIfAvailable();
+			if (bundles == null) {
+				throw new IllegalStateException("mcp.events.webhooks.ssl-bundle names the SSL bundle '"
+						+ webhooks.getSslBundle() + "', but the application has no SSL bundles");
+			}
+			sslContext = bundles.getBundle(webhooks.getSslBundle()).createSslContext();
+		}
+		return new WebhookHttp(new CallbackAddresses(webhooks.getAllowedNetworks()), sslContext, webhooks.getTimeout());
+	}
+
+	@Bean
+	WebhookDelivery mcpWebhookDelivery(EventTypeRegistry types, EventLog log, McpEventAccessPolicy policy,
+			JsonRpcCodec codec, WebhookSubscriptionStore store, WebhookHttp http, WebhookStats stats,
+			McpEventsProperties properties) {
+		McpEventsProperties.Webhooks webhooks = properties.getWebhooks();
+		WebhookDelivery.Retries retries = new WebhookDelivery.Retries(webhooks.getMaxAttempts(),
+				webhooks.getRetryWindow(), webhooks.getInitialBackoff(), webhooks.getMaxBackoff(),
+				webhooks.getSuspendAfter());
+		WebhookDelivery delivery = new WebhookDelivery(types, log, policy, codec, store, http, stats, retries,
+				Clock.systemUTC(), WebhookThreads.executor(webhooks.getThreads()));
+		delivery.start(webhooks.getScanInterval());
+		return delivery;
+	}
+
+	@Bean
+	WebhookMethods mcpWebhookMethods(EventTypeRegistry types, McpEventAccessPolicy policy, JsonRpcCodec codec,
+			WebhookSubscriptionStore store, WebhookDelivery delivery, WebhookStats stats, EventLog log,
+			McpEventsProperties properties, McpRequestDispatcher dispatcher) {
+		McpEventsProperties.Webhooks webhooks = properties.getWebhooks();
+		WebhookMethods.Settings settings = new WebhookMethods.Settings(webhooks.getDefaultTtl(), webhooks.getMinTtl(),
+				webhooks.getMaxTtl(), webhooks.getVerificationTtl(), webhooks.getSecretGracePeriod(),
+				webhooks.getMaxSubscriptionsPerPrincipal(), Clock.systemUTC());
+		WebhookMethods methods = new WebhookMethods(types, policy, codec, store, delivery,
+				new CallbackAddresses(webhooks.getAllowedNetworks()), stats, log, settings);
+		methods.register(dispatcher);
+		return methods;
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = "io.micrometer.core.instrument.binder.MeterBinder")
+	static class WebhookMetricsConfiguration {
+
+		@Bean
+		WebhookMeterBinder mcpWebhookMeterBinder(WebhookStats stats, WebhookDelivery delivery,
+				WebhookSubscriptionStore store, EventLog log) {
+			return new WebhookMeterBinder(stats, delivery, store, log);
+		}
+
 	}
 
 }

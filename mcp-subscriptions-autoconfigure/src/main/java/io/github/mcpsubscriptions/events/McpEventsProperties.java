@@ -1,6 +1,10 @@
 package io.github.mcpsubscriptions.events;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
@@ -13,7 +17,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 public class McpEventsProperties {
 
 	/**
-	 * Whether the Events extension (draft SEP-3415, poll delivery only so far) is offered
+	 * Whether the Events extension (draft SEP-3415: poll and webhook delivery so far) is offered
 	 * to 2026-07-28 clients; off by default while the extension is partial.
 	 */
 	private boolean enabled;
@@ -79,6 +83,236 @@ public class McpEventsProperties {
 
 	public void setMaxEventsPerPoll(int maxEventsPerPoll) {
 		this.maxEventsPerPoll = maxEventsPerPoll;
+	}
+
+	/**
+	 * Webhook delivery (events/subscribe).
+	 */
+	private final Webhooks webhooks = new Webhooks();
+
+	public Webhooks getWebhooks() {
+		return this.webhooks;
+	}
+
+	/**
+	 * Webhook delivery: subscriptions, signed POSTs, retries and callback safety.
+	 */
+	public static class Webhooks {
+
+		/**
+		 * Networks (CIDR blocks, IPv4 or IPv6) callbacks may resolve to besides the
+		 * globally routable ones, such as 127.0.0.0/8 for a receiver on loopback.
+		 */
+		private List<String> allowedNetworks = new ArrayList<>();
+
+		/**
+		 * The SSL bundle whose trust material verifies callback servers; the JDK's trust
+		 * when not set.
+		 */
+		private @Nullable String sslBundle;
+
+		/**
+		 * The TTL granted when a subscribe names no ttlMs.
+		 */
+		private Duration defaultTtl = Duration.ofHours(1);
+
+		/**
+		 * The longest TTL granted: longer suggestions, and requests for no expiry, are
+		 * clamped to it.
+		 */
+		private Duration maxTtl = Duration.ofHours(24);
+
+		/**
+		 * The shortest TTL granted: shorter suggestions are raised to it.
+		 */
+		private Duration minTtl = Duration.ofMinutes(1);
+
+		/**
+		 * How long to wait for a callback to connect and to answer.
+		 */
+		private Duration timeout = Duration.ofSeconds(5);
+
+		/**
+		 * How many times a delivery is attempted at most before it is abandoned.
+		 */
+		private int maxAttempts = 5;
+
+		/**
+		 * How long retries of one delivery go on at most before it is abandoned.
+		 */
+		private Duration retryWindow = Duration.ofMinutes(15);
+
+		/**
+		 * The delay before the first retry; each further retry waits twice as long.
+		 */
+		private Duration initialBackoff = Duration.ofSeconds(1);
+
+		/**
+		 * The longest delay between two retries.
+		 */
+		private Duration maxBackoff = Duration.ofMinutes(5);
+
+		/**
+		 * After how many deliveries abandoned in a row a subscription is suspended, until
+		 * the client refreshes it.
+		 */
+		private int suspendAfter = 10;
+
+		/**
+		 * How long a verified endpoint stays verified for the principal's subscriptions
+		 * to its URL.
+		 */
+		private Duration verificationTtl = Duration.ofHours(24);
+
+		/**
+		 * How long deliveries are signed with a replaced secret too, after a refresh
+		 * replaced it.
+		 */
+		private Duration secretGracePeriod = Duration.ofMinutes(5);
+
+		/**
+		 * How many webhook subscriptions one principal may hold.
+		 */
+		private int maxSubscriptionsPerPrincipal = 100;
+
+		/**
+		 * How many threads post webhooks (mcp-webhooks-N).
+		 */
+		private int threads = 2;
+
+		/**
+		 * How often the event log is read for events to deliver.
+		 */
+		private Duration scanInterval = Duration.ofMillis(100);
+
+		public List<String> getAllowedNetworks() {
+			return this.allowedNetworks;
+		}
+
+		public void setAllowedNetworks(List<String> allowedNetworks) {
+			this.allowedNetworks = allowedNetworks;
+		}
+
+		public @Nullable String getSslBundle() {
+			return this.sslBundle;
+		}
+
+		public void setSslBundle(@Nullable String sslBundle) {
+			this.sslBundle = sslBundle;
+		}
+
+		public Duration getDefaultTtl() {
+			return this.defaultTtl;
+		}
+
+		public void setDefaultTtl(Duration defaultTtl) {
+			this.defaultTtl = defaultTtl;
+		}
+
+		public Duration getMaxTtl() {
+			return this.maxTtl;
+		}
+
+		public void setMaxTtl(Duration maxTtl) {
+			this.maxTtl = maxTtl;
+		}
+
+		public Duration getMinTtl() {
+			return this.minTtl;
+		}
+
+		public void setMinTtl(Duration minTtl) {
+			this.minTtl = minTtl;
+		}
+
+		public Duration getTimeout() {
+			return this.timeout;
+		}
+
+		public void setTimeout(Duration timeout) {
+			this.timeout = timeout;
+		}
+
+		public int getMaxAttempts() {
+			return this.maxAttempts;
+		}
+
+		public void setMaxAttempts(int maxAttempts) {
+			this.maxAttempts = maxAttempts;
+		}
+
+		public Duration getRetryWindow() {
+			return this.retryWindow;
+		}
+
+		public void setRetryWindow(Duration retryWindow) {
+			this.retryWindow = retryWindow;
+		}
+
+		public Duration getInitialBackoff() {
+			return this.initialBackoff;
+		}
+
+		public void setInitialBackoff(Duration initialBackoff) {
+			this.initialBackoff = initialBackoff;
+		}
+
+		public Duration getMaxBackoff() {
+			return this.maxBackoff;
+		}
+
+		public void setMaxBackoff(Duration maxBackoff) {
+			this.maxBackoff = maxBackoff;
+		}
+
+		public int getSuspendAfter() {
+			return this.suspendAfter;
+		}
+
+		public void setSuspendAfter(int suspendAfter) {
+			this.suspendAfter = suspendAfter;
+		}
+
+		public Duration getVerificationTtl() {
+			return this.verificationTtl;
+		}
+
+		public void setVerificationTtl(Duration verificationTtl) {
+			this.verificationTtl = verificationTtl;
+		}
+
+		public Duration getSecretGracePeriod() {
+			return this.secretGracePeriod;
+		}
+
+		public void setSecretGracePeriod(Duration secretGracePeriod) {
+			this.secretGracePeriod = secretGracePeriod;
+		}
+
+		public int getMaxSubscriptionsPerPrincipal() {
+			return this.maxSubscriptionsPerPrincipal;
+		}
+
+		public void setMaxSubscriptionsPerPrincipal(int maxSubscriptionsPerPrincipal) {
+			this.maxSubscriptionsPerPrincipal = maxSubscriptionsPerPrincipal;
+		}
+
+		public int getThreads() {
+			return this.threads;
+		}
+
+		public void setThreads(int threads) {
+			this.threads = threads;
+		}
+
+		public Duration getScanInterval() {
+			return this.scanInterval;
+		}
+
+		public void setScanInterval(Duration scanInterval) {
+			this.scanInterval = scanInterval;
+		}
+
 	}
 
 }

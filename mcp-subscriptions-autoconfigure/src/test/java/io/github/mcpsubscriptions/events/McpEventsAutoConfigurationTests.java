@@ -2,6 +2,7 @@ package io.github.mcpsubscriptions.events;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 
 import io.github.mcpsubscriptions.autoconfigure.McpEndpointAutoConfiguration;
 import io.github.mcpsubscriptions.autoconfigure.McpServerAutoConfiguration;
@@ -61,6 +62,41 @@ class McpEventsAutoConfigurationTests {
 					McpEndpointAutoConfiguration.class, McpEventsAutoConfiguration.class))
 			.withPropertyValues("mcp.events.enabled=true")
 			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(EventMethods.class));
+	}
+
+	@Test
+	void webhooksComeWithTheExtensionAndTheirThreadsEndWithTheContext() {
+		WebhookSubscriptionStore store = new InMemoryWebhookSubscriptionStore();
+		this.runner.withPropertyValues("mcp.events.enabled=true", "mcp.events.webhooks.threads=3")
+			.withBean(WebhookSubscriptionStore.class, () -> store)
+			.run((context) -> {
+				assertThat(context).hasSingleBean(WebhookMethods.class).hasSingleBean(WebhookDelivery.class);
+				assertThat(context.getBean(WebhookSubscriptionStore.class)).isSameAs(store);
+				assertThat(webhookThreads()).isNotEmpty().allMatch(Thread::isDaemon);
+			});
+		assertThat(webhookThreads()).as("mcp-webhooks-N threads left after close").isEmpty();
+	}
+
+	@Test
+	void anSslBundleThatDoesNotExistFailsTheStart() {
+		this.runner.withPropertyValues("mcp.events.enabled=true", "mcp.events.webhooks.ssl-bundle=missing")
+			.run((context) -> assertThat(context).hasFailed());
+	}
+
+	@Test
+	void anAllowedNetworkThatIsNotCidrFailsTheStart() {
+		this.runner.withPropertyValues("mcp.events.enabled=true", "mcp.events.webhooks.allowed-networks=intranet")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("'intranet' is not a CIDR block"));
+	}
+
+	private static List<Thread> webhookThreads() {
+		return Thread.getAllStackTraces()
+			.keySet()
+			.stream()
+			.filter((thread) -> thread.getName().startsWith("mcp-webhooks-") && thread.isAlive())
+			.toList();
 	}
 
 }
