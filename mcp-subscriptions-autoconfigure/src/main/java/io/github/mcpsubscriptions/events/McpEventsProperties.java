@@ -17,8 +17,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 public class McpEventsProperties {
 
 	/**
-	 * Whether the Events extension (draft SEP-3415: poll and webhook delivery so far) is offered
-	 * to 2026-07-28 clients; off by default while the extension is partial.
+	 * Whether the Events extension (draft SEP-3415: poll and webhook delivery so far) is
+	 * offered to 2026-07-28 clients; off by default while the extension is partial.
 	 */
 	private boolean enabled;
 

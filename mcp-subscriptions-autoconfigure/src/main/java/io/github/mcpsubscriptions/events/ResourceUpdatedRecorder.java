@@ -1,12 +1,12 @@
 package io.github.mcpsubscriptions.events;
 
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcCodec;
 import io.github.mcpsubscriptions.notification.ResourceChange;
 import io.github.mcpsubscriptions.notification.ResourceChangeFeed;
+import io.github.mcpsubscriptions.thread.McpThreads;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -34,11 +34,7 @@ final class ResourceUpdatedRecorder implements DisposableBean {
 	ResourceUpdatedRecorder(ResourceChangeFeed feed, EventLog log, JsonRpcCodec codec) {
 		this.log = log;
 		this.codec = codec;
-		this.recorder = (log instanceof StoredEventLog) ? Executors.newSingleThreadExecutor((task) -> {
-			Thread thread = new Thread(task, "mcp-events-record");
-			thread.setDaemon(true);
-			return thread;
-		}) : null;
+		this.recorder = (log instanceof StoredEventLog) ? McpThreads.singleThread("mcp-events-record") : null;
 		feed.subscribe(this::record);
 	}
 

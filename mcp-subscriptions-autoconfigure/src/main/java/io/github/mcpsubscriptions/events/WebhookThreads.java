@@ -1,10 +1,9 @@
 package io.github.mcpsubscriptions.events;
 
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
+
+import io.github.mcpsubscriptions.thread.McpThreads;
 
 /**
  * The one place webhook threads are made: platform daemon threads named
@@ -25,13 +24,7 @@ final class WebhookThreads {
 		if (threads < 1) {
 			throw new IllegalArgumentException("mcp.events.webhooks.threads must be at least 1, was " + threads);
 		}
-		AtomicInteger count = new AtomicInteger();
-		ThreadFactory factory = (task) -> {
-			Thread thread = new Thread(task, "mcp-webhooks-" + count.incrementAndGet());
-			thread.setDaemon(true);
-			return thread;
-		};
-		return Executors.newScheduledThreadPool(threads, factory);
+		return McpThreads.scheduled("mcp-webhooks-", threads);
 	}
 
 	/**

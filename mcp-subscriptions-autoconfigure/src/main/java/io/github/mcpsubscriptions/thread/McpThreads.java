@@ -105,7 +105,17 @@ public final class McpThreads {
 	 * @return the executor
 	 */
 	public static ScheduledThreadPoolExecutor scheduled(String name) {
-		return new Scheduled(NamedThreads.named(name));
+		return new Scheduled(1, NamedThreads.named(name));
+	}
+
+	/**
+	 * Platform threads, numbered after a prefix, that run delayed and periodic tasks.
+	 * @param prefix the threads' name before their number
+	 * @param threads how many
+	 * @return the executor
+	 */
+	public static ScheduledThreadPoolExecutor scheduled(String prefix, int threads) {
+		return new Scheduled(threads, NamedThreads.numbered(prefix));
 	}
 
 	/**
@@ -230,8 +240,8 @@ public final class McpThreads {
 
 		private final NamedThreads threads;
 
-		Scheduled(NamedThreads threads) {
-			super(1, threads);
+		Scheduled(int size, NamedThreads threads) {
+			super(size, threads);
 			this.threads = threads;
 		}
 
