@@ -115,8 +115,9 @@ public class McpProperties {
 		private int maxStreamsPerPrincipal = 0;
 
 		/**
-		 * How long a listen stream lasts before the server completes it gracefully; zero
-		 * for no limit.
+		 * How long a listen stream lasts before the server completes it gracefully
+		 * (looked for every sixtieth of it, at most every 15 s, so a stream may last that
+		 * much longer); zero for no limit.
 		 */
 		private Duration maxDuration = Duration.ofHours(1);
 
