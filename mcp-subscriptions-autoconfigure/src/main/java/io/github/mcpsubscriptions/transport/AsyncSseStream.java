@@ -57,6 +57,14 @@ final class AsyncSseStream implements MessageStream {
 	private static final byte[] HEARTBEAT = ":heartbeat\n\n".getBytes(StandardCharsets.UTF_8);
 
 	/**
+	 * The response buffer a stream asks for: Jetty holds one for as long as the response
+	 * is open once it has written (32 KB of direct memory by default, 512 MB for 16,000
+	 * streams), while a stream's writes are a few hundred bytes, flushed at once, and a
+	 * larger batch is written past the buffer. Tomcat only ever grows its buffer.
+	 */
+	static final int RESPONSE_BUFFER_SIZE = 4096;
+
+	/**
 	 * Each delivery thread builds its batches in one buffer of its own: a stream's batch
 	 * is usually handed to the container (which copies it) as soon as it ends, and a
 	 * buffer per stream and batch was most of what delivery allocated.
@@ -189,6 +197,7 @@ final class AsyncSseStream implements MessageStream {
 		response.setContentType(MediaType.TEXT_EVENT_STREAM_VALUE);
 		response.setHeader(HttpHeaders.CACHE_CONTROL, "no-cache, no-transform");
 		response.setHeader("X-Accel-Buffering", "no");
+		response.setBufferSize(RESPONSE_BUFFER_SIZE);
 		AsyncContext context = request.startAsync(request, response);
 		// The stream lives until the client leaves or the server closes it.
 		context.setTimeout(0);
