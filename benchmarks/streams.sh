@@ -8,27 +8,31 @@
 # Bounded and self-stopping: every process is ended by this script (by PID), the clients stop
 # themselves after --max-seconds anyway.
 # Build first (no install): ./mvnw -q -DskipTests -pl benchmarks -am package
-# Usage: [SERVER_OPTS="-D…"] benchmarks/streams.sh [PER_ERA (8000)] [HEAP (1g)] [IDLE seconds (60)]
-# SERVER_OPTS: JVM options of the server, such as -Dharness.tomcat.connector.socket.appReadBufSize=2048.
+# Usage: [SERVER=tomcat|jetty] [SERVER_OPTS="-D…"] benchmarks/streams.sh [PER_ERA (8000)] [HEAP (1g)] [IDLE seconds (60)]
+# SERVER: the servlet container, tomcat (the default) or jetty (both are on the harness's class path).
+# SERVER_OPTS: JVM options of the server, such as -Dharness.tomcat.connector.socket.appReadBufSize=2048
+# (Tomcat) or -Dharness.jetty.http.headerCacheSize=0 (Jetty).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 jar="$here/target/benchmarks.jar"
 per_era="${1:-8000}"
 heap="${2:-1g}"
 idle="${3:-60}"
+container="${SERVER:-tomcat}"
+[[ "$container" == "tomcat" || "$container" == "jetty" ]] || { echo "SERVER is tomcat or jetty, not $container" >&2; exit 2; }
 [[ -f "$jar" ]] || { echo "No $jar: ./mvnw -q -DskipTests -pl benchmarks -am package" >&2; exit 2; }
 hard="$(ulimit -Hn)"
 [[ "$hard" == "unlimited" || "$(ulimit -Sn)" -ge "$hard" ]] || ulimit -Sn "$hard"
-echo "ulimit -n $(ulimit -n), per era $per_era, server -Xmx$heap, idle ${idle}s, $(nproc) cores, load: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "ulimit -n $(ulimit -n), $container, per era $per_era, server -Xmx$heap, idle ${idle}s, $(nproc) cores, load: $(cut -d' ' -f1-3 /proc/loadavg)"
 work="$(mktemp -d)"
 pids=()
 cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; }
 trap cleanup EXIT
-# The ceiling: Tomcat's max-connections just above the streams, less the reserve (200).
+# The ceiling: the container's max-connections just above the streams, less the reserve (200).
 max_connections=$((2 * per_era + 300))
 mkfifo "$work/server.in"
-java -Xms"$heap" -Xmx"$heap" -XX:+UseG1GC ${SERVER_OPTS:-} \
-	-Dserver.tomcat.max-connections="$max_connections" -Dmcp.sessions.max=$((per_era + 1000)) \
+java -Xms"$heap" -Xmx"$heap" -XX:+UseG1GC ${SERVER_OPTS:-} -Dharness.server="$container" \
+	-Dserver."$container".max-connections="$max_connections" -Dmcp.sessions.max=$((per_era + 1000)) \
 	-cp "$jar" io.github.mcpsubscriptions.benchmarks.load.LoadHarness --serve mcp \
 	< "$work/server.in" > "$work/server.out" 2>&1 &
 server=$!

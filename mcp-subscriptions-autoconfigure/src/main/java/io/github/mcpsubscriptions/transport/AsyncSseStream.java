@@ -49,6 +49,14 @@ final class AsyncSseStream implements MessageStream {
 
 	static final String MESSAGE_EVENT = SseFrames.MESSAGE_EVENT;
 
+	/**
+	 * The response buffer a stream asks for: Jetty holds one for as long as the response
+	 * is open once it has written (32 KB of direct memory by default, 512 MB for 16,000
+	 * streams), while a stream's writes are a few hundred bytes, flushed at once, and a
+	 * larger batch is written past the buffer. Tomcat only ever grows its buffer.
+	 */
+	static final int RESPONSE_BUFFER_SIZE = 4096;
+
 	private static final AtomicLong IDS = new AtomicLong();
 
 	private final Object lock = new Object();
@@ -112,6 +120,7 @@ final class AsyncSseStream implements MessageStream {
 		response.setContentType(MediaType.TEXT_EVENT_STREAM_VALUE);
 		response.setHeader(HttpHeaders.CACHE_CONTROL, "no-cache, no-transform");
 		response.setHeader("X-Accel-Buffering", "no");
+		response.setBufferSize(RESPONSE_BUFFER_SIZE);
 		AsyncContext context = request.startAsync(request, response);
 		// The stream lives until the client leaves or the server closes it.
 		context.setTimeout(0);

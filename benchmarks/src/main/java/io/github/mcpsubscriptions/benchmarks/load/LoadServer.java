@@ -16,13 +16,18 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongConsumer;
+import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 import io.github.mcpsubscriptions.notification.ResourceChangedEvent;
 import io.github.mcpsubscriptions.resource.McpResource;
+import org.eclipse.jetty.server.Connector;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
 
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.jetty.servlet.JettyServletWebServerFactory;
 import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.context.ApplicationEventPublisher;
@@ -84,6 +89,17 @@ public final class LoadServer implements AutoCloseable {
 			Map.entry("mcp.listen.rate-limit.requests", "0"), Map.entry("spring.main.banner-mode", "off"),
 			Map.entry("spring.jmx.enabled", "false"), Map.entry("logging.level.root", "WARN"));
 
+	/**
+	 * The system property that picks the servlet container: {@code tomcat} (the default)
+	 * or {@code jetty}. Both are on the harness's class path; the other's
+	 * auto-configuration is excluded.
+	 */
+	static final String SERVER = "harness.server";
+
+	private static final Map<String, String> SERVER_AUTO_CONFIGURATIONS = Map.of("tomcat",
+			"org.springframework.boot.tomcat.autoconfigure.servlet.TomcatServletWebServerAutoConfiguration", "jetty",
+			"org.springframework.boot.jetty.autoconfigure.servlet.JettyServletWebServerAutoConfiguration");
+
 	private final ConfigurableApplicationContext context;
 
 	private final LongConsumer publisher;
@@ -102,6 +118,16 @@ public final class LoadServer implements AutoCloseable {
 		SpringApplication application = new SpringApplication(raw ? RawApp.class : McpApp.class);
 		Map<String, Object> properties = new HashMap<>(PROPERTIES);
 		properties.put("mcp.enabled", Boolean.toString(!raw));
+		String server = System.getProperty(SERVER, "tomcat");
+		if (!SERVER_AUTO_CONFIGURATIONS.containsKey(server)) {
+			throw new IllegalArgumentException("-D" + SERVER + " is tomcat or jetty, not " + server);
+		}
+		properties.put("spring.autoconfigure.exclude",
+				SERVER_AUTO_CONFIGURATIONS.entrySet()
+					.stream()
+					.filter((entry) -> !entry.getKey().equals(server))
+					.map(Map.Entry::getValue)
+					.collect(Collectors.joining(",")));
 		application.setDefaultProperties(properties);
 		ConfigurableApplicationContext context = application.run();
 		LongConsumer publisher = raw ? context.getBean(RawBroadcaster.class)::broadcast
@@ -177,9 +203,52 @@ public final class LoadServer implements AutoCloseable {
 
 	}
 
+	/**
+	 * Jetty's per-connection settings that Spring Boot has no property for, from system
+	 * properties named {@code harness.jetty.http.<setting>} ({@code headerCacheSize},
+	 * {@code outputBufferSize}, {@code outputAggregationSize},
+	 * {@code responseHeaderSize}): set on the {@link HttpConfiguration} of every
+	 * connector, so that a run measures their effect on the heap per open stream. A
+	 * customizer of Jetty's factory: it is applied only when Jetty is the container.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	static class JettyHttpSettings {
+
+		static final String PREFIX = "harness.jetty.http.";
+
+		@Bean
+		WebServerFactoryCustomizer<JettyServletWebServerFactory> harnessJettyHttpSettings() {
+			return (factory) -> factory.addServerCustomizers((server) -> {
+				for (Connector connector : server.getConnectors()) {
+					HttpConnectionFactory http = connector.getConnectionFactory(HttpConnectionFactory.class);
+					if (http != null) {
+						apply(http.getHttpConfiguration());
+					}
+				}
+			});
+		}
+
+		private static void apply(HttpConfiguration configuration) {
+			for (String name : System.getProperties().stringPropertyNames()) {
+				if (name.startsWith(PREFIX)) {
+					String setting = name.substring(PREFIX.length());
+					int value = Integer.parseInt(System.getProperty(name));
+					switch (setting) {
+						case "headerCacheSize" -> configuration.setHeaderCacheSize(value);
+						case "outputBufferSize" -> configuration.setOutputBufferSize(value);
+						case "outputAggregationSize" -> configuration.setOutputAggregationSize(value);
+						case "responseHeaderSize" -> configuration.setResponseHeaderSize(value);
+						default -> throw new IllegalArgumentException("No Jetty HTTP setting " + setting);
+					}
+				}
+			}
+		}
+
+	}
+
 	@Configuration(proxyBeanMethods = false)
 	@EnableAutoConfiguration
-	@Import(ConnectorAttributes.class)
+	@Import({ ConnectorAttributes.class, JettyHttpSettings.class })
 	static class McpApp {
 
 		@Bean
@@ -201,7 +270,7 @@ public final class LoadServer implements AutoCloseable {
 
 	@Configuration(proxyBeanMethods = false)
 	@EnableAutoConfiguration
-	@Import(ConnectorAttributes.class)
+	@Import({ ConnectorAttributes.class, JettyHttpSettings.class })
 	static class RawApp {
 
 		@Bean
