@@ -21,8 +21,8 @@ import org.springframework.core.task.VirtualThreadTaskExecutor;
  * {@code spring.threads.virtual.enabled} asks for it on a JDK that has them (21 and
  * later).
  * <p>
- * Delivery tasks are many, short and may wait (for a place at the {@link DeliveryGate}):
- * a virtual thread each costs little, and one that waits holds no platform thread. Every
+ * Delivery tasks are many, short and may wait (for a place at the delivery gate): a
+ * virtual thread each costs little, and one that waits holds no platform thread. Every
  * other thread is one long-lived platform thread: the dispatcher is CPU-bound, and as a
  * virtual thread would hold a carrier the delivery tasks need for as long as it runs; the
  * timers and housekeeping threads wait between short turns, which a virtual thread would
