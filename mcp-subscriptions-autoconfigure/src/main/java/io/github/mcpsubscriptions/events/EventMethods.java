@@ -14,12 +14,8 @@ import io.github.mcpsubscriptions.events.EventsWire.ListResult;
 import io.github.mcpsubscriptions.events.EventsWire.Occurrence;
 import io.github.mcpsubscriptions.events.EventsWire.PollResult;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcCodec;
-import io.github.mcpsubscriptions.jsonrpc.JsonRpcException;
 import io.github.mcpsubscriptions.server.McpExchange;
 import io.github.mcpsubscriptions.server.McpRequestDispatcher;
-import io.github.mcpsubscriptions.tool.InputValidator;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -30,8 +26,6 @@ import tools.jackson.databind.node.ObjectNode;
  * nothing per client, the cursor is a position in the event log.
  */
 final class EventMethods {
-
-	private static final Log logger = LogFactory.getLog(EventMethods.class);
 
 	private static final String PAGE_PREFIX = "offset:";
 
@@ -120,7 +114,8 @@ final class EventMethods {
 		if (!type.delivers("poll")) {
 			throw EventsWire.unsupportedDelivery("poll");
 		}
-		Object arguments = arguments(type, params.get("arguments"));
+		Object arguments = EventMatching.bind(this.codec, type,
+				EventMatching.argumentsNode(this.codec, params.get("arguments")));
 		int maxEvents = maxEvents(params.get("maxEvents"));
 		Long maxAgeMs = maxAgeMs(params.get("maxAgeMs"));
 		JsonNode cursorNode = params.get("cursor");
@@ -157,7 +152,7 @@ final class EventMethods {
 			if (event.position() <= start || !event.type().equals(name)) {
 				continue;
 			}
-			JsonNode data = deliverable(type, event, arguments, principal);
+			JsonNode data = EventMatching.deliverable(this.policy, this.codec, type, event, arguments, principal);
 			if (data == null) {
 				continue;
 			}
@@ -181,56 +176,6 @@ final class EventMethods {
 	private PollResult result(List<Occurrence> events, long position, boolean truncated, boolean hasMore) {
 		return new PollResult(events, new Cursor(this.log.epoch(), position).encode(), truncated, hasMore,
 				this.pollInterval.toMillis());
-	}
-
-	/**
-	 * What a subscription receives of an event, if anything: matched with its arguments,
-	 * allowed for its principal, transformed.
-	 */
-	private @Nullable JsonNode deliverable(EventType type, LoggedEvent event, @Nullable Object arguments,
-			@Nullable Principal principal) {
-		try {
-			if (!this.policy.canReceive(principal, type.name(), event.event())) {
-				return null;
-			}
-			if (arguments == null) {
-				return event.data();
-			}
-			@SuppressWarnings("unchecked")
-			McpEventMatcher<Object> matcher = (McpEventMatcher<Object>) event.event();
-			if (!matcher.matches(arguments)) {
-				return null;
-			}
-			Object payload = matcher.payload(arguments);
-			return (payload == event.event()) ? event.data() : EventRecorder.payload(type, payload, this.codec);
-		}
-		catch (RuntimeException ex) {
-			// One event's failing matcher must not stall every subscription behind it.
-			logger.warn(
-					"The MCP event " + event.eventId() + " of " + type.name() + " could not be matched and was skipped",
-					ex);
-			return null;
-		}
-	}
-
-	private @Nullable Object arguments(EventType type, @Nullable JsonNode node) {
-		if (node != null && !node.isNull() && !node.isObject()) {
-			throw EventsWire.invalidParams("\"arguments\" must be an object");
-		}
-		JsonNode arguments = (node == null || node.isNull()) ? this.codec.createObjectNode() : node;
-		List<String> problems = InputValidator.validate(type.inputSchema(), arguments);
-		if (!problems.isEmpty()) {
-			throw EventsWire.invalidArguments(type.name(), problems);
-		}
-		if (type.argumentsType() == null) {
-			return null;
-		}
-		try {
-			return this.codec.bind(arguments, type.argumentsType());
-		}
-		catch (JsonRpcException ex) {
-			throw EventsWire.invalidArguments(type.name(), List.of(ex.getMessage()));
-		}
 	}
 
 	private int maxEvents(@Nullable JsonNode node) {

@@ -277,7 +277,8 @@ final class WebhookDelivery implements AutoCloseable {
 			if (lane.floor != null && event.timestamp().isBefore(lane.floor)) {
 				continue;
 			}
-			JsonNode data = deliverable(type, event, lane.arguments, lane.principal);
+			JsonNode data = EventMatching.deliverable(this.policy, this.codec, type, event, lane.arguments,
+					lane.principal);
 			if (data == null) {
 				continue;
 			}
@@ -285,30 +286,6 @@ final class WebhookDelivery implements AutoCloseable {
 					event.timestamp().toString(), data, new Cursor(this.log.epoch(), event.position()).encode());
 			lane.queue.addLast(
 					new Pending(event.eventId(), this.codec.write(occurrence), event.position(), event.timestamp()));
-		}
-	}
-
-	private @Nullable JsonNode deliverable(EventType type, LoggedEvent event, @Nullable Object arguments,
-			Principal principal) {
-		try {
-			if (!this.policy.canReceive(principal, type.name(), event.event())) {
-				return null;
-			}
-			if (arguments == null) {
-				return event.data();
-			}
-			@SuppressWarnings("unchecked")
-			McpEventMatcher<Object> matcher = (McpEventMatcher<Object>) event.event();
-			if (!matcher.matches(arguments)) {
-				return null;
-			}
-			Object payload = matcher.payload(arguments);
-			return (payload == event.event()) ? event.data() : EventRecorder.payload(type, payload, this.codec);
-		}
-		catch (RuntimeException ex) {
-			logger.warn("The MCP event " + event.eventId() + " of " + type.name()
-					+ " could not be matched for a webhook and was skipped", ex);
-			return null;
 		}
 	}
 

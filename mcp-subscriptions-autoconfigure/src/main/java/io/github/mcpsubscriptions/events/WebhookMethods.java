@@ -11,7 +11,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HexFormat;
-import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -25,7 +24,6 @@ import io.github.mcpsubscriptions.jsonrpc.JsonRpcCodec;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcException;
 import io.github.mcpsubscriptions.server.McpExchange;
 import io.github.mcpsubscriptions.server.McpRequestDispatcher;
-import io.github.mcpsubscriptions.tool.InputValidator;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -93,8 +91,8 @@ final class WebhookMethods {
 		if (!type.delivers("webhook")) {
 			throw EventsWire.unsupportedDelivery("webhook");
 		}
-		JsonNode argumentsNode = argumentsNode(request.get("arguments"));
-		Object arguments = bind(type, argumentsNode);
+		JsonNode argumentsNode = EventMatching.argumentsNode(this.codec, request.get("arguments"));
+		Object arguments = EventMatching.bind(this.codec, type, argumentsNode);
 		ObjectNode deliveryNode = delivery(request);
 		JsonNode mode = deliveryNode.get("mode");
 		if (mode != null && !mode.isNull() && !(mode.isString() && mode.stringValue().equals("webhook"))) {
@@ -163,7 +161,7 @@ final class WebhookMethods {
 		}
 		ObjectNode request = (params != null) ? params : this.codec.createObjectNode();
 		String name = name(request);
-		JsonNode argumentsNode = argumentsNode(request.get("arguments"));
+		JsonNode argumentsNode = EventMatching.argumentsNode(this.codec, request.get("arguments"));
 		URI url = url(delivery(request));
 		String id = id(principal.getName(), url.toString(), name, argumentsNode);
 		if (this.store.get(id, this.log.now()) == null || !this.store.remove(id)) {
@@ -251,29 +249,6 @@ final class WebhookMethods {
 			throw EventsWire.invalidParams("\"name\" is required and must be a string");
 		}
 		return name.stringValue();
-	}
-
-	private JsonNode argumentsNode(@Nullable JsonNode node) {
-		if (node != null && !node.isNull() && !node.isObject()) {
-			throw EventsWire.invalidParams("\"arguments\" must be an object");
-		}
-		return (node == null || node.isNull()) ? this.codec.createObjectNode() : node;
-	}
-
-	private @Nullable Object bind(EventType type, JsonNode arguments) {
-		List<String> problems = InputValidator.validate(type.inputSchema(), arguments);
-		if (!problems.isEmpty()) {
-			throw EventsWire.invalidArguments(type.name(), problems);
-		}
-		if (type.argumentsType() == null) {
-			return null;
-		}
-		try {
-			return this.codec.bind(arguments, type.argumentsType());
-		}
-		catch (JsonRpcException ex) {
-			throw EventsWire.invalidArguments(type.name(), List.of(ex.getMessage()));
-		}
 	}
 
 	private static ObjectNode delivery(ObjectNode request) {
