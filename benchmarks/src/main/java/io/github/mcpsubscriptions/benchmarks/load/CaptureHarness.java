@@ -1,12 +1,7 @@
 package io.github.mcpsubscriptions.benchmarks.load;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -26,7 +21,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -71,11 +65,9 @@ public final class CaptureHarness {
 
 	private final Options options;
 
-	private final HttpClient http = HttpClient.newHttpClient();
-
 	private final String schema = "mcp_capture_bench";
 
-	private Process sample;
+	private SampleProcess sample;
 
 	private URI base;
 
@@ -444,53 +436,18 @@ public final class CaptureHarness {
 	}
 
 	private void startSample() throws Exception {
-		int port;
-		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-			port = socket.getLocalPort();
-		}
-		Path work = Files.createTempDirectory("capture-harness");
 		String url = this.options.jdbc + (this.options.jdbc.contains("?") ? "&" : "?") + "currentSchema=" + this.schema;
-		List<String> command = List.of(System.getProperty("java.home") + "/bin/java", "-Xmx1g", "-jar",
-				this.options.jar, "--spring.profiles.active=postgres", "--server.address=127.0.0.1",
-				"--server.port=" + port, "--spring.datasource.url=" + url, "--spring.main.banner-mode=off",
-				"--sample.files.root=" + work.resolve("files"),
-				// The burst's notifications all wait for the one subscriber at once.
-				"--mcp.notifications.outbox-capacity=" + (this.options.burst + 1000));
-		this.sample = new ProcessBuilder(command).redirectErrorStream(true)
-			.redirectOutput(work.resolve("sample.log").toFile())
-			.start();
-		System.err.println("sample: pid " + this.sample.pid() + ", log " + work.resolve("sample.log"));
-		this.base = URI.create("http://127.0.0.1:" + port);
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
-		while (System.nanoTime() < deadline) {
-			if (!this.sample.isAlive()) {
-				throw new IllegalStateException("The sample ended during start-up; see its log");
-			}
-			try {
-				if (get("/actuator/health").statusCode() == 200) {
-					return;
-				}
-			}
-			catch (IOException ex) {
-				// Not listening yet.
-			}
-			Thread.sleep(250);
-		}
-		throw new IllegalStateException("The sample did not answer within 180 s");
+		this.sample = SampleProcess.start(this.options.jar, "capture-harness",
+				List.of("--spring.profiles.active=postgres", "--spring.datasource.url=" + url,
+						// The burst's notifications all wait for the one subscriber at
+						// once.
+						"--mcp.notifications.outbox-capacity=" + (this.options.burst + 1000)));
+		this.base = this.sample.base();
 	}
 
 	private void stop() {
 		if (this.sample != null) {
-			this.sample.destroy();
-			try {
-				if (!this.sample.waitFor(20, TimeUnit.SECONDS)) {
-					this.sample.destroyForcibly();
-				}
-			}
-			catch (InterruptedException ex) {
-				this.sample.destroyForcibly();
-				Thread.currentThread().interrupt();
-			}
+			this.sample.close();
 		}
 		try {
 			sql("drop schema if exists " + this.schema + " cascade");
@@ -500,23 +457,9 @@ public final class CaptureHarness {
 		}
 	}
 
-	private HttpResponse<String> get(String path) throws IOException, InterruptedException {
-		return this.http.send(HttpRequest.newBuilder(this.base.resolve(path)).timeout(Duration.ofSeconds(5)).build(),
-				HttpResponse.BodyHandlers.ofString());
-	}
-
 	/** The statistics of a meter of the sample, from its Actuator. */
 	private Map<String, Double> meter(String name) throws Exception {
-		HttpResponse<String> response = get("/actuator/metrics/" + name);
-		Map<String, Double> statistics = new LinkedHashMap<>();
-		if (response.statusCode() != 200) {
-			return statistics;
-		}
-		Matcher matcher = Pattern.compile("\"statistic\":\"(\\w+)\",\"value\":([-0-9.E]+)").matcher(response.body());
-		while (matcher.find()) {
-			statistics.put(matcher.group(1), Double.parseDouble(matcher.group(2)));
-		}
-		return statistics;
+		return this.sample.meter(name, null);
 	}
 
 	private double captured() throws Exception {
