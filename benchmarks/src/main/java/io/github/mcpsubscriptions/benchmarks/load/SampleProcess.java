@@ -40,7 +40,7 @@ final class SampleProcess implements AutoCloseable {
 	 * Start the sample and wait until {@code /actuator/health} answers 200.
 	 * @param jar the sample's executable jar
 	 * @param name a name for its working directory and log
-	 * @param arguments Spring Boot arguments ({@code --name=value}) after the port's
+	 * @param arguments the Spring Boot arguments ({@code --name=value}) after the port's
 	 * @return the running sample
 	 * @throws Exception if it ends or does not answer within 180 s
 	 */
