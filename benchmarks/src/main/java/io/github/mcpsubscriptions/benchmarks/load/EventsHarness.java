@@ -159,7 +159,7 @@ public final class EventsHarness {
 			.withBearerToken(this.token)
 			.withTimeout(Duration.ofSeconds(30))
 			.listen("catalog://products"); PushStream push = openPush()) {
-			result.put("push", push.refused == null ? "open" : push.refused);
+			result.put("push", (push.refused == null) ? "open" : push.refused);
 			Thread resourceReader = daemon("resource-reader", () -> readResources(resources, changeByProduct));
 			if (phases.contains("latency")) {
 				result.put("latency", latency(latencyProducts, changeByProduct, push.refused == null));
