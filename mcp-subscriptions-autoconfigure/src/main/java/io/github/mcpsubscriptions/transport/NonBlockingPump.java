@@ -34,7 +34,8 @@ final class NonBlockingPump {
 	 * Whether the container said it was ready for more and nothing was written since: it
 	 * stays ready until this stream writes, and each readiness check takes the
 	 * container's write-registration path (Tomcat's own write and flush check it once
-	 * more).
+	 * more). It is asked once a write, after the flush: that answer also serves the
+	 * writer's check before the next batch and the batch's own hand-over.
 	 */
 	private boolean ready;
 
@@ -94,25 +95,51 @@ final class NonBlockingPump {
 	void pump() throws IOException {
 		assert Thread.holdsLock(this.lock);
 		try {
-			while (ready()) {
+			while (true) {
+				if (this.needsFlush && this.waiting.isEmpty() && !flushUnlessRefused()) {
+					return;
+				}
+				if (!ready()) {
+					// The container calls onWritePossible once the client has taken more.
+					return;
+				}
 				byte[] next = this.waiting.poll();
 				if (next == null) {
-					if (this.needsFlush) {
-						this.needsFlush = false;
-						this.ready = false;
-						this.out.flush();
-						continue;
-					}
 					return;
 				}
 				writeThrough(next, 0, next.length);
 			}
-			// Not ready: the container calls onWritePossible once the client has taken
-			// more.
 		}
 		catch (RuntimeException ex) {
 			throw new IOException(ex.getMessage(), ex);
 		}
+	}
+
+	/**
+	 * Flush what was written, without asking the container first whether it is ready: its
+	 * flush asks that itself, and refuses with an {@link IllegalStateException} if the
+	 * last write left bytes the client has not taken (the Servlet contract). Asking as
+	 * well would take the container's write-registration path once more on every write,
+	 * the delivery threads' costliest step at saturation (#54). A write of a frame that
+	 * fits the response's buffer never leaves bytes behind, so a refusal is rare. Called
+	 * with the lock held.
+	 * @return whether it flushed; if not, whether the container is ready now decides
+	 * whether it calls {@code onWritePossible} later
+	 */
+	private boolean flushUnlessRefused() throws IOException {
+		try {
+			this.out.flush();
+		}
+		catch (IllegalStateException ex) {
+			if (!ready()) {
+				return false;
+			}
+			// Taken meanwhile: a refusal now is a failure.
+			this.out.flush();
+		}
+		this.needsFlush = false;
+		this.ready = false;
+		return true;
 	}
 
 	/**

@@ -266,9 +266,10 @@ class AsyncSseStreamTests {
 	}
 
 	@Test
-	void aContainerThatStaysReadyIsAskedTwiceABatch() throws IOException {
-		// After the write and after the flush; the writer's check before the next batch
-		// and the batch's own hand-over need not ask again (#29).
+	void aContainerThatStaysReadyIsAskedOnceABatch() throws IOException {
+		// After the flush: the writer's check before the next batch and the batch's own
+		// hand-over need not ask again (#29), and the flush asks the container itself
+		// (#54).
 		this.stream.sendBatch(1 << 20, countdown(1));
 		int before = this.out.readyChecks;
 		for (int i = 0; i < 3; i++) {
@@ -278,8 +279,29 @@ class AsyncSseStreamTests {
 		}
 		assertThat(this.stream.whenWritable(() -> {
 		})).isTrue();
-		assertThat(this.out.readyChecks - before).isEqualTo(6);
+		assertThat(this.out.readyChecks - before).isEqualTo(3);
+		assertThat(this.out.flushes).isEqualTo(4);
 		assertThat(this.out.text()).isEqualTo(frames(1) + frames(2, 1) + frames(2, 1) + frames(2, 1));
+	}
+
+	@Test
+	void aFlushTheContainerRefusesWaitsForItToBeReadyThenTheNextBatchFollows() throws IOException {
+		// A write that left bytes the client has not taken: the container refuses the
+		// flush, as the Servlet contract has it, and says it is not ready.
+		this.out.leaveBytesOnWrite = true;
+		this.stream.sendBatch(1 << 20, countdown(1));
+		assertThat(this.out.flushes).isZero();
+		assertThat(this.stream.whenWritable(() -> {
+		})).isFalse();
+		this.out.leaveBytesOnWrite = false;
+		this.out.ready = true;
+		this.out.listener.onWritePossible();
+		assertThat(this.out.flushes).isEqualTo(1);
+		assertThat(this.stream.whenWritable(() -> {
+		})).isTrue();
+		this.stream.sendBatch(1 << 20, countdown(2));
+		assertThat(this.out.flushes).isEqualTo(2);
+		assertThat(this.out.text()).isEqualTo(frames(1) + frames(2, 1));
 	}
 
 	@Test
@@ -567,6 +589,12 @@ class AsyncSseStreamTests {
 		/** Whether writes fail, as on a connection its client closed. */
 		volatile boolean fail;
 
+		/**
+		 * Whether a write leaves bytes the client has not taken: the container is not
+		 * ready after it, and refuses a flush until it is.
+		 */
+		volatile boolean leaveBytesOnWrite;
+
 		int flushes;
 
 		int writes;
@@ -602,10 +630,16 @@ class AsyncSseStreamTests {
 			this.writes++;
 			this.arrays.add(b);
 			this.bytes.write(b, off, len);
+			if (this.leaveBytesOnWrite) {
+				this.ready = false;
+			}
 		}
 
 		@Override
 		public void flush() {
+			if (!this.ready) {
+				throw new IllegalStateException("Not ready: call isReady() first");
+			}
 			this.flushes++;
 		}
 
