@@ -36,6 +36,14 @@ interface EventLog {
 	LoggedEvent append(EventType type, Object event, JsonNode data);
 
 	/**
+	 * Run a listener after each event this node appends (also after an append another
+	 * node made first, for a log that records each change once), on the appending thread:
+	 * it must only hand work over.
+	 * @param listener the listener
+	 */
+	void whenAppended(Runnable listener);
+
+	/**
 	 * The events retained after a position, in order.
 	 * @param position the position
 	 * @return what is retained after it

@@ -29,6 +29,8 @@ final class InMemoryEventLog implements EventLog {
 
 	private final ArrayDeque<LoggedEvent> events = new ArrayDeque<>();
 
+	private final AppendSignal appends = new AppendSignal();
+
 	private long head;
 
 	InMemoryEventLog(int maxSize, Duration maxAge, Clock clock) {
@@ -55,13 +57,22 @@ final class InMemoryEventLog implements EventLog {
 	}
 
 	@Override
-	public synchronized LoggedEvent append(EventType type, Object event, JsonNode data) {
-		long position = ++this.head;
-		LoggedEvent logged = new LoggedEvent(position, "evt_" + this.epoch + "_" + position, type.name(),
-				this.clock.instant(), event, data);
-		this.events.addLast(logged);
-		evict();
+	public LoggedEvent append(EventType type, Object event, JsonNode data) {
+		LoggedEvent logged;
+		synchronized (this) {
+			long position = ++this.head;
+			logged = new LoggedEvent(position, "evt_" + this.epoch + "_" + position, type.name(), this.clock.instant(),
+					event, data);
+			this.events.addLast(logged);
+			evict();
+		}
+		this.appends.appended();
 		return logged;
+	}
+
+	@Override
+	public void whenAppended(Runnable listener) {
+		this.appends.add(listener);
 	}
 
 	@Override

@@ -40,6 +40,8 @@ final class StoredEventLog implements EventLog {
 
 	private final Clock clock;
 
+	private final AppendSignal appends = new AppendSignal();
+
 	/**
 	 * The events rebuilt lately, by epoch and position: a log entry never changes, and a
 	 * poll reads again what the previous polls read.
@@ -77,7 +79,14 @@ final class StoredEventLog implements EventLog {
 
 	@Override
 	public LoggedEvent append(EventType type, Object event, JsonNode data) {
-		return logged(type, event, data, this.store.append(type.name(), this.codec.writeAsString(data)));
+		LoggedEvent logged = logged(type, event, data, this.store.append(type.name(), this.codec.writeAsString(data)));
+		this.appends.appended();
+		return logged;
+	}
+
+	@Override
+	public void whenAppended(Runnable listener) {
+		this.appends.add(listener);
 	}
 
 	private LoggedEvent logged(EventType type, Object event, JsonNode data, Stored stored) {
@@ -100,7 +109,10 @@ final class StoredEventLog implements EventLog {
 	 */
 	@Nullable LoggedEvent appendOnce(EventType type, Object event, JsonNode data, String changePosition) {
 		Stored stored = this.store.appendOnce(type.name(), this.codec.writeAsString(data), changePosition);
-		return (stored != null) ? logged(type, event, data, stored) : null;
+		LoggedEvent logged = (stored != null) ? logged(type, event, data, stored) : null;
+		// Logged here or by another node first: either way the log holds it now.
+		this.appends.appended();
+		return logged;
 	}
 
 	@Override

@@ -2,6 +2,7 @@ package io.github.mcpsubscriptions.events;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 
 import io.github.mcpsubscriptions.events.EventLog.LoggedEvent;
@@ -24,6 +25,19 @@ class InMemoryEventLogTests {
 	private static final EventType TYPE = EventTypeRegistry.describe(ProductChanged.class);
 
 	private final MutableClock clock = new MutableClock(Instant.parse("2026-10-05T12:00:00Z"));
+
+	@Test
+	void readersAreToldOfEachAppendOnceTheEventIsReadableAndAFailingOneKeepsTheOthersTold() {
+		InMemoryEventLog log = new InMemoryEventLog(10, Duration.ofHours(1), this.clock);
+		List<Long> heads = new ArrayList<>();
+		log.whenAppended(() -> {
+			throw new IllegalStateException("a reader that fails");
+		});
+		log.whenAppended(() -> heads.add(log.after(0).head()));
+		append(log, 1);
+		append(log, 2);
+		assertThat(heads).containsExactly(1L, 2L);
+	}
 
 	@Test
 	void positionsGrowInOrderAndEventIdsAreStable() {
