@@ -60,17 +60,17 @@ import tools.jackson.databind.node.ObjectNode;
  * Secrets come from {@link #newSecret()}; a request signed with none of them is answered
  * {@code 401} and listed in {@link #rejected()}.
  *
- * <pre>{@code
+ * <pre class="code">
  * static McpWebhookReceiver receiver = McpWebhookReceiver.start();
  *
  * &#64;DynamicPropertySource
  * static void trustReceiver(DynamicPropertyRegistry registry) {
- *     receiver.serverProperties().forEach((name, value) -> registry.add(name, () -> value));
+ *     receiver.serverProperties().forEach((name, value) -&gt; registry.add(name, () -&gt; value));
  * }
  *
- * // events/subscribe with delivery {"mode":"webhook","url":receiver.url(),"secret":receiver.newSecret()}
+ * // events/subscribe with "delivery": {"mode": "webhook", "url": receiver.url(), "secret": receiver.newSecret()}
  * McpWebhookReceiver.Delivery delivery = receiver.awaitDelivery();
- * }</pre>
+ * </pre>
  *
  * @since 0.1.0
  */
