@@ -4,6 +4,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Base64;
 
 import io.github.mcpsubscriptions.test.McpTestClient;
@@ -145,6 +146,38 @@ class EventsMetricsTests {
 		await().atMost(Duration.ofSeconds(10)).until(() -> health().getStatus().equals(Status.UP));
 		assertThat(count("mcp.events.webhooks.failures", "reason", "timeout")).isGreaterThanOrEqualTo(1);
 		assertThat(this.meters.get("mcp.events.webhooks.retries").functionCounter().count()).isGreaterThanOrEqualTo(1);
+	}
+
+	@Test
+	void anEventLogThatCannotBeReadIsDown() {
+		EventLog unreachable = new EventLog() {
+
+			@Override
+			public String epoch() {
+				return "e";
+			}
+
+			@Override
+			public Instant now() {
+				return Instant.now();
+			}
+
+			@Override
+			public LoggedEvent append(EventType type, Object event, JsonNode data) {
+				throw new IllegalStateException("the event log's store cannot be reached");
+			}
+
+			@Override
+			public Slice after(long position) {
+				throw new IllegalStateException("the event log's store cannot be reached");
+			}
+
+		};
+		Health health = new EventsHealthIndicator(this.context.getBean(WebhookDelivery.class),
+				this.context.getBean(WebhookSubscriptionStore.class), unreachable, new EventStats(), 1)
+			.health(true);
+		assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+		assertThat(health.getDetails().get("error").toString()).contains("cannot be reached");
 	}
 
 	@Test
