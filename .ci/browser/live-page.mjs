@@ -5,7 +5,9 @@
 // that the page subscribes to catalog://products by itself, that a price changed in the page's
 // table and a product changed through the REST API (curl) each show up as a notification row
 // and as the value re-read through MCP, that a ticked product and a ticked file pattern are
-// subscribed to, and that the counters read the Actuator. Screenshots go to the results
+// subscribed to, and that the counters read the Actuator. The events panel polls
+// catalog.product.changed (events/poll): the page's and curl's changes show as events, and a
+// minPrice argument keeps out what does not match. Screenshots go to the results
 // directory. Exits 0 when every check passes, 1 at the first that fails, and prints one line
 // "browser: PASS (...)" or "browser: FAIL: <reason>".
 import { execFileSync } from 'node:child_process';
@@ -121,6 +123,43 @@ try {
 		return started;
 	}
 
+	const eventRow = (id, change, priceText) =>
+		page.locator(`#events tr[data-id="${id}"][data-change="${change}"]`).filter({
+			has: page.locator(`td[data-field="price"]`, { hasText: priceText }),
+		});
+
+	/** Waits for the events panel to show a change made at `started`. */
+	async function eventShows(what, started, id, priceText) {
+		await eventRow(id, 'updated', priceText).first().waitFor();
+		const ms = Date.now() - started;
+		const eventId = await eventRow(id, 'updated', priceText).first().getAttribute('data-event-id');
+		check(eventId, `${what}: the event row has no eventId`);
+		timings.push(`${what}: event ${ms} ms`);
+		log(`${what}: event ${eventId} shown after ${ms} ms`);
+	}
+
+	async function events() {
+		await page.waitForFunction(() => document.querySelector('#events-status')?.dataset.state === 'live');
+		// The price changed in the page (2026 era) is an event too.
+		await eventRow(3, 'updated', '11.15').first().waitFor();
+		log('events: the change made in the page is an event');
+		// minPrice: only what matches from now on (a new subscription starts from now).
+		const minPrice = page.locator('#events-min-price');
+		await minPrice.fill('1000');
+		await minPrice.dispatchEvent('change');
+		await page.waitForFunction(() => document.querySelector('#events-status')?.textContent.includes('"minPrice":1000'));
+		changeWithCurl(4, 'Cheap mug', '5.00');
+		const started = changeWithCurl(1, 'Gold lamp', '1500.00');
+		await eventShows('events, minPrice 1000, product changed with curl', started, 1, '1500.00');
+		// Product 4's change came first: had it matched, it would show by now.
+		check((await eventRow(4, 'updated', '5.00').count()) === 0, 'events: minPrice 1000 let a product at 5.00 through');
+		await minPrice.fill('');
+		await minPrice.dispatchEvent('change');
+		await page.waitForFunction(() => document.querySelector('#events-status')?.textContent.includes('{}'));
+		const cheap = changeWithCurl(4, 'Cheap mug', '6.00');
+		await eventShows('events, no arguments, product changed with curl', cheap, 4, '6.00');
+	}
+
 	async function meterAtLeast(key, minimum) {
 		await page.waitForFunction(
 			([selector, min]) => Number(document.querySelector(selector)?.textContent) >= min,
@@ -184,6 +223,7 @@ try {
 	}
 
 	await era('2026', true);
+	await events();
 	await era('2025', false);
 
 	check(foreign.length === 0, `the page asked other hosts: ${foreign.join(', ')}`);

@@ -3,6 +3,7 @@
 // re-reads the resource through MCP. Plain modules, no build step, nothing from the network
 // but this server.
 
+import { pollEvents } from './events.js';
 import { Mcp2025, Mcp2026 } from './mcp.js';
 import { METERS, pollMeters } from './meters.js';
 
@@ -520,6 +521,52 @@ function showMeters(values) {
 	}
 }
 
+// --- events (the Events extension, polled) --------------------------------------------------
+
+function showEvents(events, truncated) {
+	const body = $('#events tbody');
+	if (truncated) {
+		const row = body.insertRow(0);
+		row.className = 'truncated';
+		cell(row, time(), 'time');
+		const note = cell(row, 'events may have been skipped (truncated): polling on from a fresh cursor');
+		note.colSpan = 5;
+	}
+	for (const event of events) {
+		const { data } = event;
+		const row = body.insertRow(0);
+		row.dataset.eventId = event.eventId;
+		row.dataset.id = data.id;
+		row.dataset.change = data.change;
+		cell(row, time(), 'time');
+		cell(row, event.eventId, 'eventId');
+		cell(row, data.change, 'change');
+		cell(row, data.id, 'id');
+		cell(row, data.name ?? '', 'name');
+		cell(row, price(data.price), 'price');
+		flash(row);
+	}
+	while (body.rows.length > MAX_ROWS) {
+		body.deleteRow(-1);
+	}
+}
+
+function startEvents() {
+	const status = $('#events-status');
+	const minPrice = $('#events-min-price');
+	const poll = pollEvents(new Mcp2026({ token }), {
+		name: 'catalog.product.changed',
+		args: () => (minPrice.value.trim() === '' ? {} : { minPrice: Number(minPrice.value) }),
+		onEvents: showEvents,
+		onState: (text, kind) => {
+			status.textContent = text;
+			status.dataset.state = kind;
+		},
+	});
+	minPrice.addEventListener('change', poll.again);
+	window.addEventListener('pagehide', poll.stop);
+}
+
 function init() {
 	for (const element of document.querySelectorAll('.origin')) {
 		element.textContent = location.origin;
@@ -551,6 +598,7 @@ function init() {
 
 	loadCatalogue();
 	start(era);
+	startEvents();
 	stopMeters = pollMeters(showMeters, { headers: authHeaders });
 }
 

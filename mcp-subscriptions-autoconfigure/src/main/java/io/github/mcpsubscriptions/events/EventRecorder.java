@@ -39,10 +39,13 @@ final class EventRecorder implements ApplicationListener<ApplicationEvent> {
 
 	private final JsonRpcCodec codec;
 
-	EventRecorder(EventTypeRegistry types, EventLog log, JsonRpcCodec codec) {
+	private final EventStats stats;
+
+	EventRecorder(EventTypeRegistry types, EventLog log, JsonRpcCodec codec, EventStats stats) {
 		this.types = types;
 		this.log = log;
 		this.codec = codec;
+		this.stats = stats;
 	}
 
 	@Override
@@ -69,6 +72,7 @@ final class EventRecorder implements ApplicationListener<ApplicationEvent> {
 		}
 		try {
 			this.log.append(type, event, data);
+			this.stats.recorded(type.name());
 		}
 		catch (RuntimeException ex) {
 			// A shared log's store may be down: the publisher's work is done, so report.

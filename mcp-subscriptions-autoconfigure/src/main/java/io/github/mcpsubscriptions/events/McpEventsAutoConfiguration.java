@@ -69,15 +69,20 @@ public final class McpEventsAutoConfiguration {
 	}
 
 	@Bean
-	EventRecorder mcpEventRecorder(EventTypeRegistry types, EventLog log, JsonRpcCodec codec) {
-		return new EventRecorder(types, log, codec);
+	EventStats mcpEventStats() {
+		return new EventStats();
+	}
+
+	@Bean
+	EventRecorder mcpEventRecorder(EventTypeRegistry types, EventLog log, JsonRpcCodec codec, EventStats stats) {
+		return new EventRecorder(types, log, codec, stats);
 	}
 
 	@Bean
 	@ConditionalOnBean(ResourceChangeFeed.class)
 	ResourceUpdatedRecorder mcpResourceUpdatedRecorder(ResourceChangeFeed feed, EventTypeRegistry types, EventLog log,
-			JsonRpcCodec codec) {
-		return new ResourceUpdatedRecorder(feed, log, codec);
+			JsonRpcCodec codec, EventStats stats) {
+		return new ResourceUpdatedRecorder(feed, log, codec, stats);
 	}
 
 	@Bean
@@ -155,6 +160,25 @@ public final class McpEventsAutoConfiguration {
 		WebhookMeterBinder mcpWebhookMeterBinder(WebhookStats stats, WebhookDelivery delivery,
 				WebhookSubscriptionStore store, EventLog log) {
 			return new WebhookMeterBinder(stats, delivery, store, log);
+		}
+
+		@Bean
+		EventMeterBinder mcpEventMeterBinder(EventStats stats, WebhookStats webhooks, EventTypeRegistry types) {
+			return new EventMeterBinder(stats, webhooks, types);
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = "org.springframework.boot.health.contributor.HealthIndicator")
+	static class EventsHealthConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean(name = "mcpEventsHealthIndicator")
+		EventsHealthIndicator mcpEventsHealthIndicator(WebhookDelivery delivery, WebhookSubscriptionStore store,
+				EventLog log, EventStats stats, McpEventsProperties properties) {
+			return new EventsHealthIndicator(delivery, store, log, stats,
+					properties.getWebhooks().getHealthMaxBacklog());
 		}
 
 	}

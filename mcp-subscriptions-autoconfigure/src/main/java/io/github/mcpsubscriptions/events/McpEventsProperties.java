@@ -185,6 +185,12 @@ public class McpEventsProperties {
 		 */
 		private Duration scanInterval = Duration.ofMillis(100);
 
+		/**
+		 * Webhook deliveries waiting on this node above which the mcpEvents health
+		 * indicator reports down.
+		 */
+		private int healthMaxBacklog = 10_000;
+
 		public List<String> getAllowedNetworks() {
 			return this.allowedNetworks;
 		}
@@ -311,6 +317,14 @@ public class McpEventsProperties {
 
 		public void setScanInterval(Duration scanInterval) {
 			this.scanInterval = scanInterval;
+		}
+
+		public int getHealthMaxBacklog() {
+			return this.healthMaxBacklog;
+		}
+
+		public void setHealthMaxBacklog(int healthMaxBacklog) {
+			this.healthMaxBacklog = healthMaxBacklog;
 		}
 
 	}

@@ -31,9 +31,12 @@ final class ResourceUpdatedRecorder implements DisposableBean {
 
 	private final @Nullable ExecutorService recorder;
 
-	ResourceUpdatedRecorder(ResourceChangeFeed feed, EventLog log, JsonRpcCodec codec) {
+	private final EventStats stats;
+
+	ResourceUpdatedRecorder(ResourceChangeFeed feed, EventLog log, JsonRpcCodec codec, EventStats stats) {
 		this.log = log;
 		this.codec = codec;
+		this.stats = stats;
 		this.recorder = (log instanceof StoredEventLog) ? McpThreads.singleThread("mcp-events-record") : null;
 		feed.subscribe(this::record);
 	}
@@ -57,11 +60,15 @@ final class ResourceUpdatedRecorder implements DisposableBean {
 		try {
 			JsonNode data = EventRecorder.payload(ResourceUpdated.TYPE, event, this.codec);
 			if (position != null && this.log instanceof StoredEventLog stored) {
-				stored.appendOnce(ResourceUpdated.TYPE, event, data, position);
+				if (stored.appendOnce(ResourceUpdated.TYPE, event, data, position) == null) {
+					// Another node recorded it, and counted it.
+					return;
+				}
 			}
 			else {
 				this.log.append(ResourceUpdated.TYPE, event, data);
 			}
+			this.stats.recorded(ResourceUpdated.TYPE.name());
 		}
 		catch (RuntimeException ex) {
 			logger.error("The change of " + event.uri() + " could not be recorded as an MCP event", ex);

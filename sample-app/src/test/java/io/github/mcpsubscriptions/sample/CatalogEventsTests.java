@@ -7,6 +7,8 @@ import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.github.mcpsubscriptions.events.McpEvent;
+import io.github.mcpsubscriptions.sample.catalog.ProductChanged;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -42,6 +44,33 @@ class CatalogEventsTests {
 		List<String> names = new ArrayList<>();
 		call("events/list", "").get("events").forEach((type) -> names.add(type.get("name").stringValue()));
 		assertThat(names).contains("catalog.product.changed", "resource.updated");
+	}
+
+	@Test
+	void theProductEventIsDescribedAsTheSamplesContractSays() throws Exception {
+		JsonNode product = null;
+		for (JsonNode type : call("events/list", "").get("events")) {
+			if (type.get("name").stringValue().equals("catalog.product.changed")) {
+				product = type;
+			}
+		}
+		assertThat(product).isNotNull();
+		// Declared for the three modes; advertised are those the server serves (push once
+		// events/stream is served).
+		assertThat(ProductChanged.class.getAnnotation(McpEvent.class).delivery())
+			.containsExactly(McpEvent.Delivery.POLL, McpEvent.Delivery.PUSH, McpEvent.Delivery.WEBHOOK);
+		assertThat(product.get("delivery").valueStream().map(JsonNode::stringValue)).contains("poll", "webhook")
+			.isSubsetOf("poll", "push", "webhook")
+			.doesNotHaveDuplicates();
+		JsonNode arguments = product.get("inputSchema");
+		assertThat(arguments.get("properties").propertyNames()).containsExactlyInAnyOrder("id", "minPrice");
+		assertThat(arguments.get("properties").get("id").get("type").stringValue()).isEqualTo("integer");
+		assertThat(arguments.get("properties").get("minPrice").get("type").stringValue()).isEqualTo("number");
+		assertThat(arguments.has("required")).as("both optional").isFalse();
+		JsonNode payload = product.get("payloadSchema").get("properties");
+		assertThat(payload.propertyNames()).containsExactly("id", "name", "price", "change");
+		assertThat(payload.get("change").get("enum").valueStream().map(JsonNode::stringValue))
+			.containsExactly("created", "updated", "deleted");
 	}
 
 	@Test

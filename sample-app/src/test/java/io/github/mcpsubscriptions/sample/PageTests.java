@@ -81,7 +81,8 @@ class PageTests {
 			assertThat(module.body()).as(path + " loads nothing from elsewhere")
 				.doesNotContain("import('http", "from 'http");
 		}
-		assertThat(seen).containsExactlyInAnyOrder("/live/app.js", "/live/mcp.js", "/live/sse.js", "/live/meters.js");
+		assertThat(seen).containsExactlyInAnyOrder("/live/app.js", "/live/mcp.js", "/live/sse.js", "/live/meters.js",
+				"/live/events.js");
 	}
 
 	@Test

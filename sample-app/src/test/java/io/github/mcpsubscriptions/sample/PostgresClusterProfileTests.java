@@ -1,9 +1,13 @@
 package io.github.mcpsubscriptions.sample;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 
+import io.github.mcpsubscriptions.tester.McpEventPoll;
 import io.github.mcpsubscriptions.tester.McpNotification;
 import io.github.mcpsubscriptions.tester.McpSession;
 import io.github.mcpsubscriptions.tester.McpSubscription;
@@ -11,6 +15,7 @@ import io.github.mcpsubscriptions.tester.McpTester;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
 
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -101,6 +106,40 @@ class PostgresClusterProfileTests {
 
 			assertNotifiedOnce(subscriptionOnA, "catalog://products/4", "updated", onB, captured);
 		}
+	}
+
+	@Test
+	void eachChangeByAnyWriterIsOneProductEventInTheSharedLogPolledOnEitherNode() throws Exception {
+		McpEventPoll onA = tester(nodeA).pollEvents("catalog.product.changed", Map.of("id", 5));
+		McpEventPoll onB = tester(nodeB).pollEvents("catalog.product.changed", Map.of("id", 5));
+
+		assertThat(database.execute("update %s.product set price = 31.00 where id = 5")).isOne();
+		assertThat(nextPrice(onA)).isEqualTo("31");
+		assertThat(SamplePostgres.rest(nodeB, "PUT", "/api/products/5", "{\"name\":\"Monitor stand\",\"price\":32}")
+			.statusCode()).isEqualTo(200);
+		assertThat(nextPrice(onA)).isEqualTo("32");
+		// A third change: once it is in, a second event for either change would be too.
+		assertThat(database.execute("update %s.product set price = 33.00 where id = 5")).isOne();
+		assertThat(nextPrice(onA)).isEqualTo("33");
+
+		List<String> seenOnB = new ArrayList<>();
+		onB.next().forEach((data) -> seenOnB.add(price(data)));
+		assertThat(seenOnB).containsExactly("31", "32", "33");
+	}
+
+	/** Waits for the one next event of a poll; its price. */
+	private static String nextPrice(McpEventPoll poll) {
+		List<String> prices = new ArrayList<>();
+		await().atMost(Duration.ofSeconds(10)).until(() -> {
+			poll.next().forEach((data) -> prices.add(price(data)));
+			return !prices.isEmpty();
+		});
+		assertThat(prices).hasSize(1);
+		return prices.get(0);
+	}
+
+	private static String price(JsonNode data) {
+		return data.get("price").decimalValue().stripTrailingZeros().toPlainString();
 	}
 
 	private static void assertNotifiedOnce(McpSubscription onA, String uri, String change, McpSubscription onB,

@@ -1,8 +1,12 @@
 package io.github.mcpsubscriptions.sample;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
+import io.github.mcpsubscriptions.tester.McpEventPoll;
 import io.github.mcpsubscriptions.tester.McpNotification;
 import io.github.mcpsubscriptions.tester.McpSession;
 import io.github.mcpsubscriptions.tester.McpSubscription;
@@ -10,6 +14,7 @@ import io.github.mcpsubscriptions.tester.McpTester;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
 
 import org.springframework.context.ConfigurableApplicationContext;
 
@@ -115,6 +120,60 @@ class PostgresProfileTests {
 			assertThat(SamplePostgres.rest(sample, "DELETE", "/api/products/" + id, null).statusCode()).isEqualTo(204);
 			assertNotifiedOnce(products, "catalog://products/" + id, "deleted", captured);
 		}
+	}
+
+	@Test
+	void anotherWritersInsertUpdateAndDeleteAreProductEventsWithTheirValues() {
+		// The capture records keys only: the sample reads the values once it reads a
+		// change, so each write waits for its event here (see CapturedProductEvents).
+		McpEventPoll all = mcp.pollEvents("catalog.product.changed", Map.of());
+		McpEventPoll expensive = mcp.pollEvents("catalog.product.changed", Map.of("minPrice", 10));
+		long id = database.insert("Desk pad", "18.00");
+		assertThat(nextEvent(all)).isEqualTo(id + " Desk pad 18 created");
+		assertThat(database.execute("update %s.product set price = 2.50 where id = ?", id)).isOne();
+		assertThat(nextEvent(all)).isEqualTo(id + " Desk pad 2.5 updated");
+		assertThat(database.execute("delete from %s.product where id = ?", id)).isOne();
+		// A deletion carries the values last seen.
+		assertThat(nextEvent(all)).isEqualTo(id + " Desk pad 2.5 deleted");
+
+		List<String> matching = new ArrayList<>();
+		expensive.next().forEach((data) -> matching.add(describe(data)));
+		assertThat(matching).containsExactly(id + " Desk pad 18 created");
+	}
+
+	@Test
+	void eachWriteThroughTheRestApiIsOneProductEventNotTwo() throws Exception {
+		McpEventPoll poll = mcp.pollEvents("catalog.product.changed", Map.of("id", 3));
+		assertThat(SamplePostgres.rest(sample, "PUT", "/api/products/3", "{\"name\":\"Fountain pen\",\"price\":13.00}")
+			.statusCode()).isEqualTo(200);
+		// Another writer's change after it: once its event is in, the capture has read
+		// the
+		// REST write's too, and an event published by the REST path would be in already.
+		assertThat(database.execute("update %s.product set price = 14.00 where id = 3")).isOne();
+
+		List<String> events = new ArrayList<>();
+		await().atMost(Duration.ofSeconds(10)).until(() -> {
+			poll.next().forEach((data) -> events.add(describe(data)));
+			return events.stream().anyMatch((event) -> event.contains(" 14 "));
+		});
+		assertThat(events).containsExactly("3 Fountain pen 13 updated", "3 Fountain pen 14 updated");
+	}
+
+	/** Waits for the one next event of a poll. */
+	private static String nextEvent(McpEventPoll poll) {
+		List<String> events = new ArrayList<>();
+		await().atMost(Duration.ofSeconds(10)).until(() -> {
+			poll.next().forEach((data) -> events.add(describe(data)));
+			return !events.isEmpty();
+		});
+		assertThat(events).hasSize(1);
+		return events.get(0);
+	}
+
+	private static String describe(JsonNode data) {
+		return data.get("id").asLong() + " " + data.get("name").stringValue() + " "
+				+ data.get("price").decimalValue().stripTrailingZeros().toPlainString() + " "
+				+ data.get("change").stringValue();
 	}
 
 	@Test

@@ -6,6 +6,7 @@ import java.util.Optional;
 
 import io.github.mcpsubscriptions.notification.ResourceChangedEvent;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.annotation.Transactional;
@@ -17,7 +18,9 @@ import org.springframework.transaction.annotation.Transactional;
  * database captures every committed change of table {@code product}, these included, and
  * the starter drops these events for the URIs the capture reports, so that each commit is
  * notified once. Every change also publishes a {@link ProductChanged}, the MCP event
- * {@code catalog.product.changed}, recorded after commit too.
+ * {@code catalog.product.changed}, recorded after commit too; except where the database
+ * captures the catalogue: {@link CapturedProductEvents} then publishes it for every
+ * writer's changes, these included, once each.
  */
 @Service
 public class CatalogService {
@@ -26,9 +29,14 @@ public class CatalogService {
 
 	private final ApplicationEventPublisher events;
 
-	public CatalogService(ProductRepository products, ApplicationEventPublisher events) {
+	/** Whether the capture publishes the product events (of every writer). */
+	private final boolean captured;
+
+	public CatalogService(ProductRepository products, ApplicationEventPublisher events,
+			ObjectProvider<CapturedProductEvents> captured) {
 		this.products = products;
 		this.events = events;
+		this.captured = captured.getIfAvailable() != null;
 	}
 
 	@Transactional
@@ -37,7 +45,7 @@ public class CatalogService {
 			return Optional.empty();
 		}
 		changed(id, "updated", name);
-		this.events.publishEvent(new ProductChanged(id, name, price, ProductChanged.Change.updated));
+		productChanged(new ProductChanged(id, name, price, ProductChanged.Change.updated));
 		return this.products.findById(id);
 	}
 
@@ -48,7 +56,7 @@ public class CatalogService {
 		// changed:
 		// catalog://products/{id} lists its instances.
 		changed(id, "created", name);
-		this.events.publishEvent(new ProductChanged(id, name, price, ProductChanged.Change.created));
+		productChanged(new ProductChanged(id, name, price, ProductChanged.Change.created));
 		return this.products.findById(id).orElseThrow();
 	}
 
@@ -59,9 +67,15 @@ public class CatalogService {
 			return false;
 		}
 		changed(id, Map.of("change", "deleted"));
-		this.events.publishEvent(
+		productChanged(
 				new ProductChanged(id, product.get().name(), product.get().price(), ProductChanged.Change.deleted));
 		return true;
+	}
+
+	private void productChanged(ProductChanged event) {
+		if (!this.captured) {
+			this.events.publishEvent(event);
+		}
 	}
 
 	private void changed(long id, String change, String name) {
