@@ -168,6 +168,10 @@ class EventsMetricsTests {
 			}
 
 			@Override
+			public void whenAppended(Runnable listener) {
+			}
+
+			@Override
 			public Slice after(long position) {
 				throw new IllegalStateException("the event log's store cannot be reached");
 			}
