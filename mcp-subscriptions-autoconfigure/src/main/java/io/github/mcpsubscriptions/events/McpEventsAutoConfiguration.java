@@ -6,6 +6,7 @@ import java.util.List;
 import javax.net.ssl.SSLContext;
 
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcCodec;
+import io.github.mcpsubscriptions.notification.DeliveryScheduler;
 import io.github.mcpsubscriptions.notification.ResourceChangeFeed;
 import io.github.mcpsubscriptions.server.McpRequestDispatcher;
 import io.github.mcpsubscriptions.subscription.ResourceAccessPolicy;
@@ -91,6 +92,17 @@ public final class McpEventsAutoConfiguration {
 				properties.getPollInterval(), 100);
 		methods.register(dispatcher);
 		return methods;
+	}
+
+	@Bean(destroyMethod = "close")
+	EventStreams mcpEventStreams(EventMethods methods, DeliveryScheduler scheduler, McpEventsProperties properties,
+			McpRequestDispatcher dispatcher) {
+		McpEventsProperties.Push push = properties.getPush();
+		EventStreams streams = new EventStreams(methods, scheduler, push.getHeartbeatInterval(), push.getScanInterval(),
+				push.getMaxStreamsPerPrincipal());
+		streams.register(dispatcher);
+		streams.start();
+		return streams;
 	}
 
 	@Bean
