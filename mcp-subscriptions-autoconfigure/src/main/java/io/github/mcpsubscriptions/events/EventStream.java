@@ -65,6 +65,18 @@ final class EventStream implements McpStreamedMethod.Call {
 
 	private volatile boolean completing;
 
+	/** Run once the result is written at a shutdown, or the stream ended. */
+	private volatile @Nullable Runnable whenDone;
+
+	private final AtomicBoolean done = new AtomicBoolean();
+
+	/**
+	 * Whether it has gone through the last read of the log offered to it: only then does
+	 * the scan read on for it, so that a stream still going through a replay (paced by
+	 * its client) does not have the log read again and again from its position.
+	 */
+	private volatile boolean caughtUp;
+
 	private volatile @Nullable MessageStream stream;
 
 	// The drain's state, guarded by this: one drain at a time.
@@ -131,6 +143,14 @@ final class EventStream implements McpStreamedMethod.Call {
 	public void ended() {
 		this.streams.ended(this);
 		release();
+		done();
+	}
+
+	private void done() {
+		Runnable then = this.whenDone;
+		if (then != null && this.done.compareAndSet(false, true)) {
+			then.run();
+		}
 	}
 
 	@Override
@@ -152,14 +172,26 @@ final class EventStream implements McpStreamedMethod.Call {
 		}
 	}
 
-	/** Answer the request with its result and close: the application stops. */
-	void complete() {
+	/**
+	 * Answer the request with its result and close: the application stops.
+	 * @param then run once the result is written, or the stream ended
+	 */
+	void complete(Runnable then) {
+		this.whenDone = then;
 		this.completing = true;
+		if (this.released.get() || this.finished) {
+			done();
+			return;
+		}
 		wake();
 	}
 
 	long position() {
 		return this.position;
+	}
+
+	boolean isCaughtUp() {
+		return this.caughtUp;
 	}
 
 	/**
@@ -220,8 +252,10 @@ final class EventStream implements McpStreamedMethod.Call {
 				// The client is gone: the stream tells its end.
 				return;
 			}
+			this.caughtUp = this.index >= this.current.slice().events().size();
 			if (this.finished) {
 				target.closeForGood();
+				done();
 			}
 			else if (more) {
 				wake();

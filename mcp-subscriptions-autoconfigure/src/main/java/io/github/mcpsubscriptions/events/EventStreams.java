@@ -3,9 +3,12 @@ package io.github.mcpsubscriptions.events;
 import java.security.Principal;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.mcpsubscriptions.events.EventLog.LoggedEvent;
@@ -21,6 +24,8 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
+import org.springframework.context.SmartLifecycle;
+
 /**
  * Push delivery, {@code events/stream} (protocol 2026-07-28): the request's response is a
  * stream that carries its subscription's events as they are recorded. Opened as a poll is
@@ -32,9 +37,10 @@ import tools.jackson.databind.JsonNode;
  * {@code mcp.events.push.heartbeat-interval}), and the delivery threads of the
  * {@link DeliveryScheduler}, which read the log once per scan for every stream and write
  * each stream's events in turns bounded in bytes, and only while its client takes them.
- * Nothing here is a thread or a timer per stream.
+ * Nothing here is a thread or a timer per stream. The log is read on for the streams that
+ * have gone through what they were offered, from the position of the one furthest behind.
  */
-final class EventStreams implements McpStreamedMethod, AutoCloseable {
+final class EventStreams implements McpStreamedMethod, SmartLifecycle {
 
 	private static final Log logger = LogFactory.getLog(EventStreams.class);
 
@@ -60,6 +66,9 @@ final class EventStreams implements McpStreamedMethod, AutoCloseable {
 	private final Map<String, AtomicInteger> perPrincipal = new ConcurrentHashMap<>();
 
 	private volatile boolean running;
+
+	/** Which start the scan that goes on belongs to: a restart's scan replaces it. */
+	private final AtomicInteger generation = new AtomicInteger();
 
 	EventStreams(EventMethods methods, DeliveryScheduler scheduler, Duration heartbeatInterval, Duration scanInterval,
 			int maxStreamsPerPrincipal) {
@@ -87,9 +96,16 @@ final class EventStreams implements McpStreamedMethod, AutoCloseable {
 	}
 
 	/** Start reading the log for the streams. */
-	void start() {
+	@Override
+	public void start() {
 		this.running = true;
-		this.scheduler.schedule(this::scan, this.scanInterval);
+		int started = this.generation.incrementAndGet();
+		this.scheduler.schedule(() -> scan(started), this.scanInterval);
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.running;
 	}
 
 	@Override
@@ -208,20 +224,24 @@ final class EventStreams implements McpStreamedMethod, AutoCloseable {
 	 * on a delivery thread; each stream then writes what is new for it on a delivery
 	 * thread of its own turn.
 	 */
-	private void scan() {
-		if (!this.running) {
+	private void scan(int started) {
+		if (!this.running || this.generation.get() != started) {
 			return;
 		}
 		try {
-			if (!this.open.isEmpty()) {
-				long from = Long.MAX_VALUE;
-				String epoch = this.methods.log().epoch();
-				for (EventStream stream : this.open) {
+			long from = Long.MAX_VALUE;
+			for (EventStream stream : this.open) {
+				if (stream.isCaughtUp()) {
 					from = Math.min(from, stream.position());
 				}
+			}
+			if (from != Long.MAX_VALUE) {
+				String epoch = this.methods.log().epoch();
 				Slice slice = this.methods.log().after(from);
 				for (EventStream stream : this.open) {
-					stream.offer(slice, epoch);
+					if (stream.isCaughtUp()) {
+						stream.offer(slice, epoch);
+					}
 				}
 			}
 		}
@@ -230,21 +250,29 @@ final class EventStreams implements McpStreamedMethod, AutoCloseable {
 			logger.debug("The event log could not be read for push streams", ex);
 		}
 		finally {
-			if (this.running) {
-				this.scheduler.schedule(this::scan, this.scanInterval);
+			if (this.running && this.generation.get() == started) {
+				this.scheduler.schedule(() -> scan(started), this.scanInterval);
 			}
 		}
 	}
 
 	/**
 	 * Stop reading the log, and answer every open stream with its result, then close it,
-	 * so that clients can tell a shutdown from a broken connection.
+	 * waiting a little for the writes, so that clients can tell a shutdown from a broken
+	 * connection. Before the delivery threads stop ({@link SmartLifecycle#DEFAULT_PHASE},
+	 * as the listen streams).
 	 */
 	@Override
-	public void close() {
+	public void stop() {
 		this.running = false;
-		for (EventStream stream : this.open) {
-			stream.complete();
+		List<EventStream> streams = List.copyOf(this.open);
+		CountDownLatch completed = new CountDownLatch(streams.size());
+		streams.forEach((stream) -> stream.complete(completed::countDown));
+		try {
+			completed.await(2, TimeUnit.SECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
 		}
 	}
 

@@ -94,14 +94,13 @@ public final class McpEventsAutoConfiguration {
 		return methods;
 	}
 
-	@Bean(destroyMethod = "close")
+	@Bean
 	EventStreams mcpEventStreams(EventMethods methods, DeliveryScheduler scheduler, McpEventsProperties properties,
 			McpRequestDispatcher dispatcher) {
 		McpEventsProperties.Push push = properties.getPush();
 		EventStreams streams = new EventStreams(methods, scheduler, push.getHeartbeatInterval(), push.getScanInterval(),
 				push.getMaxStreamsPerPrincipal());
 		streams.register(dispatcher);
-		streams.start();
 		return streams;
 	}
 

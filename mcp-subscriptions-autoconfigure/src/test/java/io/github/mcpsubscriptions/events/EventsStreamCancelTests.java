@@ -25,7 +25,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * A {@code notifications/cancelled} for a push stream ends the stream of the client that
  * sent it over that stream's own connection (HTTP/2), and nobody else's; the stream's
- * resources are released and nothing is written after.
+ * resources are released and nothing is written after. A shutdown ends streams with their
+ * result. Each with an application of its own.
  */
 class EventsStreamCancelTests {
 
@@ -79,6 +80,21 @@ class EventsStreamCancelTests {
 		}
 		await().atMost(WAIT).until(() -> streams.getOpenStreamCount() == 0);
 		assertThat(streams.getStreamCount("alice")).isZero();
+	}
+
+	@Test
+	void aShutdownAnswersEachStreamWithItsResultThenClosesIt() throws Exception {
+		this.context = new SpringApplication(EventsTestApplication.class, TestUsers.class).run("--server.port=0",
+				"--mcp.events.enabled=true");
+		this.port = ((WebServerApplicationContext) this.context).getWebServer().getPort();
+		try (SseStream stream = open(HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build(), null)) {
+			this.context.close();
+			SseEvent last = stream.nextMessage(WAIT);
+			assertThat(last).isNotNull();
+			assertThat(json(last.data()).get("id").intValue()).isEqualTo(9);
+			assertThat(json(last.data()).get("result").get("resultType").stringValue()).isEqualTo("complete");
+			assertThat(stream.awaitEnd(WAIT)).isTrue();
+		}
 	}
 
 	private SseStream open(HttpClient client, @Nullable String user) throws IOException, InterruptedException {

@@ -275,6 +275,14 @@ class EventsStreamTests {
 	}
 
 	@Test
+	void theMethodIsNotDefinedForAnInitializedSession() throws Exception {
+		McpTestClient client = new McpTestClient(this.port);
+		String session = client.initialize("2025-11-25");
+		JsonNode body = json(client.call(session, "events/stream", "{" + ALERTS + "}").body());
+		assertThat(body.get("error").get("code").intValue()).isEqualTo(-32601);
+	}
+
+	@Test
 	void listAdvertisesPushForTheTypesThatOfferIt() throws Exception {
 		JsonNode list = json(new McpTestClient(this.port).stateless("events/list", "").body()).get("result");
 		for (JsonNode type : list.get("events")) {
