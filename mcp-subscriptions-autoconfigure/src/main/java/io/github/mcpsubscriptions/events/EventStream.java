@@ -270,12 +270,18 @@ final class EventStream implements McpStreamedMethod.Call {
 		}
 		Slice slice = offer.slice();
 		if (!offer.epoch().equals(this.epoch)) {
-			// The log forgot everything (a shared store lost it): resume in the new one.
+			// The log forgot everything (a shared store lost it): resume from the start
+			// of
+			// the new one, which the next scan reads (this read began at a position of
+			// the old one).
 			this.epoch = offer.epoch();
-			this.position = slice.oldest() - 1;
+			this.position = 0;
 			this.pendingActive = true;
+			this.current = new Offer(new Slice(0, 1, List.of()), offer.epoch());
+			this.index = 0;
+			return;
 		}
-		else if (this.position < slice.oldest() - 1) {
+		if (this.position < slice.oldest() - 1) {
 			// The log forgot events this stream had not read (a client too slow).
 			this.position = slice.oldest() - 1;
 			this.pendingActive = true;

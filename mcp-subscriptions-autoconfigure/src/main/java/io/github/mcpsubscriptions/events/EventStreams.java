@@ -235,9 +235,10 @@ final class EventStreams implements McpStreamedMethod, SmartLifecycle {
 					from = Math.min(from, stream.position());
 				}
 			}
-			if (from != Long.MAX_VALUE) {
-				String epoch = this.methods.log().epoch();
-				Slice slice = this.methods.log().after(from);
+			String epoch = (from != Long.MAX_VALUE) ? this.methods.log().epoch() : null;
+			Slice slice = (epoch != null) ? this.methods.log().after(from) : null;
+			// A read across a change of epoch is of neither: the next scan reads again.
+			if (slice != null && epoch.equals(this.methods.log().epoch())) {
 				for (EventStream stream : this.open) {
 					if (stream.isCaughtUp()) {
 						stream.offer(slice, epoch);
