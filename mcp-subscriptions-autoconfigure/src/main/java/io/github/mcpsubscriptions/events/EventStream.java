@@ -270,10 +270,9 @@ final class EventStream implements McpStreamedMethod.Call {
 		}
 		Slice slice = offer.slice();
 		if (!offer.epoch().equals(this.epoch)) {
-			// The log forgot everything (a shared store lost it): resume from the start
-			// of
-			// the new one, which the next scan reads (this read began at a position of
-			// the old one).
+			// The log forgot everything (a shared store lost it): resume from the
+			// start of the new one, which the next scan reads (this read began at a
+			// position of the old one).
 			this.epoch = offer.epoch();
 			this.position = 0;
 			this.pendingActive = true;
