@@ -10,6 +10,8 @@ import io.github.mcpsubscriptions.notification.DeliveryScheduler;
 import io.github.mcpsubscriptions.notification.ResourceChangeFeed;
 import io.github.mcpsubscriptions.server.McpRequestDispatcher;
 import io.github.mcpsubscriptions.subscription.ResourceAccessPolicy;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.binder.MeterBinder;
 
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -166,6 +168,16 @@ public final class McpEventsAutoConfiguration {
 		WebhookMeterBinder mcpWebhookMeterBinder(WebhookStats stats, WebhookDelivery delivery,
 				WebhookSubscriptionStore store, EventLog log) {
 			return new WebhookMeterBinder(stats, delivery, store, log);
+		}
+
+		@Bean
+		MeterBinder mcpEventStreamsMeterBinder(EventStreams streams) {
+			// Never tagged by principal or type: one gauge, the push streams of this
+			// node.
+			return (registry) -> Gauge.builder("mcp.events.subscriptions", streams, EventStreams::getOpenStreamCount)
+				.tag("mode", "push")
+				.description("Event subscriptions held by the server, by delivery mode")
+				.register(registry);
 		}
 
 	}

@@ -19,6 +19,7 @@ import io.github.mcpsubscriptions.test.MutableClock;
 import io.github.mcpsubscriptions.test.SseEvent;
 import io.github.mcpsubscriptions.test.SseStream;
 import io.github.mcpsubscriptions.test.TestUsers;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -66,6 +67,9 @@ class EventsStreamTests {
 
 	@Autowired
 	private EventStreams streams;
+
+	@Autowired
+	private MeterRegistry meters;
 
 	private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
@@ -207,6 +211,7 @@ class EventsStreamTests {
 			params(stream, EventsWire.ACTIVE);
 		}
 		assertThat(this.streams.getStreamCount("alice")).isEqualTo(3);
+		assertThat(this.meters.get("mcp.events.subscriptions").tag("mode", "push").gauge().value()).isEqualTo(3);
 		JsonNode refused = error(post("4", ALERTS, "alice"));
 		assertThat(refused.get("code").intValue()).isEqualTo(-32025);
 		assertThat(refused.get("message").stringValue()).isEqualTo("ResourceExhausted");
