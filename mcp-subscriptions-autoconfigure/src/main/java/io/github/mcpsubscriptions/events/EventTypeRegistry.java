@@ -28,8 +28,9 @@ final class EventTypeRegistry {
 
 	private static final Log logger = LogFactory.getLog(EventTypeRegistry.class);
 
-	/** The modes this implementation serves so far. */
-	static final Set<McpEvent.Delivery> SERVED = Set.of(McpEvent.Delivery.POLL, McpEvent.Delivery.WEBHOOK);
+	/** The modes this implementation serves. */
+	static final Set<McpEvent.Delivery> SERVED = Set.of(McpEvent.Delivery.POLL, McpEvent.Delivery.PUSH,
+			McpEvent.Delivery.WEBHOOK);
 
 	private final Map<String, EventType> byName = new LinkedHashMap<>();
 

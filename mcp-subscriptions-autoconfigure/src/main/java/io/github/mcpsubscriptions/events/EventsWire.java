@@ -9,8 +9,11 @@ import java.util.List;
 import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.github.mcpsubscriptions.jsonrpc.JsonRpcError;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcErrorCodes;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcException;
+import io.github.mcpsubscriptions.jsonrpc.JsonRpcNotification;
+import io.github.mcpsubscriptions.jsonrpc.JsonRpcResponse;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
@@ -44,7 +47,7 @@ final class EventsWire {
 	/** {@code Forbidden}: the draft's provisional code. */
 	static final int FORBIDDEN = -32024;
 
-	/** {@code ResourceExhausted}: the draft's provisional code (not raised yet). */
+	/** {@code ResourceExhausted}: the draft's provisional code. */
 	static final int RESOURCE_EXHAUSTED = -32025;
 
 	/** {@code Unsupported}: the draft's provisional code. */
@@ -145,6 +148,115 @@ final class EventsWire {
 
 	/** The result of {@code events/poll}. */
 	record PollResult(List<Occurrence> events, String cursor, boolean truncated, boolean hasMore, long nextPollMs) {
+	}
+
+	// Push: events/stream and the messages of its stream.
+
+	static final String STREAM = "events/stream";
+
+	/**
+	 * The {@code _meta} key that ties every message of a push stream to its
+	 * {@code events/stream} request: the request's id, with its JSON type.
+	 */
+	static final String SUBSCRIPTION_ID_META = "io.modelcontextprotocol/subscriptionId";
+
+	/** The first message of a push stream, and again after a gap. */
+	static final String ACTIVE = "notifications/events/active";
+
+	static final String EVENT = "notifications/events/event";
+
+	static final String HEARTBEAT = "notifications/events/heartbeat";
+
+	/** Ends a push subscription; the stream closes after it. */
+	static final String TERMINATED = "notifications/events/terminated";
+
+	/**
+	 * The {@code _meta} of every message of a push stream.
+	 * @param requestId the {@code events/stream} request's id
+	 * @return the {@code _meta}
+	 */
+	static Map<String, Object> streamMeta(JsonNode requestId) {
+		return Map.of(SUBSCRIPTION_ID_META, requestId);
+	}
+
+	/**
+	 * {@code notifications/events/active}: the subscription is live from {@code cursor};
+	 * {@code truncated} when events may have been skipped before it.
+	 * @param cursor the position delivery resumes after
+	 * @param truncated whether events may have been skipped
+	 * @param meta the stream's {@code _meta}
+	 * @return the notification
+	 */
+	static JsonRpcNotification active(String cursor, boolean truncated, Map<String, Object> meta) {
+		Map<String, Object> params = new LinkedHashMap<>();
+		params.put("cursor", cursor);
+		params.put("truncated", truncated);
+		params.put("_meta", meta);
+		return new JsonRpcNotification(ACTIVE, params);
+	}
+
+	/**
+	 * {@code notifications/events/event}: an {@code EventOccurrence} with the position
+	 * after it.
+	 * @param eventId the event's id
+	 * @param name its type's name
+	 * @param timestamp when it was recorded
+	 * @param data what this subscription receives of it
+	 * @param cursor the position after it
+	 * @param meta the stream's {@code _meta}
+	 * @return the notification
+	 */
+	static JsonRpcNotification event(String eventId, String name, String timestamp, JsonNode data, String cursor,
+			Map<String, Object> meta) {
+		Map<String, Object> params = new LinkedHashMap<>();
+		params.put("eventId", eventId);
+		params.put("name", name);
+		params.put("timestamp", timestamp);
+		params.put("data", data);
+		params.put("cursor", cursor);
+		params.put("_meta", meta);
+		return new JsonRpcNotification(EVENT, params);
+	}
+
+	/**
+	 * {@code notifications/events/heartbeat}: the stream is alive, and the log was read
+	 * up to {@code cursor}.
+	 * @param cursor the position checked up to
+	 * @param meta the stream's {@code _meta}
+	 * @return the notification
+	 */
+	static JsonRpcNotification heartbeat(String cursor, Map<String, Object> meta) {
+		Map<String, Object> params = new LinkedHashMap<>();
+		params.put("cursor", cursor);
+		params.put("_meta", meta);
+		return new JsonRpcNotification(HEARTBEAT, params);
+	}
+
+	/**
+	 * {@code notifications/events/terminated}: the subscription has ended.
+	 * @param error why: {@code Forbidden}, or {@code NotFound} for a type gone
+	 * @param meta the stream's {@code _meta}
+	 * @return the notification
+	 */
+	static JsonRpcNotification terminated(JsonRpcError error, Map<String, Object> meta) {
+		Map<String, Object> params = new LinkedHashMap<>();
+		params.put("error", error);
+		params.put("_meta", meta);
+		return new JsonRpcNotification(TERMINATED, params);
+	}
+
+	/**
+	 * The {@code StreamEventsResult} that answers the {@code events/stream} request when
+	 * the server ends the stream: nothing but {@code resultType} and the {@code _meta}.
+	 * @param requestId the request's id
+	 * @param meta the stream's {@code _meta}
+	 * @return the response
+	 */
+	static JsonRpcResponse streamResult(JsonNode requestId, Map<String, Object> meta) {
+		Map<String, Object> result = new LinkedHashMap<>();
+		result.put("resultType", "complete");
+		result.put("_meta", meta);
+		return JsonRpcResponse.success(requestId, result);
 	}
 
 	// Webhooks: events/subscribe, events/unsubscribe and the delivery profile.

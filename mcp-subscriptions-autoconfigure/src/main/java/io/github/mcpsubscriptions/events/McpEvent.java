@@ -40,9 +40,8 @@ public @interface McpEvent {
 	String description() default "";
 
 	/**
-	 * How the event type may be delivered. {@link Delivery#POLL} and
-	 * {@link Delivery#WEBHOOK} are served so far; the other modes are not advertised
-	 * until they are.
+	 * How the event type may be delivered: any of {@link Delivery#POLL},
+	 * {@link Delivery#PUSH} and {@link Delivery#WEBHOOK}.
 	 * @return the delivery modes
 	 */
 	Delivery[] delivery() default { Delivery.POLL };
@@ -62,7 +61,7 @@ public @interface McpEvent {
 		/** {@code events/poll}. */
 		POLL("poll"),
 
-		/** {@code events/stream} (not served yet). */
+		/** {@code events/stream} (a stream that carries the events as they happen). */
 		PUSH("push"),
 
 		/** {@code events/subscribe} (signed webhooks). */

@@ -6,9 +6,12 @@ import java.util.List;
 import javax.net.ssl.SSLContext;
 
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcCodec;
+import io.github.mcpsubscriptions.notification.DeliveryScheduler;
 import io.github.mcpsubscriptions.notification.ResourceChangeFeed;
 import io.github.mcpsubscriptions.server.McpRequestDispatcher;
 import io.github.mcpsubscriptions.subscription.ResourceAccessPolicy;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.binder.MeterBinder;
 
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -88,14 +91,24 @@ public final class McpEventsAutoConfiguration {
 	@Bean
 	EventMethods mcpEventMethods(EventTypeRegistry types, EventLog log, McpEventAccessPolicy policy, JsonRpcCodec codec,
 			McpEventsProperties properties, McpRequestDispatcher dispatcher,
-			ObjectProvider<ResourceAccessPolicy> resourcePolicy) {
+			ObjectProvider<ResourceAccessPolicy> resourcePolicy, EventStats stats) {
 		// resource.updated is authorized as resource subscriptions and reads are.
 		McpEventAccessPolicy judged = new ResourceEventPolicy(policy,
 				resourcePolicy.getIfAvailable(() -> ResourceAccessPolicy.PERMIT_ALL));
 		EventMethods methods = new EventMethods(types, log, judged, codec, properties.getMaxEventsPerPoll(),
-				properties.getPollInterval(), 100);
+				properties.getPollInterval(), 100, stats);
 		methods.register(dispatcher);
 		return methods;
+	}
+
+	@Bean
+	EventStreams mcpEventStreams(EventMethods methods, DeliveryScheduler scheduler, McpEventsProperties properties,
+			McpRequestDispatcher dispatcher) {
+		McpEventsProperties.Push push = properties.getPush();
+		EventStreams streams = new EventStreams(methods, scheduler, push.getHeartbeatInterval(), push.getScanInterval(),
+				push.getMaxStreamsPerPrincipal());
+		streams.register(dispatcher);
+		return streams;
 	}
 
 	@Bean

@@ -17,8 +17,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 public class McpEventsProperties {
 
 	/**
-	 * Whether the Events extension (draft SEP-3415: poll and webhook delivery so far) is
-	 * offered to 2026-07-28 clients; off by default while the extension is partial.
+	 * Whether the Events extension (draft SEP-3415: poll, push and webhook delivery) is
+	 * offered to 2026-07-28 clients; off by default while the extension is a draft.
 	 */
 	private boolean enabled;
 
@@ -92,6 +92,63 @@ public class McpEventsProperties {
 
 	public Webhooks getWebhooks() {
 		return this.webhooks;
+	}
+
+	/**
+	 * Push delivery (events/stream).
+	 */
+	private final Push push = new Push();
+
+	public Push getPush() {
+		return this.push;
+	}
+
+	/**
+	 * Push delivery: the streams of events/stream.
+	 */
+	public static class Push {
+
+		/**
+		 * How often each push stream gets a heartbeat carrying its cursor, whether or not
+		 * events flow; more than 0 and at most 30s.
+		 */
+		private Duration heartbeatInterval = Duration.ofSeconds(20);
+
+		/**
+		 * How often the event log is read for the events of push streams.
+		 */
+		private Duration scanInterval = Duration.ofMillis(100);
+
+		/**
+		 * How many push streams one authenticated principal may hold open on a node;
+		 * anonymous streams are not counted.
+		 */
+		private int maxStreamsPerPrincipal = 100;
+
+		public Duration getHeartbeatInterval() {
+			return this.heartbeatInterval;
+		}
+
+		public void setHeartbeatInterval(Duration heartbeatInterval) {
+			this.heartbeatInterval = heartbeatInterval;
+		}
+
+		public Duration getScanInterval() {
+			return this.scanInterval;
+		}
+
+		public void setScanInterval(Duration scanInterval) {
+			this.scanInterval = scanInterval;
+		}
+
+		public int getMaxStreamsPerPrincipal() {
+			return this.maxStreamsPerPrincipal;
+		}
+
+		public void setMaxStreamsPerPrincipal(int maxStreamsPerPrincipal) {
+			this.maxStreamsPerPrincipal = maxStreamsPerPrincipal;
+		}
+
 	}
 
 	/**

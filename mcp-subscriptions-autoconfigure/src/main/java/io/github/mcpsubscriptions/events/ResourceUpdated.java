@@ -33,8 +33,8 @@ record ResourceUpdated(String uri,
 	static final EventType TYPE = new EventType(NAME,
 			"A resource changed: what notifications/resources/updated says, for every change a resource "
 					+ "subscription to the uri argument would be told of",
-			List.of(McpEvent.Delivery.POLL.wireName()), ResourceUpdated.class, Arguments.class, inputSchema(),
-			payloadSchema(), Set.of("uri", "_meta"));
+			List.of(McpEvent.Delivery.POLL.wireName(), McpEvent.Delivery.PUSH.wireName()), ResourceUpdated.class,
+			Arguments.class, inputSchema(), payloadSchema(), Set.of("uri", "_meta"));
 
 	@Override
 	public boolean matches(Arguments arguments) {

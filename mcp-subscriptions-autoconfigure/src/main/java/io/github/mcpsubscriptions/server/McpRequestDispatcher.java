@@ -97,6 +97,9 @@ public class McpRequestDispatcher {
 
 	private final Map<String, McpMethodHandler> statelessMethods = new ConcurrentHashMap<>();
 
+	/** Methods of other features whose response is a stream of their own (2026 era). */
+	private final Map<String, McpStreamedMethod> streamedMethods = new ConcurrentHashMap<>();
+
 	/** Extensions added by other features, advertised in server/discover (2026 era). */
 	private final Map<String, Object> statelessExtensions = new ConcurrentHashMap<>();
 
@@ -232,6 +235,44 @@ public class McpRequestDispatcher {
 		if (this.statelessMethods.putIfAbsent(method, handler::apply) != null) {
 			throw new IllegalStateException("The MCP method " + method + " exists already");
 		}
+	}
+
+	/**
+	 * Add a method of the 2026-07-28 era whose response is a stream of its own, for a
+	 * feature outside this package (an extension). Called while the application starts,
+	 * before requests are served.
+	 * @param method the method's name
+	 * @param handler opens its streams
+	 * @throws IllegalStateException if the method exists already
+	 */
+	public void addStreamedMethod(String method, McpStreamedMethod handler) {
+		if (this.statelessMethods.containsKey(method) || this.streamedMethods.putIfAbsent(method, handler) != null) {
+			throw new IllegalStateException("The MCP method " + method + " exists already");
+		}
+	}
+
+	/**
+	 * The method of this name whose response is a stream of its own, if there is one.
+	 * @param method the method's name
+	 * @return the method, or {@code null}
+	 */
+	public @Nullable McpStreamedMethod streamedMethod(String method) {
+		return this.streamedMethods.get(method);
+	}
+
+	/**
+	 * End the stream of a streamed method that a {@code notifications/cancelled} names.
+	 * @param requestId the cancelled request's id
+	 * @param caller who sent the notification
+	 * @return whether a stream ended
+	 */
+	public boolean cancelStreamed(JsonNode requestId, McpStreamedMethod.Caller caller) {
+		for (McpStreamedMethod method : this.streamedMethods.values()) {
+			if (method.cancel(requestId, caller)) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	/**

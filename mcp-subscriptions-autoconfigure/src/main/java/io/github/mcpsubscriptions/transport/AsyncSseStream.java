@@ -81,9 +81,19 @@ final class AsyncSseStream implements MessageStream {
 
 	private final Duration closeTimeout;
 
+	/**
+	 * Writes the heartbeats of a stream whose heartbeats are messages of its own (a push
+	 * stream of the Events extension), or {@code null} for heartbeat comments.
+	 */
+	private final @Nullable Runnable heartbeat;
+
+	/** The heartbeats' visits so far; on the heartbeat thread only. */
+	private long visits;
+
 	private AsyncSseStream(AsyncContext context, ServletOutputStream out, Consumer<MessageStream> onClosed,
 			Consumer<AsyncSseStream> onDone, @Nullable Duration retryOnClose, DeliveryScheduler timer,
-			Duration closeTimeout) {
+			Duration closeTimeout, @Nullable Runnable heartbeat) {
+		this.heartbeat = heartbeat;
 		this.context = context;
 		this.pump = new NonBlockingPump(this.lock, out);
 		this.onClosed = onClosed;
@@ -116,6 +126,29 @@ final class AsyncSseStream implements MessageStream {
 	static AsyncSseStream open(HttpServletRequest request, HttpServletResponse response,
 			Consumer<MessageStream> onClosed, Consumer<AsyncSseStream> onDone, @Nullable Duration retryOnClose,
 			DeliveryScheduler timer, Duration closeTimeout) throws IOException {
+		return open(request, response, onClosed, onDone, retryOnClose, timer, closeTimeout, null);
+	}
+
+	/**
+	 * Turn a request into an open SSE stream whose heartbeats are messages its owner
+	 * writes: at every second visit of the heartbeats, whether or not anything was
+	 * written meanwhile, and never a comment.
+	 * @param request the request
+	 * @param response its response
+	 * @param onClosed told once when the stream ends, whoever ends it
+	 * @param onDone told once the response is complete (or given up)
+	 * @param retryOnClose an SSE {@code retry} sent before the server closes the stream,
+	 * for clients that are meant to resume; {@code null} for none
+	 * @param timer runs the close timeout
+	 * @param closeTimeout how long a closing stream waits for its client to take the rest
+	 * @param heartbeat hands the writing of a heartbeat over (it must not block), or
+	 * {@code null} for heartbeat comments
+	 * @return the stream
+	 * @throws IOException if the response cannot be written to
+	 */
+	static AsyncSseStream open(HttpServletRequest request, HttpServletResponse response,
+			Consumer<MessageStream> onClosed, Consumer<AsyncSseStream> onDone, @Nullable Duration retryOnClose,
+			DeliveryScheduler timer, Duration closeTimeout, @Nullable Runnable heartbeat) throws IOException {
 		response.setStatus(HttpServletResponse.SC_OK);
 		response.setContentType(MediaType.TEXT_EVENT_STREAM_VALUE);
 		response.setHeader(HttpHeaders.CACHE_CONTROL, "no-cache, no-transform");
@@ -125,7 +158,8 @@ final class AsyncSseStream implements MessageStream {
 		// The stream lives until the client leaves or the server closes it.
 		context.setTimeout(0);
 		ServletOutputStream out = response.getOutputStream();
-		AsyncSseStream stream = new AsyncSseStream(context, out, onClosed, onDone, retryOnClose, timer, closeTimeout);
+		AsyncSseStream stream = new AsyncSseStream(context, out, onClosed, onDone, retryOnClose, timer, closeTimeout,
+				heartbeat);
 		context.addListener(stream.new Listener());
 		out.setWriteListener(stream.new Writer());
 		return stream;
@@ -410,6 +444,16 @@ final class AsyncSseStream implements MessageStream {
 	 * @return whether a heartbeat was written
 	 */
 	boolean visit() {
+		Runnable owned = this.heartbeat;
+		if (owned != null) {
+			// A fixed schedule, one per interval, written by the owner (with what it
+			// alone knows, such as a cursor); the write that fails finds a client gone.
+			if (++this.visits % 2 != 0 || !isOpen()) {
+				return false;
+			}
+			owned.run();
+			return true;
+		}
 		synchronized (this.lock) {
 			if (!this.end.isOpen() || this.end.batching() || !this.pump.quietVisit()) {
 				return false;

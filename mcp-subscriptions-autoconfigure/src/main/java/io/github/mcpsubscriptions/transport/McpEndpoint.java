@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -29,6 +30,7 @@ import io.github.mcpsubscriptions.server.ListenManager;
 import io.github.mcpsubscriptions.server.ListenRateLimitedException;
 import io.github.mcpsubscriptions.server.McpExchange;
 import io.github.mcpsubscriptions.server.McpRequestDispatcher;
+import io.github.mcpsubscriptions.server.McpStreamedMethod;
 import io.github.mcpsubscriptions.session.McpSession;
 import io.github.mcpsubscriptions.session.McpSessionManager;
 import io.github.mcpsubscriptions.session.ProtocolVersions;
@@ -100,6 +102,12 @@ public class McpEndpoint implements AutoCloseable {
 	private final Set<AsyncSseStream> streams = ConcurrentHashMap.newKeySet();
 
 	private final Heartbeats heartbeats;
+
+	/**
+	 * The heartbeats of streamed methods' streams, which write their own heartbeats: one
+	 * wheel per interval (one per method in practice).
+	 */
+	private final Map<Duration, Heartbeats> ownHeartbeats = new ConcurrentHashMap<>();
 
 	/**
 	 * The most streams this endpoint opens: the container's connection limit less the
@@ -232,8 +240,11 @@ public class McpEndpoint implements AutoCloseable {
 			if (message instanceof JsonRpcNotification notification && CANCELLED.equals(notification.method())) {
 				// Over HTTP closing the stream is the cancellation; clients send this as
 				// well.
-				this.listenManager.cancel((notification.params() instanceof JsonNode params) ? params : null,
-						principal(request), request.getRemoteAddr(), connectionId(request));
+				JsonNode params = (notification.params() instanceof JsonNode node) ? node : null;
+				if (!this.listenManager.cancel(params, principal(request), request.getRemoteAddr(),
+						connectionId(request))) {
+					cancelStreamed(params, request);
+				}
 			}
 			writeAccepted(response);
 			return;
@@ -247,6 +258,11 @@ public class McpEndpoint implements AutoCloseable {
 		}
 		if (LISTEN.equals(call.method())) {
 			listen(call, request, response);
+			return;
+		}
+		McpStreamedMethod streamed = this.dispatcher.streamedMethod(call.method());
+		if (streamed != null) {
+			stream(call, streamed, request, response);
 			return;
 		}
 		McpExchange exchange = McpExchange.stateless(principal(request));
@@ -297,6 +313,49 @@ public class McpEndpoint implements AutoCloseable {
 			throw ex;
 		}
 		listen.start(stream);
+	}
+
+	/**
+	 * A streamed method's request: refused with a single JSON-RPC error, or answered with
+	 * its stream, which gets the heartbeats its method writes rather than comments.
+	 */
+	private void stream(JsonRpcRequest call, McpStreamedMethod method, HttpServletRequest request,
+			HttpServletResponse response) throws IOException {
+		if (refuseStreamPastCeiling(response, call.id())) {
+			return;
+		}
+		McpStreamedMethod.Call opened;
+		try {
+			opened = method.open(call, caller(request));
+		}
+		catch (JsonRpcException ex) {
+			JsonRpcResponse answer = JsonRpcResponse.failure(call.id(), ex.getError());
+			writeJson(response, statusOf(answer), answer);
+			return;
+		}
+		AsyncSseStream stream;
+		try {
+			stream = AsyncSseStream.open(request, response, (closed) -> opened.ended(), this::streamDone, null,
+					this.timer, this.closeTimeout, opened::heartbeat);
+		}
+		catch (IOException | RuntimeException ex) {
+			opened.release();
+			throw ex;
+		}
+		this.streams.add(stream);
+		this.ownHeartbeats.computeIfAbsent(method.heartbeatInterval(), Heartbeats::new).add(stream);
+		opened.start(stream);
+	}
+
+	private void cancelStreamed(@Nullable JsonNode params, HttpServletRequest request) {
+		JsonNode requestId = (params != null) ? params.get("requestId") : null;
+		if (requestId != null && (requestId.isString() || requestId.isIntegralNumber())) {
+			this.dispatcher.cancelStreamed(requestId, caller(request));
+		}
+	}
+
+	private static McpStreamedMethod.Caller caller(HttpServletRequest request) {
+		return new McpStreamedMethod.Caller(principal(request), request.getRemoteAddr(), connectionId(request));
 	}
 
 	/**
@@ -360,6 +419,7 @@ public class McpEndpoint implements AutoCloseable {
 
 	private void streamDone(AsyncSseStream stream) {
 		this.heartbeats.remove(stream);
+		this.ownHeartbeats.values().forEach((wheel) -> wheel.remove(stream));
 		this.streams.remove(stream);
 	}
 
@@ -371,6 +431,7 @@ public class McpEndpoint implements AutoCloseable {
 	@Override
 	public void close() {
 		this.heartbeats.close();
+		this.ownHeartbeats.values().forEach(Heartbeats::close);
 		for (AsyncSseStream stream : List.copyOf(this.streams)) {
 			stream.abort();
 		}

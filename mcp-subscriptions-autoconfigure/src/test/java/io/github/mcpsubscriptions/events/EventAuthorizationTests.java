@@ -61,7 +61,7 @@ class EventAuthorizationTests {
 	};
 
 	private final EventMethods methods = new EventMethods(this.types, this.log, this.policy, this.codec, 100,
-			Duration.ofSeconds(5), 100);
+			Duration.ofSeconds(5), 100, new EventStats());
 
 	@Test
 	void aPrincipalNeverSeesAnotherPrincipalsEvents() {
@@ -93,7 +93,7 @@ class EventAuthorizationTests {
 	@Test
 	void listPagesWithANextCursorThatNeverRepeats() {
 		EventMethods paged = new EventMethods(this.types, this.log, this.policy, this.codec, 100, Duration.ofSeconds(5),
-				1);
+				1, new EventStats());
 		EventsWire.ListResult first = paged.list(exchange("alice"), null);
 		assertThat(first.events()).extracting(EventsWire.Descriptor::name).containsExactly("test.tenant");
 		assertThat(first.nextCursor()).isNotNull();
@@ -119,7 +119,7 @@ class EventAuthorizationTests {
 				this.codec.createObjectNode().put("type", "object"), this.codec.createObjectNode(), Set.of());
 		EventTypeRegistry registry = new EventTypeRegistry(List.of(pushOnly));
 		EventMethods methods = new EventMethods(registry, this.log, this.policy, this.codec, 100, Duration.ofSeconds(5),
-				100);
+				100, new EventStats());
 		assertThatExceptionOfType(JsonRpcException.class)
 			.isThrownBy(() -> methods.poll(exchange("alice"), params("test.push", null)))
 			.satisfies((ex) -> {

@@ -3,8 +3,8 @@ package io.github.mcpsubscriptions.events;
 import java.util.List;
 
 import io.github.mcpsubscriptions.invalidevents.InvalidEvents.Duplicate;
+import io.github.mcpsubscriptions.invalidevents.InvalidEvents.NoMode;
 import io.github.mcpsubscriptions.invalidevents.InvalidEvents.PollAndPush;
-import io.github.mcpsubscriptions.invalidevents.InvalidEvents.PushOnly;
 import io.github.mcpsubscriptions.invalidevents.InvalidEvents.Unmatched;
 import org.junit.jupiter.api.Test;
 
@@ -13,19 +13,19 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
  * Declaring event types: mistakes fail at start-up with a message naming the class, and
- * modes not served are not advertised.
+ * each mode is advertised once.
  */
 class EventTypeRegistryTests {
 
 	@Test
-	void modesNotServedAreNotAdvertised() {
-		assertThat(EventTypeRegistry.describe(PollAndPush.class).delivery()).containsExactly("poll");
+	void eachModeIsAdvertisedOnce() {
+		assertThat(EventTypeRegistry.describe(PollAndPush.class).delivery()).containsExactly("poll", "push");
 	}
 
 	@Test
-	void aTypeWithNoServedModeFails() {
-		assertThatIllegalStateException().isThrownBy(() -> EventTypeRegistry.describe(PushOnly.class))
-			.withMessageContaining("test.push-only")
+	void aTypeWithNoModeFails() {
+		assertThatIllegalStateException().isThrownBy(() -> EventTypeRegistry.describe(NoMode.class))
+			.withMessageContaining("test.no-mode")
 			.withMessageContaining("no delivery mode that is served");
 	}
 

@@ -1,5 +1,7 @@
 package io.github.mcpsubscriptions.events;
 
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -9,6 +11,7 @@ import io.github.mcpsubscriptions.cluster.RedisEventStore;
 import io.github.mcpsubscriptions.cluster.RedisTestSupport;
 import io.github.mcpsubscriptions.notification.ResourceChangedEvent;
 import io.github.mcpsubscriptions.test.McpTestClient;
+import io.github.mcpsubscriptions.test.SseStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -25,7 +28,8 @@ import static org.awaitility.Awaitility.await;
  * The event log of a cluster (the real Redis, a key prefix of this test's): one log that
  * every node appends to and reads, so that a cursor taken on one node resumes on another,
  * and on any node after a restart, with the same event ids; a cursor behind what is
- * retained is truncated there too.
+ * retained is truncated there too. A push stream on one node gets what any node
+ * publishes.
  */
 class EventsClusterTests {
 
@@ -165,6 +169,39 @@ class EventsClusterTests {
 		});
 		assertThat(result(a, params + ",\"cursor\":\"" + cursor + "\"").get("events"))
 			.isEqualTo(result(b, params + ",\"cursor\":\"" + cursor + "\"").get("events"));
+	}
+
+	@Test
+	void aPushStreamOnOneNodeGetsWhatEveryNodePublishesAndIsToldWhenRedisLostTheLog() throws Exception {
+		ConfigurableApplicationContext a = start("a");
+		ConfigurableApplicationContext b = start("b", "mcp.events.push.scan-interval=20ms");
+		McpTestClient client = new McpTestClient(((WebServerApplicationContext) b).getWebServer().getPort());
+		String body = "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"events/stream\",\"params\":{"
+				+ EventsStreamTests.ALERTS + "," + McpTestClient.META_2026 + "}}";
+		HttpRequest request = client.postRequest(body)
+			.header("MCP-Protocol-Version", "2026-07-28")
+			.header("Mcp-Method", "events/stream")
+			.build();
+		try (SseStream stream = new SseStream(HttpClient.newBuilder()
+			.version(HttpClient.Version.HTTP_1_1)
+			.build()
+			.send(request, HttpResponse.BodyHandlers.ofInputStream()))) {
+			assertThat(EventsStreamTests.params(stream, EventsWire.ACTIVE).get("truncated").booleanValue()).isFalse();
+			a.publishEvent(new AlertRaised(1, "high"));
+			b.publishEvent(new AlertRaised(2, "high"));
+			assertThat(number(EventsStreamTests.params(stream, EventsWire.EVENT))).isEqualTo(1);
+			assertThat(number(EventsStreamTests.params(stream, EventsWire.EVENT))).isEqualTo(2);
+			// Redis lost everything: a new epoch, which the stream says it resumes in.
+			this.redis.redis().delete(this.redis.keys());
+			a.publishEvent(new AlertRaised(3, "high"));
+			JsonNode gap = EventsStreamTests.params(stream, EventsWire.ACTIVE);
+			assertThat(gap.get("truncated").booleanValue()).isTrue();
+			assertThat(number(EventsStreamTests.params(stream, EventsWire.EVENT))).isEqualTo(3);
+		}
+	}
+
+	private static int number(JsonNode event) {
+		return event.get("data").get("number").intValue();
 	}
 
 	private ConfigurableApplicationContext start(String name, String... properties) {

@@ -56,6 +56,25 @@ class McpEventsAutoConfigurationTests {
 	}
 
 	@Test
+	void pushComesWithTheExtensionAndItsHeartbeatIsCheckedAtStart() {
+		this.runner.withPropertyValues("mcp.events.enabled=true")
+			.run((context) -> assertThat(context.getBean(EventStreams.class).heartbeatInterval())
+				.isEqualTo(Duration.ofSeconds(20)));
+		for (String interval : new String[] { "0s", "31s", "-1s" }) {
+			this.runner.withPropertyValues("mcp.events.enabled=true", "mcp.events.push.heartbeat-interval=" + interval)
+				.run((context) -> assertThat(context).hasFailed()
+					.getFailure()
+					.rootCause()
+					.hasMessageContaining("mcp.events.push.heartbeat-interval must be more than 0 and at most 30s"));
+		}
+		this.runner.withPropertyValues("mcp.events.enabled=true", "mcp.events.push.max-streams-per-principal=0")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("mcp.events.push.max-streams-per-principal must be at least 1"));
+	}
+
+	@Test
 	void backsOffWithoutAnMcpEndpoint() {
 		new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(McpServerAutoConfiguration.class,

@@ -11,7 +11,7 @@ public final class InvalidEvents {
 	private InvalidEvents() {
 	}
 
-	@McpEvent(name = "test.both", delivery = { McpEvent.Delivery.POLL, McpEvent.Delivery.PUSH })
+	@McpEvent(name = "test.both", delivery = { McpEvent.Delivery.POLL, McpEvent.Delivery.PUSH, McpEvent.Delivery.POLL })
 	public record PollAndPush(String text) {
 	}
 
@@ -26,8 +26,8 @@ public final class InvalidEvents {
 	public record Unmatched(String text) {
 	}
 
-	@McpEvent(name = "test.push-only", delivery = McpEvent.Delivery.PUSH)
-	public record PushOnly(String text) {
+	@McpEvent(name = "test.no-mode", delivery = {})
+	public record NoMode(String text) {
 	}
 
 }

@@ -232,6 +232,35 @@ public final class McpTester implements AutoCloseable {
 		return new McpEventPoll(this, name, arguments);
 	}
 
+	/**
+	 * Opens a push stream of an event type of the Events extension (draft SEP-3415), a
+	 * stateless (2026-era) {@code events/stream}, from now, and waits for its
+	 * {@code notifications/events/active}: {@link McpEventStream#next()} returns what
+	 * arrives after this call. Close it to cancel the subscription.
+	 * @param name the event type
+	 * @param arguments its arguments
+	 * @return the stream
+	 * @throws McpErrorException if the server answers with an error, such as
+	 * {@code -32601} when the extension is off or {@code -32026} for a type without push
+	 */
+	public McpEventStream streamEvents(String name, Map<String, ?> arguments) {
+		return streamEvents(name, arguments, null);
+	}
+
+	/**
+	 * Opens a push stream of an event type that resumes from a cursor (of a poll or of an
+	 * earlier stream), and waits for its {@code notifications/events/active}.
+	 * @param name the event type
+	 * @param arguments its arguments
+	 * @param cursor where to resume, or {@code null} for now
+	 * @return the stream
+	 * @throws McpErrorException if the server answers with an error
+	 */
+	public McpEventStream streamEvents(String name, Map<String, ?> arguments, @Nullable String cursor) {
+		checkOpen();
+		return McpEventStream.open(this, name, arguments, cursor);
+	}
+
 	JsonNode stateless(String method, ObjectNode params, @Nullable String name) {
 		checkOpen();
 		long id = nextId();
