@@ -54,17 +54,17 @@ import io.github.mcpsubscriptions.tester.McpTester;
  * <li><b>webhook</b>: {@code --webhooks} subscriptions by {@code events/subscribe}, each
  * to its own path of one HTTPS receiver on loopback (a certificate made by
  * {@code keytool}, trusted through an SSL bundle of the sample);</li>
- * <li><b>push</b>: one {@code events/stream} request, read as SSE;</li>
- * <li><b>resource</b>: one {@code subscriptions/listen} stream on
+ * <li><b>push</b>: {@code --streams} {@code events/stream} requests, read as SSE;</li>
+ * <li><b>resource</b>: as many {@code subscriptions/listen} streams on
  * {@code catalog://products}.</li>
  * </ul>
- * Two phases: <b>latency</b>, changes at a steady rate, one product each, from the moment
- * the change's REST call returned (its transaction committed before) to the arrival of
- * its event or notification, p50, p99 and maximum per receiver; <b>burst</b>, changes by
- * {@code --writers} writers as fast as they go, and per receiver the events (or
- * notifications) per second from the first change's call to the last arrival. One JSON
- * line on standard output. Loopback only; it stops the process it started, also on
- * failure.
+ * Two phases: <b>latency</b>, changes at a steady rate, one product each, to the arrival
+ * of its event or notification at the first receiver of each kind, p50, p99 and maximum,
+ * from the moment the change's REST call started and from the moment it returned (the
+ * commit is in between); <b>burst</b>, changes by {@code --writers} writers as fast as
+ * they go, and per kind of receiver the events (or notifications) per second, all its
+ * receivers together, from the first change's call to the last arrival. One JSON line on
+ * standard output. Loopback only; it stops the process it started, also on failure.
  */
 public final class EventsHarness {
 
@@ -91,6 +91,7 @@ public final class EventsHarness {
 			  --burst N        burst: changes, each of another product (default 3000)
 			  --writers N      burst: REST calls at once (default 4)
 			  --webhooks N     webhook subscriptions, each receiving every change (default 4)
+			  --streams N      push streams, and as many listen streams, each receiving every change (default 4)
 			  --phases LIST    latency,burst (default both)
 			  --help           this text""";
 
@@ -155,19 +156,34 @@ public final class EventsHarness {
 		}
 		result.put("webhooks", this.options.webhooks);
 		Map<Long, String> changeByProduct = new ConcurrentHashMap<>();
-		try (McpSubscription resources = McpTester.forUrl(this.sample.base().resolve("/mcp").toString())
+		McpTester tester = McpTester.forUrl(this.sample.base().resolve("/mcp").toString())
 			.withBearerToken(this.token)
-			.withTimeout(Duration.ofSeconds(30))
-			.listen("catalog://products"); PushStream push = openPush()) {
-			result.put("push", (push.refused == null) ? "open" : push.refused);
-			Thread resourceReader = daemon("resource-reader", () -> readResources(resources, changeByProduct));
+			.withTimeout(Duration.ofSeconds(30));
+		List<AutoCloseable> open = new ArrayList<>();
+		try {
+			String refused = null;
+			for (int s = 0; s < this.options.streams; s++) {
+				McpSubscription resources = tester.listen("catalog://products");
+				open.add(resources);
+				String receiver = "resource" + s;
+				daemon("resource-reader-" + s, () -> readResources(resources, receiver, changeByProduct));
+				PushStream push = openPush("push" + s);
+				open.add(push);
+				refused = (refused != null) ? refused : push.refused;
+			}
+			result.put("streams", this.options.streams);
+			result.put("push", (refused != null) ? refused : "open");
 			if (phases.contains("latency")) {
-				result.put("latency", latency(latencyProducts, changeByProduct, push.refused == null));
+				result.put("latency", latency(latencyProducts, changeByProduct, refused == null));
 			}
 			if (phases.contains("burst")) {
-				result.put("burst", burst(burstProducts, changeByProduct, push.refused == null));
+				result.put("burst", burst(burstProducts, changeByProduct, refused == null));
 			}
-			resourceReader.interrupt();
+		}
+		finally {
+			for (AutoCloseable stream : open) {
+				stream.close();
+			}
 		}
 		result.put("duplicateWebhookDeliveries", this.duplicateWebhooks.get());
 		result.put("loadAverageAtEnd", loadAverage());
@@ -202,18 +218,26 @@ public final class EventsHarness {
 			calls[i] = committedAt[i] - calledAt[i];
 		}
 		figures.put("restCallMs", percentiles(calls, n));
-		for (String receiver : receivers(push)) {
-			Arrivals got = arrivals("L", receiver);
+		for (String receiver : List.of("resource", "webhook", "push")) {
+			if (receiver.equals("push") && !push) {
+				continue;
+			}
+			Arrivals got = arrivals("L", receiver + "0");
 			got.await(n, Duration.ofSeconds(30));
-			long[] latencies = new long[n];
+			long[] fromReturn = new long[n];
+			long[] fromCall = new long[n];
 			int k = 0;
 			for (int i = 0; i < n; i++) {
 				long at = got.at(i);
 				if (at != 0) {
-					latencies[k++] = at - committedAt[i];
+					fromReturn[k] = at - committedAt[i];
+					fromCall[k++] = at - calledAt[i];
 				}
 			}
-			Map<String, Object> stats = percentiles(latencies, k);
+			Map<String, Object> stats = new LinkedHashMap<>();
+			// The commit is between the two: after the call left, before its answer came.
+			stats.put("fromCallReturn", percentiles(fromReturn, k));
+			stats.put("fromCallStart", percentiles(fromCall, k));
 			stats.put("missing", n - k);
 			figures.put(receiver, stats);
 		}
@@ -251,35 +275,27 @@ public final class EventsHarness {
 		figures.put("changes", n);
 		figures.put("writers", this.options.writers);
 		figures.put("changesPerSecond", round(n / ((written - start) / 1e9)));
-		for (String receiver : receivers(push)) {
-			Arrivals got = arrivals("B", receiver);
-			got.await(n, Duration.ofSeconds(60));
-			int received = got.count();
+		for (String mode : List.of("resource", "webhook", "push")) {
+			int receivers = mode.equals("webhook") ? this.options.webhooks : this.options.streams;
+			if (mode.equals("push") && !push) {
+				continue;
+			}
+			int all = 0;
+			long last = start;
+			for (int k = 0; k < receivers; k++) {
+				Arrivals got = arrivals("B", mode + k);
+				got.await(n, Duration.ofSeconds(60));
+				all += got.count();
+				last = Math.max(last, got.last());
+			}
 			Map<String, Object> stats = new LinkedHashMap<>();
-			stats.put("received", received);
-			stats.put("missing", n - received);
-			stats.put("perSecond", round(received / ((got.last() - start) / 1e9)));
-			figures.put(receiver, stats);
+			stats.put("receivers", receivers);
+			stats.put("received", all);
+			stats.put("missing", n * receivers - all);
+			stats.put("perSecond", round(all / ((last - start) / 1e9)));
+			figures.put(mode, stats);
 		}
-		// All webhook subscriptions together: what one node delivers by webhook.
-		int all = 0;
-		long last = start;
-		for (int k = 0; k < this.options.webhooks; k++) {
-			Arrivals got = arrivals("B", "webhook" + k);
-			got.await(n, Duration.ofSeconds(60));
-			all += got.count();
-			last = Math.max(last, got.last());
-		}
-		figures.put("webhookAllSubscriptionsPerSecond", round(all / ((last - start) / 1e9)));
 		return figures;
-	}
-
-	private List<String> receivers(boolean push) {
-		List<String> receivers = new ArrayList<>(List.of("resource", "webhook0"));
-		if (push) {
-			receivers.add("push");
-		}
-		return receivers;
 	}
 
 	private Arrivals arrivals(String phase, String receiver) {
@@ -295,7 +311,7 @@ public final class EventsHarness {
 		}
 	}
 
-	private void readResources(McpSubscription resources, Map<Long, String> changeByProduct) {
+	private void readResources(McpSubscription resources, String receiver, Map<Long, String> changeByProduct) {
 		while (!Thread.currentThread().isInterrupted()) {
 			McpNotification notification;
 			try {
@@ -310,7 +326,7 @@ public final class EventsHarness {
 			}
 			String change = changeByProduct.get(Long.parseLong(matcher.group(1)));
 			if (change != null) {
-				arrivals(change.substring(0, 1), "resource").arrived(Integer.parseInt(change.substring(1)),
+				arrivals(change.substring(0, 1), receiver).arrived(Integer.parseInt(change.substring(1)),
 						nanos(notification.receivedAt()));
 			}
 		}
@@ -455,7 +471,7 @@ public final class EventsHarness {
 
 	// Push: one events/stream, read as SSE.
 
-	private PushStream openPush() throws Exception {
+	private PushStream openPush(String receiver) throws Exception {
 		HttpResponse<Stream<String>> response = this.http.send(
 				mcp("events/stream", "\"name\":\"" + TYPE + "\",\"arguments\":{}").build(),
 				HttpResponse.BodyHandlers.ofLines());
@@ -466,11 +482,11 @@ public final class EventsHarness {
 			return new PushStream(null, "refused: " + response.statusCode() + " " + body);
 		}
 		Stream<String> lines = response.body();
-		daemon("push-reader", () -> {
+		daemon(receiver + "-reader", () -> {
 			try {
 				lines.forEach((line) -> {
 					if (line.startsWith("data:") && line.contains("notifications/events/event")) {
-						arrived("push", line, now());
+						arrived(receiver, line, now());
 					}
 				});
 			}
@@ -613,7 +629,8 @@ public final class EventsHarness {
 		return out.append('"').toString();
 	}
 
-	private record Options(String jar, int rate, int changes, int burst, int writers, int webhooks, String phases) {
+	private record Options(String jar, int rate, int changes, int burst, int writers, int webhooks, int streams,
+			String phases) {
 
 		static Options parse(String[] args) {
 			String jar = "sample-app/target/sample-app-0.1.0-SNAPSHOT.jar";
@@ -622,6 +639,7 @@ public final class EventsHarness {
 			int burst = 3000;
 			int writers = 4;
 			int webhooks = 4;
+			int streams = 4;
 			String phases = "latency,burst";
 			for (int i = 0; i < args.length; i++) {
 				String value = (i + 1 < args.length) ? args[i + 1] : null;
@@ -632,6 +650,7 @@ public final class EventsHarness {
 					case "--burst" -> burst = Integer.parseInt(value);
 					case "--writers" -> writers = Integer.parseInt(value);
 					case "--webhooks" -> webhooks = Integer.parseInt(value);
+					case "--streams" -> streams = Integer.parseInt(value);
 					case "--phases" -> phases = value;
 					case "--help" -> {
 						return null;
@@ -640,11 +659,11 @@ public final class EventsHarness {
 				}
 				i++;
 			}
-			if (rate < 1 || changes < 1 || burst < 1 || writers < 1 || webhooks < 1 || webhooks > 99) {
+			if (rate < 1 || changes < 1 || burst < 1 || writers < 1 || webhooks < 1 || webhooks > 99 || streams < 1) {
 				throw new IllegalArgumentException(
-						"--rate, --changes, --burst and --writers must be >= 1, --webhooks 1..99\n" + USAGE);
+						"--rate, --changes, --burst, --writers and --streams must be >= 1, --webhooks 1..99\n" + USAGE);
 			}
-			return new Options(jar, rate, changes, burst, writers, webhooks, phases);
+			return new Options(jar, rate, changes, burst, writers, webhooks, streams, phases);
 		}
 
 	}
