@@ -26,9 +26,11 @@ import org.springframework.context.annotation.Configuration;
 /**
  * Auto-configuration of the MCP Events extension (draft SEP-3415): the event types
  * declared with {@link McpEvent} in the application's packages, the event log (in memory,
- * or in a {@link McpEventStore} such as the cluster's Redis), and {@code events/list} and
- * {@code events/poll} on the MCP endpoint. Off unless {@code mcp.events.enabled}; then
- * the methods answer {@code -32601}, as the draft asks of a server without the extension.
+ * or in a {@link McpEventStore} such as the cluster's Redis), {@code events/list} and
+ * {@code events/poll} on the MCP endpoint, and webhooks (their subscriptions in memory,
+ * or in a {@link McpWebhookStore} such as the cluster's Redis). Off unless
+ * {@code mcp.events.enabled}; then the methods answer {@code -32601}, as the draft asks
+ * of a server without the extension.
  *
  * @since 0.1.0
  */
@@ -95,7 +97,16 @@ public final class McpEventsAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	WebhookSubscriptionStore mcpWebhookSubscriptionStore() {
+	WebhookSubscriptionStore mcpWebhookSubscriptionStore(ObjectProvider<McpWebhookStore> store, JsonRpcCodec codec,
+			McpEventsProperties properties) {
+		// A shared store (the cluster's) when there is one: subscriptions then survive
+		// restarts, and one node delivers each.
+		McpWebhookStore shared = store.getIfUnique();
+		if (shared != null) {
+			McpEventsProperties.Webhooks webhooks = properties.getWebhooks();
+			return new SharedWebhookSubscriptionStore(shared, codec, webhooks.getLeaseDuration(),
+					webhooks.getLeaseRenewInterval());
+		}
 		return new InMemoryWebhookSubscriptionStore();
 	}
 
@@ -129,6 +140,7 @@ public final class McpEventsAutoConfiguration {
 				webhooks.getSuspendAfter());
 		WebhookDelivery delivery = new WebhookDelivery(types, log, policy, codec, store, http, stats, retries,
 				Clock.systemUTC(), WebhookThreads.executor(webhooks.getThreads()));
+		delivery.takeOver(webhooks.getLeaseRenewInterval(), webhooks.getLeaseDuration());
 		delivery.start(webhooks.getScanInterval());
 		return delivery;
 	}

@@ -148,7 +148,7 @@ final class WebhookMethods {
 			verify(subscription);
 			this.store.verified(owner, url.toString(), now.plus(this.settings.verificationTtl()));
 		}
-		this.store.put(subscription);
+		this.store.put(subscription, principal);
 		Activation activation = this.delivery.activate(subscription, principal, arguments, cursor, maxAgeMs);
 		return new SubscribeResult(id, subscription.refreshBefore().toString(), activation.cursor(),
 				activation.truncated(), (existing != null) ? activation.status() : null);
