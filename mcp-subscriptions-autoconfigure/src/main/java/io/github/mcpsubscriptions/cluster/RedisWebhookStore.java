@@ -106,11 +106,15 @@ public class RedisWebhookStore implements McpWebhookStore {
 			return 1""", Long.class);
 
 	/**
-	 * KEYS subscription; ARGV state: only while the subscription exists, so that a late
-	 * write never brings back one that was removed, without an expiry.
+	 * KEYS subscription, lease; ARGV state, holder: only while the subscription exists,
+	 * so that a late write never brings back one that was removed, without an expiry; and
+	 * never while another node holds the lease, so that a node that lost it (paused past
+	 * it) cannot take the cursor back behind what its successor delivered.
 	 */
 	private static final RedisScript<Long> DELIVERED = RedisScript.of("""
 			if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+			local holder = redis.call('GET', KEYS[2])
+			if holder and holder ~= ARGV[2] then return 0 end
 			redis.call('HSET', KEYS[1], 's', ARGV[1])
 			return 1""", Long.class);
 
@@ -266,8 +270,8 @@ public class RedisWebhookStore implements McpWebhookStore {
 
 	@Override
 	public void delivered(String id, String state) {
-		this.calls.run("record a webhook delivery",
-				() -> this.redis.execute(DELIVERED, List.of(this.keys.webhook(id)), state));
+		this.calls.run("record a webhook delivery", () -> this.redis.execute(DELIVERED,
+				List.of(this.keys.webhook(id), this.keys.webhookLease(id)), state, this.holder));
 	}
 
 	@Override

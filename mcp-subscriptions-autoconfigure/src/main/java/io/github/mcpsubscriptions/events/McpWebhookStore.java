@@ -90,7 +90,8 @@ public interface McpWebhookStore {
 	void verified(String principalName, String url, Instant until);
 
 	/**
-	 * Record how far a subscription was delivered, while it exists.
+	 * Record how far a subscription was delivered, while it exists and no other node
+	 * holds its lease.
 	 * @param id its id
 	 * @param state its delivery state
 	 */

@@ -185,6 +185,7 @@ class ClusterWebhooksTests {
 			published.add(publish(survivor, "billing"));
 		}
 		await().atMost(WAIT).until(() -> new LinkedHashSet<>(eventIds(path)).size() >= published.size());
+		assertThat(attempts(survivor)).as("taken over by the survivor").isPositive();
 		// At least once: a redelivery may repeat what the killed node posted after it
 		// last recorded its cursor, never more; deduplicated by webhook-id, the exact
 		// sequence.

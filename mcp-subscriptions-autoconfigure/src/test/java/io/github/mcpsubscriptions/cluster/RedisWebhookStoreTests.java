@@ -54,6 +54,11 @@ class RedisWebhookStoreTests {
 		assertThat(this.a.get("sub_1").state()).isEqualTo("state-1");
 		assertThat(this.a.get("sub_1").data()).isEqualTo("{\"n\":10}");
 		assertThat(this.a.lease("sub_1", Duration.ofMinutes(1))).isTrue();
+		this.b.delivered("sub_1", "behind");
+		assertThat(this.a.get("sub_1").state()).as("only the lease holder records how far it delivered")
+			.isEqualTo("state-1");
+		this.a.delivered("sub_1", "state-2");
+		assertThat(this.b.get("sub_1").state()).isEqualTo("state-2");
 		assertThat(this.b.orphans(now)).as("no node delivers them")
 			.extracting(Stored::id)
 			.containsExactlyInAnyOrder("sub_2", "sub_3");
@@ -63,6 +68,7 @@ class RedisWebhookStoreTests {
 		assertThat(this.a.get("sub_1")).isNull();
 		assertThat(this.a.countOf("alice", now)).isEqualTo(1);
 		assertThat(this.b.lease("sub_1", Duration.ofMinutes(1))).as("the lease went with it").isTrue();
+		this.b.release("sub_1");
 		// A late delivery state brings nothing back.
 		this.a.delivered("sub_1", "late");
 		assertThat(this.a.get("sub_1")).isNull();
