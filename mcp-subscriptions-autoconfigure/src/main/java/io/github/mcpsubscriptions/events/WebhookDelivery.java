@@ -41,6 +41,11 @@ import tools.jackson.databind.JsonNode;
  * yet accepted or abandoned. A subscription found behind what the log retains gets a
  * {@code gap} envelope; one its principal may no longer subscribe to gets a
  * {@code terminated} envelope ({@code Forbidden}) and ends.
+ * <p>
+ * With a shared store (a cluster's), every node reads every event, but only the node
+ * holding a subscription's lease queues and posts it; it records the watermark in the
+ * store as it moves, and a node that takes the subscription over (its node stopped, died
+ * or lost the lease: {@link WebhookHandovers}) resumes from there.
  */
 final class WebhookDelivery implements AutoCloseable {
 
