@@ -142,6 +142,30 @@ class ClusterWebhooksTests {
 	}
 
 	@Test
+	void aSubscriptionSuspendedOnOneNodeIsResumedByARefreshThroughAnother() throws Exception {
+		ConfigurableApplicationContext a = start("a", "mcp.events.webhooks.suspend-after=2");
+		ConfigurableApplicationContext b = start("b", "mcp.events.webhooks.suspend-after=2");
+		// Answers 410 to every delivery: each is abandoned at once.
+		String path = "/gone/across";
+		subscribe(a, "alice", path, "{}");
+		publish(b, "billing");
+		publish(b, "billing");
+		await().atMost(WAIT)
+			.until(() -> counter(a, "mcp.events.webhooks.suspended")
+					+ counter(b, "mcp.events.webhooks.suspended") == 1);
+		JsonNode status = subscribe(b, "alice", path, "{}").get("deliveryStatus");
+		assertThat(status.get("active").booleanValue()).as("suspended before this refresh").isFalse();
+		assertThat(status.get("lastError").stringValue()).isEqualTo("http_4xx");
+		// Resumed on the node that delivers it, its count of abandoned deliveries afresh:
+		// one more abandoned does not suspend it again, so the next is posted too.
+		int third = publish(b, "billing");
+		await().atMost(WAIT).until(() -> numbers(path, "alice").contains(third));
+		int fourth = publish(b, "billing");
+		await().atMost(WAIT).until(() -> numbers(path, "alice").contains(fourth));
+		assertThat(Math.min(attempts(a), attempts(b))).as("delivered by one node only").isZero();
+	}
+
+	@Test
 	void subscriptionsAndVerificationsOutliveEveryNode() throws Exception {
 		ConfigurableApplicationContext a = start("a");
 		ConfigurableApplicationContext b = start("b");
@@ -219,9 +243,11 @@ class ClusterWebhooksTests {
 			.until(() -> numbers(path, "alice").contains(number) && numbers(path, "bob").contains(number));
 	}
 
-	private ConfigurableApplicationContext start(String name) {
+	private ConfigurableApplicationContext start(String name, String... extra) {
+		List<String> properties = new ArrayList<>(List.of(properties(name)));
+		properties.addAll(List.of(extra));
 		return this.nodes.run(new Class<?>[] { EventsTestApplication.class },
-				this.nodes.redis().nodeArguments(properties(name)));
+				this.nodes.redis().nodeArguments(properties.toArray(String[]::new)));
 	}
 
 	private String[] properties(String name) {
@@ -299,9 +325,11 @@ class ClusterWebhooksTests {
 	}
 
 	private static double attempts(ConfigurableApplicationContext node) {
-		FunctionCounter counter = node.getBean(MeterRegistry.class)
-			.find("mcp.events.webhooks.attempts")
-			.functionCounter();
+		return counter(node, "mcp.events.webhooks.attempts");
+	}
+
+	private static double counter(ConfigurableApplicationContext node, String name) {
+		FunctionCounter counter = node.getBean(MeterRegistry.class).find(name).functionCounter();
 		return (counter != null) ? counter.count() : 0;
 	}
 
