@@ -220,6 +220,39 @@ class ClusterWebhooksTests {
 	}
 
 	@Test
+	void aDeliveringNodePausedPastItsLeaseIsTakenOverAndDeliversNothingMoreWhenItResumes() throws Exception {
+		String path = "/hooks/paused";
+		ClusterNodeProcess paused = ClusterNodeProcess.startWith(EventsTestApplication.class, "256m",
+				this.nodes.redis().nodeArguments(properties("p")));
+		this.processes.add(paused);
+		result(subscribeRaw(paused.client(), "alice", path, "{}"));
+		ConfigurableApplicationContext survivor = start("s");
+		List<Integer> published = new ArrayList<>();
+		published.add(publish(survivor, "billing"));
+		await().atMost(WAIT).until(() -> numbers(path, "alice").size() == 1);
+		double postedBefore = paused.counter("mcp.events.webhooks.attempts");
+		assertThat(postedBefore).isEqualTo(1);
+
+		// Stopped as a long GC pause would: its lease lapses and the survivor goes on.
+		paused.pause();
+		try {
+			published.add(publish(survivor, "billing"));
+			await().atMost(WAIT).until(() -> numbers(path, "alice").size() == 2);
+		}
+		finally {
+			paused.resume();
+		}
+		for (int i = 0; i < 3; i++) {
+			published.add(publish(survivor, "billing"));
+		}
+		await().atMost(WAIT).until(() -> new LinkedHashSet<>(eventIds(path)).size() >= published.size());
+		assertThat(numbers(path, "alice")).as("each once, in order").containsExactlyElementsOf(published);
+		// Back, it finds the lease taken and posts nothing more.
+		await().atMost(WAIT).ignoreExceptions().until(() -> paused.get("/actuator/health").statusCode() == 200);
+		assertThat(paused.counter("mcp.events.webhooks.attempts")).isEqualTo(postedBefore);
+	}
+
+	@Test
 	void whileRedisIsDownSubscribeAnswers503AndTheNodeRecovers() throws Exception {
 		this.server = new RedisServerProcess();
 		ConfigurableApplicationContext node = this.nodes.run(new Class<?>[] { EventsTestApplication.class },
