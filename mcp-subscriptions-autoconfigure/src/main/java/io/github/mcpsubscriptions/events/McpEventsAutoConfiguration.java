@@ -20,6 +20,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.ssl.SslBundles;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -143,6 +144,37 @@ public final class McpEventsAutoConfiguration {
 		delivery.takeOver(webhooks.getLeaseRenewInterval(), webhooks.getLeaseDuration());
 		delivery.start(webhooks.getScanInterval());
 		return delivery;
+	}
+
+	/**
+	 * Gives up this node's webhook leases as the application stops, before the connection
+	 * to a shared store closes (a later phase), so that another node takes over at once
+	 * rather than after the leases lapse.
+	 */
+	@Bean
+	SmartLifecycle mcpWebhookDeliveryLifecycle(WebhookDelivery delivery) {
+		return new SmartLifecycle() {
+
+			private volatile boolean running = true;
+
+			@Override
+			public void start() {
+				delivery.startDelivering();
+				this.running = true;
+			}
+
+			@Override
+			public void stop() {
+				delivery.stopDelivering();
+				this.running = false;
+			}
+
+			@Override
+			public boolean isRunning() {
+				return this.running;
+			}
+
+		};
 	}
 
 	@Bean

@@ -79,6 +79,9 @@ final class WebhookDelivery implements AutoCloseable {
 
 	private volatile boolean closed;
 
+	/** Stopped with the application: no lane is taken or kept. */
+	private volatile boolean stopped;
+
 	WebhookDelivery(EventTypeRegistry types, EventLog log, McpEventAccessPolicy policy, JsonRpcCodec codec,
 			WebhookSubscriptionStore store, WebhookHttp http, WebhookStats stats, Retries retries, Clock wallClock,
 			ScheduledExecutorService executor) {
@@ -248,6 +251,9 @@ final class WebhookDelivery implements AutoCloseable {
 	}
 
 	private void scanSafely() {
+		if (this.stopped) {
+			return;
+		}
 		try {
 			scan();
 			if (this.failing) {
@@ -538,19 +544,40 @@ final class WebhookDelivery implements AutoCloseable {
 		return lane.watermark();
 	}
 
-	@Override
-	public void close() {
-		this.closed = true;
-		WebhookThreads.close(this.executor);
+	/**
+	 * Stop delivering the subscriptions of a shared store and give up their leases, so
+	 * that other nodes take over at once, from the recorded cursors; called while the
+	 * application stops, before its connection to the store closes. Nothing changes for a
+	 * store of this node's own.
+	 */
+	void stopDelivering() {
+		if (!this.store.isShared()) {
+			return;
+		}
+		this.stopped = true;
 		for (String id : this.lanes.keySet()) {
+			forget(id);
 			try {
-				// Another node takes over at once, from the recorded cursor.
 				this.store.release(id);
 			}
 			catch (RuntimeException ex) {
 				logger.debug("The lease of " + id + " could not be released; it lapses", ex);
 			}
 		}
+	}
+
+	/**
+	 * Deliver again after {@link #stopDelivering()}: taking over what no node delivers.
+	 */
+	void startDelivering() {
+		this.stopped = false;
+	}
+
+	@Override
+	public void close() {
+		stopDelivering();
+		this.closed = true;
+		WebhookThreads.close(this.executor);
 	}
 
 	/**

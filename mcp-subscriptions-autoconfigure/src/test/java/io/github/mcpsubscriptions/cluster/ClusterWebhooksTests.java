@@ -102,7 +102,11 @@ class ClusterWebhooksTests {
 		await().atMost(WAIT).until(() -> deliveries(path).size() >= billing.size() + all.size());
 		// The last of each arrived: nothing is still on its way before it (one lane per
 		// subscription posts in order).
-		assertThat(numbers(path, "alice")).containsExactlyElementsOf(billing);
+		String seen = deliveries(path).stream()
+			.map((delivery) -> delivery.header("X-MCP-Subscription-Id") + "/" + delivery.header("webhook-id") + "/"
+					+ delivery.json().get("data").get("number"))
+			.toList() + " attempts a=" + attempts(a) + " b=" + attempts(b);
+		assertThat(numbers(path, "alice")).as(seen).containsExactlyElementsOf(billing);
 		assertThat(numbers(path, "bob")).containsExactlyElementsOf(all);
 		assertThat(deliveries(path)).hasSize(billing.size() + all.size());
 		assertThat(attempts(a) + attempts(b)).as("one POST per delivery, over both nodes")
@@ -174,7 +178,11 @@ class ClusterWebhooksTests {
 		int first = publish(b, "billing");
 		await().atMost(WAIT).until(() -> numbers(path, "alice").contains(first));
 		// The delivering node stops (its leases released): the other goes on at once.
+		String lease = new ClusterKeys(this.nodes.redis().prefix()).webhookLease(subscriptionId(path, "alice"));
+		assertThat(this.nodes.redis().redis().opsForValue().get(lease)).startsWith("a:");
 		a.close();
+		String holder = this.nodes.redis().redis().opsForValue().get(lease);
+		assertThat(holder == null || holder.startsWith("b:")).as("released, not left to lapse: " + holder).isTrue();
 		int second = publish(b, "billing");
 		await().atMost(WAIT).until(() -> numbers(path, "alice").contains(second));
 		b.close();
