@@ -37,6 +37,8 @@ final class SharedWebhookSubscriptionStore implements WebhookSubscriptionStore {
 
 	private final long renewNanos;
 
+	private final long leaseNanos;
+
 	/** When this node last took or renewed each lease it holds (nano time). */
 	private final Map<String, Long> leases = new ConcurrentHashMap<>();
 
@@ -50,6 +52,7 @@ final class SharedWebhookSubscriptionStore implements WebhookSubscriptionStore {
 		this.codec = codec;
 		this.leaseDuration = leaseDuration;
 		this.renewNanos = renewInterval.toNanos();
+		this.leaseNanos = leaseDuration.toNanos();
 	}
 
 	@Override
@@ -138,6 +141,14 @@ final class SharedWebhookSubscriptionStore implements WebhookSubscriptionStore {
 		}
 		this.leases.remove(id);
 		return false;
+	}
+
+	@Override
+	public boolean stillDelivers(String id) {
+		// Taken before the call that took or renewed the lease: never later than its
+		// expiry in the store.
+		Long renewed = this.leases.get(id);
+		return renewed != null && System.nanoTime() - renewed < this.leaseNanos;
 	}
 
 	@Override

@@ -398,7 +398,9 @@ final class WebhookDelivery implements AutoCloseable {
 		WebhookSubscription subscription;
 		synchronized (lane) {
 			pending = lane.queue.peekFirst();
-			if (pending == null || lane.closed || this.closed) {
+			// A lease not renewed for its duration (the scans starved) may be another
+			// node's by now: nothing is posted until a scan renews it.
+			if (pending == null || lane.closed || this.closed || !this.store.stillDelivers(lane.subscription.id())) {
 				lane.running = false;
 				return;
 			}

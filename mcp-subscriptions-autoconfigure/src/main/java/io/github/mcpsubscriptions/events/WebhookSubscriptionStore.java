@@ -87,6 +87,16 @@ interface WebhookSubscriptionStore {
 	}
 
 	/**
+	 * Whether this node's lease on a subscription, as last taken or renewed, still holds:
+	 * judged locally, before each POST.
+	 * @param id the subscription's id
+	 * @return whether it holds
+	 */
+	default boolean stillDelivers(String id) {
+		return true;
+	}
+
+	/**
 	 * Whether other nodes share the subscriptions: delivery then takes over those whose
 	 * node is gone.
 	 * @return whether they are shared
