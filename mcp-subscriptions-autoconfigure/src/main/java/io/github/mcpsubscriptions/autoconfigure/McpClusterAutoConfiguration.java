@@ -11,8 +11,10 @@ import io.github.mcpsubscriptions.cluster.RedisChangeLog;
 import io.github.mcpsubscriptions.cluster.RedisEventStore;
 import io.github.mcpsubscriptions.cluster.RedisSessionStore;
 import io.github.mcpsubscriptions.cluster.RedisStreamHistory;
+import io.github.mcpsubscriptions.cluster.RedisWebhookStore;
 import io.github.mcpsubscriptions.events.McpEventStore;
 import io.github.mcpsubscriptions.events.McpEventsProperties;
+import io.github.mcpsubscriptions.events.McpWebhookStore;
 import io.github.mcpsubscriptions.notification.NotificationEngine;
 import io.github.mcpsubscriptions.session.McpSessionManager;
 import io.github.mcpsubscriptions.session.SessionStore;
@@ -97,8 +99,8 @@ public final class McpClusterAutoConfiguration {
 	}
 
 	/**
-	 * The event log of the Events extension in Redis, shared by the nodes, when the
-	 * extension is on.
+	 * The event log and the webhook subscriptions of the Events extension in Redis,
+	 * shared by the nodes, when the extension is on.
 	 */
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnBooleanProperty("mcp.events.enabled")
@@ -112,6 +114,14 @@ public final class McpClusterAutoConfiguration {
 			return new RedisEventStore(new StringRedisTemplate(connectionFactory),
 					new ClusterKeys(cluster.getKeyPrefix()), events.getRetentionSize(), events.getRetentionAge(),
 					log.getNodeName(), stats);
+		}
+
+		@Bean
+		@ConditionalOnMissingBean(McpWebhookStore.class)
+		RedisWebhookStore mcpWebhookStore(RedisConnectionFactory connectionFactory, McpClusterProperties cluster,
+				RedisChangeLog log, ClusterStats stats) {
+			return new RedisWebhookStore(new StringRedisTemplate(connectionFactory),
+					new ClusterKeys(cluster.getKeyPrefix()), log.getNodeName(), stats);
 		}
 
 	}

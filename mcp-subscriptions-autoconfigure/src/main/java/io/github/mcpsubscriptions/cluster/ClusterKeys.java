@@ -97,4 +97,54 @@ public record ClusterKeys(String prefix) {
 				+ "}";
 	}
 
+	/**
+	 * The webhook subscriptions of the Events extension by expiry time, a sorted set.
+	 * Every key of webhooks shares its slot, so that each script touches one slot.
+	 * @return the key
+	 */
+	public String webhooks() {
+		return this.prefix + "{webhooks}";
+	}
+
+	/**
+	 * A webhook subscription (its record, principal and delivery state), a hash.
+	 * @param id the subscription's id
+	 * @return the key
+	 */
+	public String webhook(String id) {
+		return this.prefix + "{webhooks}:subscription:" + id;
+	}
+
+	/**
+	 * The lease of the one node that delivers a webhook subscription.
+	 * @param id the subscription's id
+	 * @return the key
+	 */
+	public String webhookLease(String id) {
+		return this.prefix + "{webhooks}:lease:" + id;
+	}
+
+	/**
+	 * The webhook subscriptions of one principal by expiry time, a sorted set.
+	 * @param principalName the principal's name
+	 * @return the key
+	 */
+	public String principalWebhooks(String principalName) {
+		return this.prefix + "{webhooks}:principal:" + encode(principalName);
+	}
+
+	/**
+	 * The verification of a callback URL for one principal's deliveries.
+	 * @param principalName the principal's name
+	 * @param url the callback URL
+	 * @return the key
+	 */
+	public String webhookVerification(String principalName, String url) {
+		return this.prefix + "{webhooks}:verified:" + encode(principalName) + ":" + encode(url);
+	}
+
+	private static String encode(String text) {
+		return Base64.getUrlEncoder().withoutPadding().encodeToString(text.getBytes(StandardCharsets.UTF_8));
+	}
+
 }

@@ -41,11 +41,11 @@ final class InMemoryWebhookSubscriptionStore implements WebhookSubscriptionStore
 	}
 
 	@Override
-	public List<WebhookSubscription> removeExpired(Instant now) {
-		List<WebhookSubscription> removed = new ArrayList<>();
+	public List<String> removeExpired(Instant now) {
+		List<String> removed = new ArrayList<>();
 		for (WebhookSubscription subscription : this.subscriptions.values()) {
 			if (subscription.expired(now) && this.subscriptions.remove(subscription.id(), subscription)) {
-				removed.add(subscription);
+				removed.add(subscription.id());
 			}
 		}
 		this.verifications.values().removeIf((until) -> !now.isBefore(until));

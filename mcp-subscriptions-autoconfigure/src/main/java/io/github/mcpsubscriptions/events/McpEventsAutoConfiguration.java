@@ -21,15 +21,18 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.ssl.SslBundles;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
  * Auto-configuration of the MCP Events extension (draft SEP-3415): the event types
  * declared with {@link McpEvent} in the application's packages, the event log (in memory,
- * or in a {@link McpEventStore} such as the cluster's Redis), and {@code events/list} and
- * {@code events/poll} on the MCP endpoint. Off unless {@code mcp.events.enabled}; then
- * the methods answer {@code -32601}, as the draft asks of a server without the extension.
+ * or in a {@link McpEventStore} such as the cluster's Redis), {@code events/list} and
+ * {@code events/poll} on the MCP endpoint, and webhooks (their subscriptions in memory,
+ * or in a {@link McpWebhookStore} such as the cluster's Redis). Off unless
+ * {@code mcp.events.enabled}; then the methods answer {@code -32601}, as the draft asks
+ * of a server without the extension.
  *
  * @since 0.1.0
  */
@@ -111,7 +114,16 @@ public final class McpEventsAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	WebhookSubscriptionStore mcpWebhookSubscriptionStore() {
+	WebhookSubscriptionStore mcpWebhookSubscriptionStore(ObjectProvider<McpWebhookStore> store, JsonRpcCodec codec,
+			McpEventsProperties properties) {
+		// A shared store (the cluster's) when there is one: subscriptions then survive
+		// restarts, and one node delivers each.
+		McpWebhookStore shared = store.getIfUnique();
+		if (shared != null) {
+			McpEventsProperties.Webhooks webhooks = properties.getWebhooks();
+			return new SharedWebhookSubscriptionStore(shared, codec, webhooks.getLeaseDuration(),
+					webhooks.getLeaseRenewInterval());
+		}
 		return new InMemoryWebhookSubscriptionStore();
 	}
 
@@ -145,8 +157,40 @@ public final class McpEventsAutoConfiguration {
 				webhooks.getSuspendAfter());
 		WebhookDelivery delivery = new WebhookDelivery(types, log, policy, codec, store, http, stats, retries,
 				Clock.systemUTC(), WebhookThreads.executor(webhooks.getThreads()));
+		delivery.takeOver(webhooks.getLeaseRenewInterval(), webhooks.getLeaseDuration());
 		delivery.start(webhooks.getScanInterval());
 		return delivery;
+	}
+
+	/**
+	 * Gives up this node's webhook leases as the application stops, before the connection
+	 * to a shared store closes (a later phase), so that another node takes over at once
+	 * rather than after the leases lapse.
+	 */
+	@Bean
+	SmartLifecycle mcpWebhookDeliveryLifecycle(WebhookDelivery delivery) {
+		return new SmartLifecycle() {
+
+			private volatile boolean running = true;
+
+			@Override
+			public void start() {
+				delivery.startDelivering();
+				this.running = true;
+			}
+
+			@Override
+			public void stop() {
+				delivery.stopDelivering();
+				this.running = false;
+			}
+
+			@Override
+			public boolean isRunning() {
+				return this.running;
+			}
+
+		};
 	}
 
 	@Bean

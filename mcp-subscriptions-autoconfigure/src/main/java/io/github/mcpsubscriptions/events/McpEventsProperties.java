@@ -248,6 +248,18 @@ public class McpEventsProperties {
 		 */
 		private int healthMaxBacklog = 10_000;
 
+		/**
+		 * In a cluster, how long a node's lease on delivering a subscription holds unless
+		 * renewed.
+		 */
+		private Duration leaseDuration = Duration.ofSeconds(10);
+
+		/**
+		 * In a cluster, how often a node renews its leases and looks for subscriptions no
+		 * node delivers.
+		 */
+		private Duration leaseRenewInterval = Duration.ofSeconds(2);
+
 		public List<String> getAllowedNetworks() {
 			return this.allowedNetworks;
 		}
@@ -382,6 +394,22 @@ public class McpEventsProperties {
 
 		public void setHealthMaxBacklog(int healthMaxBacklog) {
 			this.healthMaxBacklog = healthMaxBacklog;
+		}
+
+		public Duration getLeaseDuration() {
+			return this.leaseDuration;
+		}
+
+		public void setLeaseDuration(Duration leaseDuration) {
+			this.leaseDuration = leaseDuration;
+		}
+
+		public Duration getLeaseRenewInterval() {
+			return this.leaseRenewInterval;
+		}
+
+		public void setLeaseRenewInterval(Duration leaseRenewInterval) {
+			this.leaseRenewInterval = leaseRenewInterval;
 		}
 
 	}

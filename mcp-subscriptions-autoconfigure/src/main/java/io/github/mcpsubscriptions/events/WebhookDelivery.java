@@ -5,7 +5,6 @@ import java.security.Principal;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayDeque;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -19,6 +18,9 @@ import io.github.mcpsubscriptions.events.EventsWire.Cursor;
 import io.github.mcpsubscriptions.events.EventsWire.DeliveryStatus;
 import io.github.mcpsubscriptions.events.EventsWire.WebhookOccurrence;
 import io.github.mcpsubscriptions.events.WebhookHttp.Answer;
+import io.github.mcpsubscriptions.events.WebhookLane.Pending;
+import io.github.mcpsubscriptions.events.WebhookSubscriptionStore.DeliveryState;
+import io.github.mcpsubscriptions.events.WebhookSubscriptionStore.Handover;
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcCodec;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -39,6 +41,11 @@ import tools.jackson.databind.JsonNode;
  * yet accepted or abandoned. A subscription found behind what the log retains gets a
  * {@code gap} envelope; one its principal may no longer subscribe to gets a
  * {@code terminated} envelope ({@code Forbidden}) and ends.
+ * <p>
+ * With a shared store (a cluster's), every node reads every event, but only the node
+ * holding a subscription's lease queues and posts it; it records the watermark in the
+ * store as it moves, and a node that takes the subscription over (its node stopped, died
+ * or lost the lease: {@link WebhookHandovers}) resumes from there.
  */
 final class WebhookDelivery implements AutoCloseable {
 
@@ -64,9 +71,16 @@ final class WebhookDelivery implements AutoCloseable {
 
 	private final ScheduledExecutorService executor;
 
-	private final Map<String, Lane> lanes = new ConcurrentHashMap<>();
+	private final Map<String, WebhookLane> lanes = new ConcurrentHashMap<>();
+
+	private final WebhookHandovers handovers;
+
+	private volatile boolean failing;
 
 	private volatile boolean closed;
+
+	/** Stopped with the application: no lane is taken or kept. */
+	private volatile boolean stopped;
 
 	WebhookDelivery(EventTypeRegistry types, EventLog log, McpEventAccessPolicy policy, JsonRpcCodec codec,
 			WebhookSubscriptionStore store, WebhookHttp http, WebhookStats stats, Retries retries, Clock wallClock,
@@ -81,6 +95,17 @@ final class WebhookDelivery implements AutoCloseable {
 		this.retries = retries;
 		this.wallClock = wallClock;
 		this.executor = executor;
+		this.handovers = new WebhookHandovers(types, log, codec, store);
+	}
+
+	/**
+	 * How often a node of a shared store looks for subscriptions no node delivers, and
+	 * how long one without a delivery state waits before it is taken over.
+	 * @param interval how often
+	 * @param grace how long
+	 */
+	void takeOver(Duration interval, Duration grace) {
+		this.handovers.configure(interval, grace);
 	}
 
 	/**
@@ -88,6 +113,9 @@ final class WebhookDelivery implements AutoCloseable {
 	 * @param interval how often
 	 */
 	void start(Duration interval) {
+		if (this.store.isShared()) {
+			logger.debug("Webhook delivery shares its subscriptions: leases elect the node that delivers each");
+		}
 		this.executor.scheduleWithFixedDelay(this::scanSafely, interval.toMillis(), interval.toMillis(),
 				TimeUnit.MILLISECONDS);
 	}
@@ -103,7 +131,7 @@ final class WebhookDelivery implements AutoCloseable {
 	 */
 	Activation activate(WebhookSubscription subscription, Principal principal, @Nullable Object arguments,
 			@Nullable Cursor cursor, @Nullable Long maxAgeMs) {
-		Lane existing = this.lanes.get(subscription.id());
+		WebhookLane existing = this.lanes.get(subscription.id());
 		if (existing != null) {
 			// A refresh of a live subscription: the cursor is a no-op, delivery goes on
 			// where it is; a suspended one resumes.
@@ -118,6 +146,12 @@ final class WebhookDelivery implements AutoCloseable {
 				existing.abandonedInRow = 0;
 			}
 			return new Activation(watermark(existing), false, status);
+		}
+		if (this.store.isShared()) {
+			Activation resumed = resume(subscription, principal, arguments);
+			if (resumed != null) {
+				return resumed;
+			}
 		}
 		Slice slice = this.log.after(Long.MAX_VALUE);
 		long start = slice.head();
@@ -144,9 +178,39 @@ final class WebhookDelivery implements AutoCloseable {
 				}
 			}
 		}
-		Lane lane = new Lane(subscription, principal, arguments, start, floor);
-		Lane raced = this.lanes.putIfAbsent(subscription.id(), lane);
+		WebhookLane lane = new WebhookLane(subscription, principal, arguments, start, floor);
+		if (this.store.isShared()) {
+			// Recorded before the lease is taken: whichever node delivers starts here.
+			String at = new Cursor(this.log.epoch(), start).encode();
+			this.store.delivered(subscription.id(), new DeliveryState(at, null, null, null));
+			lane.persisted = start;
+			if (!this.store.delivers(subscription.id())) {
+				return new Activation(at, truncated, null);
+			}
+		}
+		WebhookLane raced = this.lanes.putIfAbsent(subscription.id(), lane);
 		return new Activation(watermark((raced != null) ? raced : lane), truncated, null);
+	}
+
+	/**
+	 * A subscription the cluster knows (refreshed through this node, or after this node
+	 * restarted): delivery goes on where it stands, here if no node delivers it.
+	 */
+	private @Nullable Activation resume(WebhookSubscription subscription, Principal principal,
+			@Nullable Object arguments) {
+		Handover handover = this.store.handover(subscription.id(), this.log.now());
+		if (handover == null || handover.state() == null) {
+			return null;
+		}
+		DeliveryState state = handover.state();
+		DeliveryStatus status = new DeliveryStatus(subscription.active(), state.lastDeliveryAt(), state.lastError(),
+				state.failedSince());
+		if (this.store.delivers(subscription.id())) {
+			WebhookLane lane = this.handovers.adopt(subscription, principal, arguments, state);
+			WebhookLane raced = this.lanes.putIfAbsent(subscription.id(), lane);
+			return new Activation(watermark((raced != null) ? raced : lane), false, status);
+		}
+		return new Activation(state.cursor(), false, status);
 	}
 
 	/**
@@ -155,7 +219,7 @@ final class WebhookDelivery implements AutoCloseable {
 	 * @param id the subscription's id
 	 */
 	void forget(String id) {
-		Lane lane = this.lanes.remove(id);
+		WebhookLane lane = this.lanes.remove(id);
 		if (lane != null) {
 			synchronized (lane) {
 				lane.closed = true;
@@ -170,7 +234,7 @@ final class WebhookDelivery implements AutoCloseable {
 	 */
 	int getBacklog() {
 		int backlog = 0;
-		for (Lane lane : this.lanes.values()) {
+		for (WebhookLane lane : this.lanes.values()) {
 			synchronized (lane) {
 				backlog += lane.queue.size();
 			}
@@ -187,43 +251,69 @@ final class WebhookDelivery implements AutoCloseable {
 	}
 
 	private void scanSafely() {
+		if (this.stopped) {
+			return;
+		}
 		try {
 			scan();
+			if (this.failing) {
+				this.failing = false;
+				logger.info("Webhook delivery reads the event log again");
+			}
 		}
 		catch (RuntimeException ex) {
-			// A failing scan must not end the schedule.
-			logger.warn("Reading the event log for webhook delivery failed; retrying at the next scan", ex);
+			// A failing scan must not end the schedule; an outage is logged once.
+			if (!this.failing) {
+				this.failing = true;
+				logger.warn("Reading the event log for webhook delivery failed; retrying at every scan", ex);
+			}
+			else {
+				logger.debug("Reading the event log for webhook delivery failed again", ex);
+			}
 		}
 	}
 
 	/** Read what is new in the log and queue it to every subscription it is for. */
 	void scan() {
 		Instant now = this.log.now();
-		for (WebhookSubscription expired : this.store.removeExpired(now)) {
+		for (String expired : this.store.removeExpired(now)) {
 			// A finite TTL lapsed: stop, without an envelope (the draft sends none).
-			forget(expired.id());
+			forget(expired);
+		}
+		if (this.store.isShared() && !this.closed) {
+			this.handovers.takeOverOrphans(now, this.lanes);
 		}
 		if (this.lanes.isEmpty()) {
 			return;
 		}
 		long from = Long.MAX_VALUE;
-		for (Lane lane : this.lanes.values()) {
+		for (WebhookLane lane : this.lanes.values()) {
 			synchronized (lane) {
 				from = Math.min(from, lane.position);
 			}
 		}
 		Slice slice = this.log.after(from);
-		for (Lane lane : this.lanes.values()) {
+		for (WebhookLane lane : this.lanes.values()) {
 			WebhookSubscription stored = this.store.get(lane.subscription.id(), now);
 			if (stored == null) {
 				forget(lane.subscription.id());
 				continue;
 			}
 			if (!this.store.delivers(stored.id())) {
+				// Another node delivers it now (this one's lease lapsed): it goes on from
+				// the
+				// recorded cursor.
+				forget(stored.id());
 				continue;
 			}
 			boolean start;
 			synchronized (lane) {
+				if (stored.active() && !lane.subscription.active()) {
+					// Resumed by a refresh through another node.
+					lane.abandonedInRow = 0;
+					lane.lastError = null;
+					lane.failedSince = null;
+				}
 				lane.subscription = stored;
 				if (!stored.active() || lane.terminating || lane.closed) {
 					continue;
@@ -237,11 +327,12 @@ final class WebhookDelivery implements AutoCloseable {
 			if (start) {
 				submit(lane, 0);
 			}
+			this.handovers.persist(lane);
 		}
 	}
 
 	/** Queue a lane's new events; called holding its monitor. */
-	private void fill(Lane lane, Slice slice) {
+	private void fill(WebhookLane lane, Slice slice) {
 		WebhookSubscription subscription = lane.subscription;
 		if (lane.position < slice.oldest() - 1) {
 			// Events were forgotten before this subscription read them.
@@ -289,7 +380,7 @@ final class WebhookDelivery implements AutoCloseable {
 		}
 	}
 
-	private void submit(Lane lane, long delayMillis) {
+	private void submit(WebhookLane lane, long delayMillis) {
 		if (this.closed) {
 			return;
 		}
@@ -302,12 +393,14 @@ final class WebhookDelivery implements AutoCloseable {
 	}
 
 	/** Post a lane's oldest waiting delivery: one in flight per subscription. */
-	private void drain(Lane lane) {
+	private void drain(WebhookLane lane) {
 		Pending pending;
 		WebhookSubscription subscription;
 		synchronized (lane) {
 			pending = lane.queue.peekFirst();
-			if (pending == null || lane.closed || this.closed) {
+			// A lease not renewed for its duration (the scans starved) may be another
+			// node's by now: nothing is posted until a scan renews it.
+			if (pending == null || lane.closed || this.closed || !this.store.stillDelivers(lane.subscription.id())) {
 				lane.running = false;
 				return;
 			}
@@ -373,9 +466,15 @@ final class WebhookDelivery implements AutoCloseable {
 		}
 		if (ended) {
 			this.lanes.remove(subscription.id(), lane);
-			this.store.remove(subscription.id());
+			try {
+				this.store.remove(subscription.id());
+			}
+			catch (RuntimeException ex) {
+				logger.warn("The terminated " + subscription + " could not be removed; it expires with its TTL", ex);
+			}
 			return;
 		}
+		this.handovers.persist(lane);
 		synchronized (lane) {
 			if (!lane.running) {
 				return;
@@ -388,13 +487,19 @@ final class WebhookDelivery implements AutoCloseable {
 	 * Suspend a lane: what waits is dropped and will be read again from the watermark
 	 * once a refresh reactivates it. Called holding its monitor.
 	 */
-	private void suspend(Lane lane) {
+	private void suspend(WebhookLane lane) {
 		this.stats.suspended();
 		lane.position = watermarkPosition(lane);
 		lane.queue.clear();
 		WebhookSubscription suspended = withActive(lane.subscription, false);
 		lane.subscription = suspended;
-		this.store.put(suspended);
+		try {
+			this.store.put(suspended);
+		}
+		catch (RuntimeException ex) {
+			// Suspended here still; the next scan reads the stored one back as active.
+			logger.warn("The suspension of " + suspended + " could not be recorded", ex);
+		}
 	}
 
 	static WebhookSubscription withActive(WebhookSubscription subscription, boolean active) {
@@ -430,24 +535,49 @@ final class WebhookDelivery implements AutoCloseable {
 		return this.http.post(URI.create(subscription.url()), headers, body);
 	}
 
-	private String watermark(Lane lane) {
+	private String watermark(WebhookLane lane) {
 		synchronized (lane) {
 			return new Cursor(this.log.epoch(), watermarkPosition(lane)).encode();
 		}
 	}
 
 	/** Called holding the lane's monitor. */
-	private static long watermarkPosition(Lane lane) {
-		for (Pending pending : lane.queue) {
-			if (pending.position >= 0) {
-				return pending.position - 1;
+	private static long watermarkPosition(WebhookLane lane) {
+		return lane.watermark();
+	}
+
+	/**
+	 * Stop delivering the subscriptions of a shared store and give up their leases, so
+	 * that other nodes take over at once, from the recorded cursors; called while the
+	 * application stops, before its connection to the store closes. Nothing changes for a
+	 * store of this node's own.
+	 */
+	void stopDelivering() {
+		if (!this.store.isShared()) {
+			return;
+		}
+		this.stopped = true;
+		for (String id : this.lanes.keySet()) {
+			forget(id);
+			try {
+				this.store.release(id);
+			}
+			catch (RuntimeException ex) {
+				logger.debug("The lease of " + id + " could not be released; it lapses", ex);
 			}
 		}
-		return lane.position;
+	}
+
+	/**
+	 * Deliver again after {@link #stopDelivering()}: taking over what no node delivers.
+	 */
+	void startDelivering() {
+		this.stopped = false;
 	}
 
 	@Override
 	public void close() {
+		stopDelivering();
 		this.closed = true;
 		WebhookThreads.close(this.executor);
 	}
@@ -483,87 +613,6 @@ final class WebhookDelivery implements AutoCloseable {
 		Duration backoff(int failedAttempts) {
 			Duration delay = this.initialBackoff.multipliedBy(1L << Math.min(failedAttempts - 1, 20));
 			return (delay.compareTo(this.maxBackoff) > 0) ? this.maxBackoff : delay;
-		}
-
-	}
-
-	/** One subscription's delivery, guarded by its monitor. */
-	private static final class Lane {
-
-		WebhookSubscription subscription;
-
-		Principal principal;
-
-		@Nullable Object arguments;
-
-		/** Events up to here have been queued or skipped. */
-		long position;
-
-		final @Nullable Instant floor;
-
-		final ArrayDeque<Pending> queue = new ArrayDeque<>();
-
-		/** A drain is submitted or waits out a back-off. */
-		boolean running;
-
-		boolean closed;
-
-		/** A {@code terminated} envelope is on its way: nothing else is queued. */
-		boolean terminating;
-
-		int abandonedInRow;
-
-		@Nullable Instant lastDeliveryAt;
-
-		@Nullable String lastError;
-
-		@Nullable Instant failedSince;
-
-		Lane(WebhookSubscription subscription, Principal principal, @Nullable Object arguments, long position,
-				@Nullable Instant floor) {
-			this.subscription = subscription;
-			this.principal = principal;
-			this.arguments = arguments;
-			this.position = position;
-			this.floor = floor;
-		}
-
-		DeliveryStatus status() {
-			return new DeliveryStatus(this.subscription.active(),
-					(this.lastDeliveryAt != null) ? this.lastDeliveryAt.toString() : null, this.lastError,
-					(this.failedSince != null) ? this.failedSince.toString() : null);
-		}
-
-	}
-
-	/** A delivery waiting: an event or a control envelope. */
-	private static final class Pending {
-
-		final String webhookId;
-
-		final byte[] body;
-
-		/** The event's position, {@code -1} for an envelope. */
-		final long position;
-
-		final @Nullable Instant eventTime;
-
-		final boolean envelope;
-
-		int attempts;
-
-		@Nullable Instant firstAttempt;
-
-		Pending(String webhookId, byte[] body, long position, @Nullable Instant eventTime) {
-			this.webhookId = webhookId;
-			this.body = body;
-			this.position = position;
-			this.eventTime = eventTime;
-			this.envelope = position < 0;
-		}
-
-		static Pending envelope(String type, Map<String, Object> body, JsonRpcCodec codec) {
-			return new Pending(EventsWire.envelopeId(type), codec.write(body), -1, null);
 		}
 
 	}

@@ -16,6 +16,7 @@ import java.util.TreeMap;
 
 import io.github.mcpsubscriptions.events.CallbackAddresses.RefusedAddressException;
 import io.github.mcpsubscriptions.events.EventsWire.Cursor;
+import io.github.mcpsubscriptions.events.EventsWire.DeliveryStatus;
 import io.github.mcpsubscriptions.events.EventsWire.SubscribeResult;
 import io.github.mcpsubscriptions.events.WebhookDelivery.Activation;
 import io.github.mcpsubscriptions.events.WebhookHttp.Answer;
@@ -148,10 +149,18 @@ final class WebhookMethods {
 			verify(subscription);
 			this.store.verified(owner, url.toString(), now.plus(this.settings.verificationTtl()));
 		}
-		this.store.put(subscription);
+		this.store.put(subscription, principal);
 		Activation activation = this.delivery.activate(subscription, principal, arguments, cursor, maxAgeMs);
+		DeliveryStatus status = activation.status();
+		if (existing != null && status != null && status.active() != existing.active()) {
+			// How delivery fared before this refresh: the stored subscription says
+			// whether
+			// it was suspended, also when another node delivers it.
+			status = new DeliveryStatus(existing.active(), status.lastDeliveryAt(), status.lastError(),
+					status.failedSince());
+		}
 		return new SubscribeResult(id, subscription.refreshBefore().toString(), activation.cursor(),
-				activation.truncated(), (existing != null) ? activation.status() : null);
+				activation.truncated(), (existing != null) ? status : null);
 	}
 
 	Map<String, Object> unsubscribe(McpExchange exchange, @Nullable ObjectNode params) {

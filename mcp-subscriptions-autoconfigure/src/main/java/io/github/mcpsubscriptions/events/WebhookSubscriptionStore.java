@@ -1,5 +1,6 @@
 package io.github.mcpsubscriptions.events;
 
+import java.security.Principal;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
@@ -8,8 +9,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Where webhook subscriptions and their endpoints' verification are kept: in memory on
- * one node; the seam for a shared store (a cluster's Redis), which would also elect the
- * one node that delivers each subscription ({@link #delivers}).
+ * one node, or in a {@link McpWebhookStore} the nodes of a cluster share, which also
+ * keeps how far each subscription was delivered and elects the one node that delivers it
+ * ({@link #delivers}).
  */
 interface WebhookSubscriptionStore {
 
@@ -44,9 +46,9 @@ interface WebhookSubscriptionStore {
 	/**
 	 * Remove the subscriptions that have expired.
 	 * @param now the time
-	 * @return those removed
+	 * @return the ids of those removed
 	 */
-	List<WebhookSubscription> removeExpired(Instant now);
+	List<String> removeExpired(Instant now);
 
 	/**
 	 * How many subscriptions a principal has.
@@ -82,6 +84,92 @@ interface WebhookSubscriptionStore {
 	 */
 	default boolean delivers(String id) {
 		return true;
+	}
+
+	/**
+	 * Whether this node's lease on a subscription, as last taken or renewed, still holds:
+	 * judged locally, before each POST.
+	 * @param id the subscription's id
+	 * @return whether it holds
+	 */
+	default boolean stillDelivers(String id) {
+		return true;
+	}
+
+	/**
+	 * Whether other nodes share the subscriptions: delivery then takes over those whose
+	 * node is gone.
+	 * @return whether they are shared
+	 */
+	default boolean isShared() {
+		return false;
+	}
+
+	/**
+	 * Create or replace a subscription with the principal its delivery is judged for.
+	 * @param subscription the subscription
+	 * @param principal its principal
+	 */
+	default void put(WebhookSubscription subscription, Principal principal) {
+		put(subscription);
+	}
+
+	/**
+	 * A subscription as a node that takes over its delivery finds it.
+	 * @param id its id
+	 * @param now the time
+	 * @return it, or {@code null} if it is gone or the store is not shared
+	 */
+	default @Nullable Handover handover(String id, Instant now) {
+		return null;
+	}
+
+	/**
+	 * The subscriptions whose delivery no node holds, as a node that takes them over
+	 * finds them.
+	 * @param now the time
+	 * @return them, none if the store is not shared
+	 */
+	default List<Handover> orphans(Instant now) {
+		return List.of();
+	}
+
+	/**
+	 * Record how far a subscription was delivered, for the node that delivers it next.
+	 * @param id its id
+	 * @param state its delivery state
+	 */
+	default void delivered(String id, DeliveryState state) {
+	}
+
+	/**
+	 * Give up delivering a subscription, so that another node takes over at once.
+	 * @param id its id
+	 */
+	default void release(String id) {
+	}
+
+	/**
+	 * A subscription and what delivery needs to resume it.
+	 *
+	 * @param subscription the subscription
+	 * @param principal its principal, or {@code null} if none was stored
+	 * @param state how far it was delivered, or {@code null} if no node recorded it
+	 */
+	record Handover(WebhookSubscription subscription, @Nullable Principal principal, @Nullable DeliveryState state) {
+	}
+
+	/**
+	 * How far a subscription was delivered, and how delivery fared.
+	 *
+	 * @param cursor the watermark: every event up to it was delivered, abandoned or
+	 * skipped
+	 * @param lastDeliveryAt when an endpoint last accepted a delivery
+	 * @param lastError the category of the last failure, cleared by a success
+	 * @param failedSince when the failures since the last success began
+	 */
+	record DeliveryState(String cursor, @Nullable String lastDeliveryAt, @Nullable String lastError,
+			@Nullable String failedSince) {
 	}
 
 }

@@ -35,6 +35,16 @@ class ClusterKeysTests {
 	}
 
 	@Test
+	void everyKeyOfWebhooksSharesASlot() {
+		// PUT, REMOVE and ALL touch a subscription, its lease and the indexes together.
+		int slot = SlotHash.getSlot(this.keys.webhooks());
+		assertThat(SlotHash.getSlot(this.keys.webhook("sub_1"))).isEqualTo(slot);
+		assertThat(SlotHash.getSlot(this.keys.webhookLease("sub_1"))).isEqualTo(slot);
+		assertThat(SlotHash.getSlot(this.keys.principalWebhooks("a}b{c"))).isEqualTo(slot);
+		assertThat(SlotHash.getSlot(this.keys.webhookVerification("a}b{c", "https://x/{y}"))).isEqualTo(slot);
+	}
+
+	@Test
 	void aPrincipalsKeyIsOneWellFormedKeyWhateverItsName() {
 		assertThat(this.keys.principalSessions("a}b{c:d")).startsWith("mcp:principal:{")
 			.endsWith("}")

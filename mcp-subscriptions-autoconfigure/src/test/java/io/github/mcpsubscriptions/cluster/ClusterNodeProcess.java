@@ -32,6 +32,9 @@ final class ClusterNodeProcess implements AutoCloseable {
 
 	private static final HttpClient http = HttpClient.newHttpClient();
 
+	/** The system property that names the application a node runs. */
+	private static final String APPLICATION = "mcp.test.node-application";
+
 	private final Process process;
 
 	private final int port;
@@ -63,6 +66,18 @@ final class ClusterNodeProcess implements AutoCloseable {
 	 * @return the running node
 	 */
 	static ClusterNodeProcess startWithHeap(String maxHeap, String... arguments) throws IOException {
+		return startWith(McpTestApplication.class, maxHeap, arguments);
+	}
+
+	/**
+	 * Start a node of another application (with {@link ClusterNodes}' resources) and wait
+	 * until it answers.
+	 * @param application the application's class
+	 * @param maxHeap the {@code -Xmx} value
+	 * @param arguments its command-line arguments, as {@link #start(String...)}
+	 * @return the running node
+	 */
+	static ClusterNodeProcess startWith(Class<?> application, String maxHeap, String... arguments) throws IOException {
 		int port;
 		try (ServerSocket socket = new ServerSocket(0)) {
 			port = socket.getLocalPort();
@@ -70,8 +85,9 @@ final class ClusterNodeProcess implements AutoCloseable {
 		Path output = Files.createTempFile("mcp-node-", ".log");
 		List<String> command = new ArrayList<>(
 				List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx" + maxHeap,
-						"-XX:+ExitOnOutOfMemoryError", "-XX:TieredStopAtLevel=1", "-cp",
-						System.getProperty("java.class.path"), ClusterNodeProcess.class.getName()));
+						"-XX:+ExitOnOutOfMemoryError", "-XX:TieredStopAtLevel=1",
+						"-D" + APPLICATION + "=" + application.getName(), "-cp", System.getProperty("java.class.path"),
+						ClusterNodeProcess.class.getName()));
 		for (String argument : arguments) {
 			if (!argument.startsWith("--server.port=")) {
 				command.add(argument);
@@ -105,7 +121,14 @@ final class ClusterNodeProcess implements AutoCloseable {
 	 * @param arguments the application's arguments
 	 */
 	public static void main(String[] arguments) {
-		new SpringApplication(McpTestApplication.class, ClusterNodes.Resources.class, TestUsers.class).run(arguments);
+		Class<?> application;
+		try {
+			application = Class.forName(System.getProperty(APPLICATION, McpTestApplication.class.getName()));
+		}
+		catch (ClassNotFoundException ex) {
+			throw new IllegalStateException(ex);
+		}
+		new SpringApplication(application, ClusterNodes.Resources.class, TestUsers.class).run(arguments);
 	}
 
 	McpTestClient client() {

@@ -42,7 +42,7 @@ import tools.jackson.databind.JsonNode;
  * <li>anything else: {@code 204}</li>
  * </ul>
  */
-final class HttpsReceiver implements AutoCloseable {
+public final class HttpsReceiver implements AutoCloseable {
 
 	private static final String PASSWORD = "changeit";
 
@@ -88,7 +88,7 @@ final class HttpsReceiver implements AutoCloseable {
 	 * @param slowMillis how long {@code /slow-once/} waits
 	 * @return the receiver
 	 */
-	static HttpsReceiver start(Path directory, long slowMillis) throws Exception {
+	public static HttpsReceiver start(Path directory, long slowMillis) throws Exception {
 		return new HttpsReceiver(directory, slowMillis);
 	}
 
@@ -104,11 +104,11 @@ final class HttpsReceiver implements AutoCloseable {
 	}
 
 	/** The receiver's certificate, PEM: what the SSL bundle trusts. */
-	Path certificate() {
+	public Path certificate() {
 		return this.certificate;
 	}
 
-	int port() {
+	public int port() {
 		return this.server.getAddress().getPort();
 	}
 
@@ -117,7 +117,7 @@ final class HttpsReceiver implements AutoCloseable {
 	 * @param path the path
 	 * @return the URL
 	 */
-	String url(String path) {
+	public String url(String path) {
 		return "https://localhost:" + port() + path;
 	}
 
@@ -126,7 +126,7 @@ final class HttpsReceiver implements AutoCloseable {
 	 * @param path the path
 	 * @return the requests
 	 */
-	List<Received> at(String path) {
+	public List<Received> at(String path) {
 		return this.received.getOrDefault(path, List.of());
 	}
 
@@ -135,7 +135,7 @@ final class HttpsReceiver implements AutoCloseable {
 	 * @param path the path
 	 * @return the requests
 	 */
-	List<Received> deliveriesAt(String path) {
+	public List<Received> deliveriesAt(String path) {
 		return at(path).stream().filter((request) -> !request.isVerification()).toList();
 	}
 
@@ -206,22 +206,22 @@ final class HttpsReceiver implements AutoCloseable {
 	 * @param headers its headers, by lower-case name
 	 * @param body its raw body
 	 */
-	record Received(String method, String path, Map<String, String> headers, byte[] body) {
+	public record Received(String method, String path, Map<String, String> headers, byte[] body) {
 
-		JsonNode json() {
+		public JsonNode json() {
 			return McpTestClient.json(new String(this.body, StandardCharsets.UTF_8));
 		}
 
-		String text() {
+		public String text() {
 			return new String(this.body, StandardCharsets.UTF_8);
 		}
 
-		boolean isVerification() {
+		public boolean isVerification() {
 			JsonNode type = json().get("type");
 			return type != null && type.isString() && type.stringValue().equals("verification");
 		}
 
-		String header(String name) {
+		public String header(String name) {
 			return this.headers.get(name.toLowerCase());
 		}
 

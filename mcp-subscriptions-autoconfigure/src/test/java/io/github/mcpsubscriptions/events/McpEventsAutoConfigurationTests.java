@@ -1,11 +1,14 @@
 package io.github.mcpsubscriptions.events;
 
+import java.security.Principal;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 
 import io.github.mcpsubscriptions.autoconfigure.McpEndpointAutoConfiguration;
 import io.github.mcpsubscriptions.autoconfigure.McpServerAutoConfiguration;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -97,6 +100,28 @@ class McpEventsAutoConfigurationTests {
 	}
 
 	@Test
+	void aSharedWebhookStoreHoldsTheSubscriptionsAndElectsTheDeliveringNode() {
+		McpWebhookStore shared = new NoWebhookStore();
+		this.runner.withPropertyValues("mcp.events.enabled=true")
+			.withBean(McpWebhookStore.class, () -> shared)
+			.run((context) -> assertThat(context.getBean(WebhookSubscriptionStore.class))
+				.isInstanceOf(SharedWebhookSubscriptionStore.class)
+				.extracting("store")
+				.isSameAs(shared));
+	}
+
+	@Test
+	void aLeaseRenewedNoSoonerThanItLapsesFailsTheStart() {
+		this.runner
+			.withPropertyValues("mcp.events.enabled=true", "mcp.events.webhooks.lease-duration=5s",
+					"mcp.events.webhooks.lease-renew-interval=5s")
+			.withBean(McpWebhookStore.class, NoWebhookStore::new)
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("mcp.events.webhooks.lease-renew-interval (PT5S) must be positive and shorter"));
+	}
+
+	@Test
 	void anSslBundleThatDoesNotExistFailsTheStart() {
 		this.runner.withPropertyValues("mcp.events.enabled=true", "mcp.events.webhooks.ssl-bundle=missing")
 			.run((context) -> assertThat(context).hasFailed());
@@ -116,6 +141,68 @@ class McpEventsAutoConfigurationTests {
 			.stream()
 			.filter((thread) -> thread.getName().startsWith("mcp-webhooks-") && thread.isAlive())
 			.toList();
+	}
+
+	/** A shared store that holds nothing: what the auto-configuration is wired with. */
+	static final class NoWebhookStore implements McpWebhookStore {
+
+		@Override
+		public @Nullable Stored get(String id) {
+			return null;
+		}
+
+		@Override
+		public void put(String id, String principalName, @Nullable Principal principal, String data,
+				@Nullable Instant expiresAt) {
+		}
+
+		@Override
+		public boolean remove(String id) {
+			return false;
+		}
+
+		@Override
+		public List<Stored> all(Instant now) {
+			return List.of();
+		}
+
+		@Override
+		public List<Stored> orphans(Instant now) {
+			return List.of();
+		}
+
+		@Override
+		public List<String> removeExpired(Instant now) {
+			return List.of();
+		}
+
+		@Override
+		public int countOf(String principalName, Instant now) {
+			return 0;
+		}
+
+		@Override
+		public boolean isVerified(String principalName, String url, Instant now) {
+			return false;
+		}
+
+		@Override
+		public void verified(String principalName, String url, Instant until) {
+		}
+
+		@Override
+		public void delivered(String id, String state) {
+		}
+
+		@Override
+		public boolean lease(String id, Duration duration) {
+			return false;
+		}
+
+		@Override
+		public void release(String id) {
+		}
+
 	}
 
 }
