@@ -11,6 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.github.mcpsubscriptions.events.EventLog.LoggedEvent;
 import io.github.mcpsubscriptions.events.EventLog.Slice;
@@ -82,6 +83,11 @@ final class WebhookDelivery implements AutoCloseable {
 	/** Stopped with the application: no lane is taken or kept. */
 	private volatile boolean stopped;
 
+	/** Whether a scan for an append is queued: appends in a burst share it. */
+	private final AtomicBoolean scanQueued = new AtomicBoolean();
+
+	private final Object scanning = new Object();
+
 	WebhookDelivery(EventTypeRegistry types, EventLog log, McpEventAccessPolicy policy, JsonRpcCodec codec,
 			WebhookSubscriptionStore store, WebhookHttp http, WebhookStats stats, Retries retries, Clock wallClock,
 			ScheduledExecutorService executor) {
@@ -118,6 +124,27 @@ final class WebhookDelivery implements AutoCloseable {
 		}
 		this.executor.scheduleWithFixedDelay(this::scanSafely, interval.toMillis(), interval.toMillis(),
 				TimeUnit.MILLISECONDS);
+		this.log.whenAppended(this::appended);
+	}
+
+	/**
+	 * The log grew on this node: scan now rather than at the next scan (which still finds
+	 * what other nodes append to a shared log). Appends in a burst share one scan.
+	 */
+	private void appended() {
+		if (this.stopped || this.lanes.isEmpty() || !this.scanQueued.compareAndSet(false, true)) {
+			return;
+		}
+		try {
+			this.executor.execute(() -> {
+				this.scanQueued.set(false);
+				scanSafely();
+			});
+		}
+		catch (RejectedExecutionException ex) {
+			// Closing: nothing more is delivered.
+			this.scanQueued.set(false);
+		}
 	}
 
 	/**
@@ -273,8 +300,17 @@ final class WebhookDelivery implements AutoCloseable {
 		}
 	}
 
-	/** Read what is new in the log and queue it to every subscription it is for. */
+	/**
+	 * Read what is new in the log and queue it to every subscription it is for. Scans
+	 * follow one another: the scheduled one and one for an append may be due at once.
+	 */
 	void scan() {
+		synchronized (this.scanning) {
+			scanOnce();
+		}
+	}
+
+	private void scanOnce() {
 		Instant now = this.log.now();
 		for (String expired : this.store.removeExpired(now)) {
 			// A finite TTL lapsed: stop, without an envelope (the draft sends none).
