@@ -306,7 +306,9 @@ final class WebhookDelivery implements AutoCloseable {
 	 */
 	void scan() {
 		synchronized (this.scanning) {
-			scanOnce();
+			if (!this.stopped) {
+				scanOnce();
+			}
 		}
 	}
 
@@ -593,13 +595,16 @@ final class WebhookDelivery implements AutoCloseable {
 			return;
 		}
 		this.stopped = true;
-		for (String id : this.lanes.keySet()) {
-			forget(id);
-			try {
-				this.store.release(id);
-			}
-			catch (RuntimeException ex) {
-				logger.debug("The lease of " + id + " could not be released; it lapses", ex);
+		// After the scan under way, if any: it could take a released lease again.
+		synchronized (this.scanning) {
+			for (String id : this.lanes.keySet()) {
+				forget(id);
+				try {
+					this.store.release(id);
+				}
+				catch (RuntimeException ex) {
+					logger.debug("The lease of " + id + " could not be released; it lapses", ex);
+				}
 			}
 		}
 	}
