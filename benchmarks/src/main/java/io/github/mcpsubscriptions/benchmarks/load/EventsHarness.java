@@ -1,16 +1,11 @@
 package io.github.mcpsubscriptions.benchmarks.load;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -19,7 +14,6 @@ import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -32,12 +26,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
-import javax.net.ssl.KeyManagerFactory;
-import javax.net.ssl.SSLContext;
-
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpsConfigurator;
-import com.sun.net.httpserver.HttpsServer;
 import io.github.mcpsubscriptions.benchmarks.JsonText;
 import io.github.mcpsubscriptions.tester.McpNotification;
 import io.github.mcpsubscriptions.tester.McpSubscription;
@@ -81,8 +69,6 @@ public final class EventsHarness {
 
 	private static final Pattern PRODUCT_URI = Pattern.compile("catalog://products/(\\d+)");
 
-	private static final String PASSWORD = "changeit";
-
 	private static final String USAGE = """
 			EventsHarness: the sample's MCP events (draft SEP-3415) by webhook and push, against its resource notifications.
 			  --jar PATH       the sample's executable jar (default sample-app/target/sample-app-0.1.0-SNAPSHOT.jar)
@@ -105,14 +91,10 @@ public final class EventsHarness {
 
 	private String token;
 
-	private HttpsServer receiver;
+	private LoopbackWebhookReceiver receiver;
 
 	/** Per phase, then per receiver: the arrival times, by change index. */
 	private final Map<String, Arrivals> arrivals = new ConcurrentHashMap<>();
-
-	private final Set<String> webhookIds = ConcurrentHashMap.newKeySet();
-
-	private final AtomicInteger duplicateWebhooks = new AtomicInteger();
 
 	private EventsHarness(Options options) throws IOException {
 		this.options = options;
@@ -140,7 +122,9 @@ public final class EventsHarness {
 		Map<String, Object> result = new LinkedHashMap<>();
 		result.put("cores", Runtime.getRuntime().availableProcessors());
 		result.put("loadAverageAtStart", loadAverage());
-		Path certificate = startReceiver();
+		this.receiver = new LoopbackWebhookReceiver(this.work, Math.max(4, this.options.webhooks), EventsHarness::now,
+				(path, body, at) -> arrived("webhook" + path.substring(path.lastIndexOf('/') + 1), body, at));
+		Path certificate = this.receiver.certificate();
 		this.sample = SampleProcess.start(this.options.jar, "events-harness",
 				List.of("--spring.profiles.active=secure", "--mcp.events.webhooks.allowed-networks=127.0.0.0/8",
 						"--mcp.events.webhooks.ssl-bundle=receiver",
@@ -185,7 +169,7 @@ public final class EventsHarness {
 				stream.close();
 			}
 		}
-		result.put("duplicateWebhookDeliveries", this.duplicateWebhooks.get());
+		result.put("duplicateWebhookDeliveries", this.receiver.duplicates());
 		result.put("loadAverageAtEnd", loadAverage());
 		return result;
 	}
@@ -400,7 +384,7 @@ public final class EventsHarness {
 		byte[] key = new byte[32];
 		Arrays.fill(key, (byte) (k + 1));
 		String secret = "whsec_" + Base64.getEncoder().encodeToString(key);
-		String url = "https://localhost:" + this.receiver.getAddress().getPort() + "/hook/" + k;
+		String url = this.receiver.url("/hook/" + k);
 		// Distinct arguments make distinct subscriptions; every one matches every change.
 		String params = "\"name\":\"" + TYPE + "\",\"arguments\":{\"minPrice\":" + k + "},"
 				+ "\"delivery\":{\"mode\":\"webhook\",\"url\":\"" + url + "\",\"secret\":\"" + secret + "\"},"
@@ -409,63 +393,6 @@ public final class EventsHarness {
 				HttpResponse.BodyHandlers.ofString());
 		if (response.statusCode() != 200 || !response.body().contains("\"refreshBefore\"")) {
 			throw new IllegalStateException("events/subscribe: " + response.statusCode() + " " + response.body());
-		}
-	}
-
-	private Path startReceiver() throws Exception {
-		Path keystore = this.work.resolve("receiver.p12");
-		Path certificate = this.work.resolve("receiver.crt");
-		keytool("-genkeypair", "-alias", "receiver", "-keyalg", "EC", "-groupname", "secp256r1", "-dname",
-				"CN=localhost", "-ext", "SAN=dns:localhost,ip:127.0.0.1", "-validity", "2", "-keystore",
-				keystore.toString(), "-storetype", "PKCS12", "-storepass", PASSWORD, "-keypass", PASSWORD);
-		keytool("-exportcert", "-rfc", "-alias", "receiver", "-keystore", keystore.toString(), "-storetype", "PKCS12",
-				"-storepass", PASSWORD, "-file", certificate.toString());
-		KeyStore keys = KeyStore.getInstance("PKCS12");
-		try (InputStream in = Files.newInputStream(keystore)) {
-			keys.load(in, PASSWORD.toCharArray());
-		}
-		KeyManagerFactory keyManagers = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-		keyManagers.init(keys, PASSWORD.toCharArray());
-		SSLContext context = SSLContext.getInstance("TLS");
-		context.init(keyManagers.getKeyManagers(), null, null);
-		this.receiver = HttpsServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-		this.receiver.setHttpsConfigurator(new HttpsConfigurator(context));
-		this.receiver.setExecutor(Executors.newFixedThreadPool(Math.max(4, this.options.webhooks)));
-		this.receiver.createContext("/", this::receive);
-		this.receiver.start();
-		return certificate;
-	}
-
-	private void receive(HttpExchange exchange) throws IOException {
-		try (exchange) {
-			long at = now();
-			String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
-			Matcher challenge = Pattern.compile("\"type\":\"verification\".*\"challenge\":\"([^\"]+)\"").matcher(body);
-			if (challenge.find()) {
-				byte[] answer = ("{\"challenge\":\"" + challenge.group(1) + "\"}").getBytes(StandardCharsets.UTF_8);
-				exchange.getResponseHeaders().set("Content-Type", "application/json");
-				exchange.sendResponseHeaders(200, answer.length);
-				exchange.getResponseBody().write(answer);
-				return;
-			}
-			String path = exchange.getRequestURI().getPath();
-			String id = exchange.getRequestHeaders().getFirst("webhook-id");
-			if (id != null && !this.webhookIds.add(path + " " + id)) {
-				this.duplicateWebhooks.incrementAndGet();
-			}
-			arrived("webhook" + path.substring(path.lastIndexOf('/') + 1), body, at);
-			exchange.sendResponseHeaders(204, -1);
-		}
-	}
-
-	private static void keytool(String... arguments) throws IOException, InterruptedException {
-		List<String> command = new ArrayList<>();
-		command.add(Path.of(System.getProperty("java.home"), "bin", "keytool").toString());
-		command.addAll(List.of(arguments));
-		Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-		String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-		if (process.waitFor() != 0) {
-			throw new IllegalStateException("keytool failed: " + output);
 		}
 	}
 
@@ -520,8 +447,7 @@ public final class EventsHarness {
 			this.sample.close();
 		}
 		if (this.receiver != null) {
-			this.receiver.stop(0);
-			((ExecutorService) this.receiver.getExecutor()).shutdownNow();
+			this.receiver.close();
 		}
 	}
 
