@@ -1,9 +1,6 @@
 package io.github.mcpsubscriptions.benchmarks.load;
 
-import java.io.IOException;
 import java.net.URI;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -89,7 +86,7 @@ public final class CaptureHarness {
 		finally {
 			harness.stop();
 		}
-		System.out.println(json(result));
+		System.out.println(HarnessFigures.json(result));
 	}
 
 	private static final String USAGE = """
@@ -109,7 +106,7 @@ public final class CaptureHarness {
 	private Map<String, Object> run() throws Exception {
 		Map<String, Object> result = new LinkedHashMap<>();
 		result.put("cores", Runtime.getRuntime().availableProcessors());
-		result.put("loadAverageAtStart", loadAverage());
+		result.put("loadAverageAtStart", HarnessFigures.loadAverage());
 		int rows = Math.max(this.options.updates, this.options.burst);
 		sql("drop schema if exists " + this.schema + " cascade");
 		sql("create schema " + this.schema);
@@ -136,7 +133,7 @@ public final class CaptureHarness {
 			result.put("cost", cost(rows));
 		}
 		result.put("captureLag", meter("mcp.capture.lag"));
-		result.put("loadAverageAtEnd", loadAverage());
+		result.put("loadAverageAtEnd", HarnessFigures.loadAverage());
 		return result;
 	}
 
@@ -158,7 +155,7 @@ public final class CaptureHarness {
 				}
 				update.setLong(1, BASE_ID + i);
 				update.executeUpdate();
-				committedAt[i] = nanos(Instant.now());
+				committedAt[i] = HarnessFigures.nanos(Instant.now());
 			}
 			double seconds = (System.nanoTime() - start) / 1e9;
 			int received = drain(products, n, (index, at) -> receivedAt[index] = at);
@@ -177,12 +174,12 @@ public final class CaptureHarness {
 			Map<String, Object> figures = new LinkedHashMap<>();
 			figures.put("updates", n);
 			figures.put("offeredPerSecond", this.options.rate);
-			figures.put("committedPerSecond", round(n / seconds));
+			figures.put("committedPerSecond", HarnessFigures.round(n / seconds));
 			figures.put("received", k);
 			figures.put("missing", missing);
-			figures.put("p50Ms", millis(percentile(latencies, k, 50)));
-			figures.put("p99Ms", millis(percentile(latencies, k, 99)));
-			figures.put("maxMs", millis((k > 0) ? latencies[k - 1] : 0));
+			figures.put("p50Ms", HarnessFigures.millis(percentile(latencies, k, 50)));
+			figures.put("p99Ms", HarnessFigures.millis(percentile(latencies, k, 99)));
+			figures.put("maxMs", HarnessFigures.millis((k > 0) ? latencies[k - 1] : 0));
 			return figures;
 		}
 	}
@@ -201,9 +198,11 @@ public final class CaptureHarness {
 			figures.put("rows", n);
 			figures.put("capturedPerSecond", perSecond(n, Duration.between(committed, capturedAll)));
 			figures.put("received", received);
-			figures.put("deliveredPerSecond", (last > 0) ? round(received / ((last - nanos(committed)) / 1e9)) : 0);
+			figures.put("deliveredPerSecond",
+					(last > 0) ? HarnessFigures.round(received / ((last - HarnessFigures.nanos(committed)) / 1e9)) : 0);
 			figures.put("commitToLastCapturedMs", Duration.between(committed, capturedAll).toMillis());
-			figures.put("commitToLastReceivedMs", (last > 0) ? (last - nanos(committed)) / 1_000_000 : -1);
+			figures.put("commitToLastReceivedMs",
+					(last > 0) ? (last - HarnessFigures.nanos(committed)) / 1_000_000 : -1);
 			return figures;
 		}
 	}
@@ -236,7 +235,7 @@ public final class CaptureHarness {
 						update.setLong(1, BASE_ID + i);
 						update.executeUpdate();
 					}
-					lastCommit[writer] = nanos(Instant.now());
+					lastCommit[writer] = HarnessFigures.nanos(Instant.now());
 				}
 				catch (Exception ex) {
 					failures.add(ex);
@@ -258,9 +257,9 @@ public final class CaptureHarness {
 		Map<String, Object> figures = new LinkedHashMap<>();
 		figures.put("commits", n);
 		figures.put("writers", writers);
-		figures.put("committedPerSecond", round(n / ((committed - nanos(start)) / 1e9)));
+		figures.put("committedPerSecond", HarnessFigures.round(n / ((committed - HarnessFigures.nanos(start)) / 1e9)));
 		figures.put("capturedPerSecond", perSecond(n, Duration.between(start, capturedAll)));
-		figures.put("lastCommitToLastCapturedMs", (nanos(capturedAll) - committed) / 1_000_000);
+		figures.put("lastCommitToLastCapturedMs", (HarnessFigures.nanos(capturedAll) - committed) / 1_000_000);
 		return figures;
 	}
 
@@ -352,7 +351,7 @@ public final class CaptureHarness {
 				nanos.forEach((table, spent) -> rate.put(table, slices * COST_SLICE / (spent / 1e9)));
 				StringBuilder line = new StringBuilder();
 				for (String table : COST_TABLES) {
-					rates.get(table).add(round(rate.get(table)));
+					rates.get(table).add(HarnessFigures.round(rate.get(table)));
 					line.append(String.format(Locale.ROOT, " %s %.0f/s", table, rate.get(table)));
 				}
 				for (String table : COST_TABLES.subList(0, 3)) {
@@ -424,7 +423,7 @@ public final class CaptureHarness {
 			long index = Long.parseLong(matcher.group(1)) - BASE_ID;
 			if (index >= 0 && index < n && !seen[(int) index]) {
 				seen[(int) index] = true;
-				receipt.received((int) index, nanos(notification.receivedAt()));
+				receipt.received((int) index, HarnessFigures.nanos(notification.receivedAt()));
 				received++;
 			}
 		}
@@ -498,19 +497,6 @@ public final class CaptureHarness {
 		}
 	}
 
-	private static String loadAverage() {
-		try {
-			return Files.readString(Path.of("/proc/loadavg")).trim();
-		}
-		catch (IOException ex) {
-			return "unknown";
-		}
-	}
-
-	private static long nanos(Instant instant) {
-		return instant.getEpochSecond() * 1_000_000_000L + instant.getNano();
-	}
-
 	private static long percentile(long[] sorted, int count, double percentile) {
 		if (count == 0) {
 			return 0;
@@ -519,39 +505,8 @@ public final class CaptureHarness {
 		return sorted[Math.max(0, rank - 1)];
 	}
 
-	private static double millis(long nanos) {
-		return Math.round(nanos / 10_000.0) / 100.0;
-	}
-
-	private static double round(double value) {
-		return Math.round(value * 10) / 10.0;
-	}
-
 	private static double perSecond(int count, Duration duration) {
-		return round(count / (duration.toNanos() / 1e9));
-	}
-
-	private static String json(Object value) {
-		if (value instanceof Map<?, ?> map) {
-			StringBuilder out = new StringBuilder("{");
-			map.forEach((key, item) -> out.append((out.length() > 1) ? "," : "")
-				.append('"')
-				.append(key)
-				.append("\":")
-				.append(json(item)));
-			return out.append('}').toString();
-		}
-		if (value instanceof List<?> list) {
-			return list.stream()
-				.map(CaptureHarness::json)
-				.reduce((a, b) -> a + "," + b)
-				.map((s) -> "[" + s + "]")
-				.orElse("[]");
-		}
-		if (value instanceof String text) {
-			return '"' + text.replace("\\", "\\\\").replace("\"", "\\\"") + '"';
-		}
-		return String.valueOf(value);
+		return HarnessFigures.round(count / (duration.toNanos() / 1e9));
 	}
 
 	record Options(String jar, String jdbc, int rate, int updates, int burst, int writers, int costUpdates,

@@ -26,7 +26,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
-import io.github.mcpsubscriptions.benchmarks.JsonText;
 import io.github.mcpsubscriptions.tester.McpNotification;
 import io.github.mcpsubscriptions.tester.McpSubscription;
 import io.github.mcpsubscriptions.tester.McpTester;
@@ -115,13 +114,13 @@ public final class EventsHarness {
 		finally {
 			harness.stop();
 		}
-		System.out.println(json(result));
+		System.out.println(HarnessFigures.json(result));
 	}
 
 	private Map<String, Object> run() throws Exception {
 		Map<String, Object> result = new LinkedHashMap<>();
 		result.put("cores", Runtime.getRuntime().availableProcessors());
-		result.put("loadAverageAtStart", loadAverage());
+		result.put("loadAverageAtStart", HarnessFigures.loadAverage());
 		this.receiver = new LoopbackWebhookReceiver(this.work, Math.max(4, this.options.webhooks), EventsHarness::now,
 				(path, body, at) -> arrived("webhook" + path.substring(path.lastIndexOf('/') + 1), body, at));
 		Path certificate = this.receiver.certificate();
@@ -170,7 +169,7 @@ public final class EventsHarness {
 			}
 		}
 		result.put("duplicateWebhookDeliveries", this.receiver.duplicates());
-		result.put("loadAverageAtEnd", loadAverage());
+		result.put("loadAverageAtEnd", HarnessFigures.loadAverage());
 		return result;
 	}
 
@@ -196,7 +195,7 @@ public final class EventsHarness {
 		Map<String, Object> figures = new LinkedHashMap<>();
 		figures.put("changes", n);
 		figures.put("offeredPerSecond", this.options.rate);
-		figures.put("achievedPerSecond", round(n / ((System.nanoTime() - start) / 1e9)));
+		figures.put("achievedPerSecond", HarnessFigures.round(n / ((System.nanoTime() - start) / 1e9)));
 		long[] calls = new long[n];
 		for (int i = 0; i < n; i++) {
 			calls[i] = committedAt[i] - calledAt[i];
@@ -258,7 +257,7 @@ public final class EventsHarness {
 		Map<String, Object> figures = new LinkedHashMap<>();
 		figures.put("changes", n);
 		figures.put("writers", this.options.writers);
-		figures.put("changesPerSecond", round(n / ((written - start) / 1e9)));
+		figures.put("changesPerSecond", HarnessFigures.round(n / ((written - start) / 1e9)));
 		for (String mode : List.of("resource", "webhook", "push")) {
 			int receivers = mode.equals("webhook") ? this.options.webhooks : this.options.streams;
 			if (mode.equals("push") && !push) {
@@ -276,7 +275,7 @@ public final class EventsHarness {
 			stats.put("receivers", receivers);
 			stats.put("received", all);
 			stats.put("missing", n * receivers - all);
-			stats.put("perSecond", round(all / ((last - start) / 1e9)));
+			stats.put("perSecond", HarnessFigures.round(all / ((last - start) / 1e9)));
 			figures.put(mode, stats);
 		}
 		return figures;
@@ -311,7 +310,7 @@ public final class EventsHarness {
 			String change = changeByProduct.get(Long.parseLong(matcher.group(1)));
 			if (change != null) {
 				arrivals(change.substring(0, 1), receiver).arrived(Integer.parseInt(change.substring(1)),
-						nanos(notification.receivedAt()));
+						HarnessFigures.nanos(notification.receivedAt()));
 			}
 		}
 	}
@@ -495,20 +494,16 @@ public final class EventsHarness {
 	// Figures.
 
 	private static long now() {
-		return nanos(Instant.now());
-	}
-
-	private static long nanos(Instant instant) {
-		return instant.getEpochSecond() * 1_000_000_000L + instant.getNano();
+		return HarnessFigures.nanos(Instant.now());
 	}
 
 	private static Map<String, Object> percentiles(long[] values, int count) {
 		long[] sorted = Arrays.copyOf(values, count);
 		Arrays.sort(sorted);
 		Map<String, Object> stats = new LinkedHashMap<>();
-		stats.put("p50Ms", millis(percentile(sorted, 50)));
-		stats.put("p99Ms", millis(percentile(sorted, 99)));
-		stats.put("maxMs", millis((count > 0) ? sorted[count - 1] : 0));
+		stats.put("p50Ms", HarnessFigures.millis(percentile(sorted, 50)));
+		stats.put("p99Ms", HarnessFigures.millis(percentile(sorted, 99)));
+		stats.put("maxMs", HarnessFigures.millis((count > 0) ? sorted[count - 1] : 0));
 		return stats;
 	}
 
@@ -518,41 +513,6 @@ public final class EventsHarness {
 		}
 		int rank = (int) Math.ceil(sorted.length * percentile / 100.0);
 		return sorted[Math.max(0, rank - 1)];
-	}
-
-	private static double millis(long nanos) {
-		return Math.round(nanos / 10_000.0) / 100.0;
-	}
-
-	private static double round(double value) {
-		return Math.round(value * 10) / 10.0;
-	}
-
-	private static String loadAverage() {
-		try {
-			return Files.readString(Path.of("/proc/loadavg")).trim();
-		}
-		catch (IOException ex) {
-			return "unknown";
-		}
-	}
-
-	private static String json(Object value) {
-		if (value instanceof Map<?, ?> map) {
-			StringBuilder out = new StringBuilder("{");
-			map.forEach((key, item) -> out.append((out.length() > 1) ? "," : "")
-				.append('"')
-				.append(key)
-				.append("\":")
-				.append(json(item)));
-			return out.append('}').toString();
-		}
-		if (value instanceof Number || value instanceof Boolean) {
-			return value.toString();
-		}
-		StringBuilder out = new StringBuilder("\"");
-		JsonText.escape(out, String.valueOf(value));
-		return out.append('"').toString();
 	}
 
 	private record Options(String jar, int rate, int changes, int burst, int writers, int webhooks, int streams,
