@@ -65,7 +65,12 @@ final class EventMethods {
 	void register(McpRequestDispatcher dispatcher) {
 		dispatcher.addStatelessMethod(EventsWire.LIST, this::list);
 		dispatcher.addStatelessMethod(EventsWire.POLL, this::poll);
-		dispatcher.addStatelessExtension(EventsWire.EXTENSION_ID, EventsWire.SETTINGS);
+		// list_changed travels on listen streams only: promised only where they are on.
+		dispatcher.addStatelessExtension(EventsWire.EXTENSION_ID,
+				dispatcher.isListenEnabled() ? EventsWire.SETTINGS : EventsWire.SETTINGS_WITHOUT_LIST_CHANGED);
+		if (dispatcher.isListenEnabled()) {
+			dispatcher.addListenListChanges(EventsWire.LIST_CHANGED_FILTER, EventsWire.LIST_CHANGED);
+		}
 	}
 
 	ListResult list(McpExchange exchange, @Nullable ObjectNode params) {

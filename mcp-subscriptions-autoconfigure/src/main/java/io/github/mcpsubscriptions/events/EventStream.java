@@ -66,6 +66,9 @@ final class EventStream implements McpStreamedMethod.Call {
 
 	private volatile boolean completing;
 
+	/** Its event type was removed: it ends with {@code NotFound}. */
+	private volatile boolean typeRemoved;
+
 	/** Run once the result is written at a shutdown, or the stream ended. */
 	private volatile @Nullable Runnable whenDone;
 
@@ -187,6 +190,16 @@ final class EventStream implements McpStreamedMethod.Call {
 		wake();
 	}
 
+	String typeName() {
+		return this.subscription.type().name();
+	}
+
+	/** Its event type is gone: {@code terminated} with {@code NotFound}, then the end. */
+	void typeRemoved() {
+		this.typeRemoved = true;
+		wake();
+	}
+
 	long position() {
 		return this.position;
 	}
@@ -292,7 +305,7 @@ final class EventStream implements McpStreamedMethod.Call {
 
 	private boolean hasMore() {
 		return this.pendingActive != null || this.heartbeatDue || this.completing || this.terminal != null
-				|| this.index < this.current.slice().events().size();
+				|| this.typeRemoved || this.index < this.current.slice().events().size();
 	}
 
 	/** Write the next message of the turn, if there is one. */
@@ -304,6 +317,9 @@ final class EventStream implements McpStreamedMethod.Call {
 			send(target, EventsWire.active(cursor(), this.pendingActive, this.meta));
 			this.pendingActive = null;
 			return true;
+		}
+		if (this.typeRemoved && this.terminal == null) {
+			this.terminal = EventsWire.notFoundEvent(this.subscription.type().name()).getError();
 		}
 		if (this.terminal != null || this.completing) {
 			if (this.terminal != null) {

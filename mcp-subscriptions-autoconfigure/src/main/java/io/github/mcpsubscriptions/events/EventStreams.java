@@ -207,6 +207,19 @@ final class EventStreams implements McpStreamedMethod, SmartLifecycle {
 		return match != null && match.cancel();
 	}
 
+	/**
+	 * An event type was removed: its streams end with {@code terminated}
+	 * ({@code NotFound}).
+	 * @param name the type's name
+	 */
+	void typeRemoved(String name) {
+		for (EventStream stream : this.open) {
+			if (stream.typeName().equals(name)) {
+				stream.typeRemoved();
+			}
+		}
+	}
+
 	void started(EventStream stream) {
 		if (this.open.add(stream)) {
 			this.methods.stats().streamOpened();

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -21,8 +22,10 @@ import org.springframework.core.type.filter.AnnotationTypeFilter;
 import org.springframework.util.ClassUtils;
 
 /**
- * The declared event types, by name and by event class. Fixed at start-up: types do not
- * come or go at runtime, so no {@code notifications/events/list_changed} is owed.
+ * The declared event types, by name and by event class: those found at start-up, and
+ * those {@link #register registered} and {@link #unregister unregistered} at run time,
+ * which the {@link Listener}s are told of (they send
+ * {@code notifications/events/list_changed} and end the subscriptions of a removed type).
  */
 final class EventTypeRegistry {
 
@@ -32,24 +35,119 @@ final class EventTypeRegistry {
 	static final Set<McpEvent.Delivery> SERVED = Set.of(McpEvent.Delivery.POLL, McpEvent.Delivery.PUSH,
 			McpEvent.Delivery.WEBHOOK);
 
-	private final Map<String, EventType> byName = new LinkedHashMap<>();
+	/**
+	 * The types as of the latest change: replaced whole, so that readers take no lock.
+	 */
+	private volatile Types current;
 
-	private final Map<Class<?>, EventType> byClass = new LinkedHashMap<>();
-
-	/** Which event type, if any, each published class is: the hot path's cache. */
-	private final Map<Class<?>, Object> lookups = new ConcurrentHashMap<>();
+	private final List<Listener> listeners = new CopyOnWriteArrayList<>();
 
 	private static final Object NONE = new Object();
 
 	EventTypeRegistry(Collection<EventType> types) {
+		Map<String, EventType> byName = new LinkedHashMap<>();
 		for (EventType type : types) {
-			EventType previous = this.byName.putIfAbsent(type.name(), type);
+			EventType previous = byName.putIfAbsent(type.name(), type);
 			if (previous != null) {
-				throw new IllegalStateException("The MCP event type '" + type.name() + "' is declared twice, on "
-						+ previous.eventClass().getName() + " and on " + type.eventClass().getName());
+				throw duplicate(type, previous);
 			}
-			this.byClass.put(type.eventClass(), type);
 		}
+		this.current = new Types(byName);
+	}
+
+	private static IllegalStateException duplicate(EventType type, EventType previous) {
+		return new IllegalStateException("The MCP event type '" + type.name() + "' is declared twice, on "
+				+ previous.eventClass().getName() + " and on " + type.eventClass().getName());
+	}
+
+	/**
+	 * Add an event type at run time; the listeners are told.
+	 * @param type the type
+	 * @throws IllegalStateException if a type of that name is registered already
+	 */
+	void register(EventType type) {
+		synchronized (this) {
+			EventType previous = this.current.byName.get(type.name());
+			if (previous != null) {
+				throw duplicate(type, previous);
+			}
+			Map<String, EventType> copy = new LinkedHashMap<>(this.current.byName);
+			copy.put(type.name(), type);
+			this.current = new Types(copy);
+		}
+		changed(type, false);
+	}
+
+	/**
+	 * Remove an event type at run time; the listeners are told.
+	 * @param name its name
+	 * @return whether there was one
+	 */
+	boolean unregister(String name) {
+		EventType removed;
+		synchronized (this) {
+			Map<String, EventType> copy = new LinkedHashMap<>(this.current.byName);
+			removed = copy.remove(name);
+			if (removed == null) {
+				return false;
+			}
+			this.current = new Types(copy);
+		}
+		changed(removed, true);
+		return true;
+	}
+
+	/**
+	 * Tell a listener of every change from now on.
+	 * @param listener the listener
+	 */
+	void addListener(Listener listener) {
+		this.listeners.add(listener);
+	}
+
+	private void changed(EventType type, boolean removed) {
+		for (Listener listener : this.listeners) {
+			try {
+				listener.changed(type, removed);
+			}
+			catch (RuntimeException ex) {
+				logger.warn("Event type registry listener " + listener + " failed", ex);
+			}
+		}
+	}
+
+	/**
+	 * Told when an event type is added or removed at run time.
+	 */
+	@FunctionalInterface
+	interface Listener {
+
+		/**
+		 * An event type was added or removed.
+		 * @param type the type
+		 * @param removed whether it was removed
+		 */
+		void changed(EventType type, boolean removed);
+
+	}
+
+	/** One version of the set of types, with the hot path's cache of its own. */
+	private static final class Types {
+
+		private final Map<String, EventType> byName;
+
+		private final Map<Class<?>, EventType> byClass = new LinkedHashMap<>();
+
+		/** Which event type, if any, each published class is. */
+		private final Map<Class<?>, Object> lookups = new ConcurrentHashMap<>();
+
+		Types(Map<String, EventType> byName) {
+			this.byName = byName;
+			for (EventType type : byName.values()) {
+				this.byClass.put(type.eventClass(), type);
+			}
+		}
+
 	}
 
 	/**
@@ -122,17 +220,17 @@ final class EventTypeRegistry {
 	 * @return a registry of both
 	 */
 	EventTypeRegistry with(EventType type) {
-		List<EventType> all = new ArrayList<>(this.byName.values());
+		List<EventType> all = new ArrayList<>(this.current.byName.values());
 		all.add(type);
 		return new EventTypeRegistry(all);
 	}
 
 	@Nullable EventType get(String name) {
-		return this.byName.get(name);
+		return this.current.byName.get(name);
 	}
 
 	Collection<EventType> all() {
-		return this.byName.values();
+		return this.current.byName.values();
 	}
 
 	/**
@@ -142,9 +240,10 @@ final class EventTypeRegistry {
 	 * @return the type, or {@code null}
 	 */
 	@Nullable EventType typeOf(Object event) {
-		Object found = this.lookups.computeIfAbsent(event.getClass(), (type) -> {
+		Types types = this.current;
+		Object found = types.lookups.computeIfAbsent(event.getClass(), (type) -> {
 			for (Class<?> candidate = type; candidate != null; candidate = candidate.getSuperclass()) {
-				EventType declared = this.byClass.get(candidate);
+				EventType declared = types.byClass.get(candidate);
 				if (declared != null) {
 					return declared;
 				}

@@ -35,11 +35,23 @@ final class EventsWire {
 	static final String POLL = "events/poll";
 
 	/**
-	 * The settings advertised in {@code server/discover}: no {@code listChanged}, because
-	 * {@code notifications/events/list_changed} is not sent (event types are fixed at
-	 * start-up).
+	 * The settings advertised in {@code server/discover} where listen streams are on:
+	 * event types may come and go at run time, and
+	 * {@code notifications/events/list_changed} tells the listen streams that asked.
 	 */
-	static final Map<String, Object> SETTINGS = Map.of();
+	static final Map<String, Object> SETTINGS = Map.of("listChanged", true);
+
+	/**
+	 * The settings advertised where listen streams are off: without {@code listChanged},
+	 * as no {@code list_changed} could be sent.
+	 */
+	static final Map<String, Object> SETTINGS_WITHOUT_LIST_CHANGED = Map.of();
+
+	/** The field of the listen request's {@code notifications} filter that asks. */
+	static final String LIST_CHANGED_FILTER = "eventsListChanged";
+
+	/** Sent on the listen streams that asked, when event types come or go. */
+	static final String LIST_CHANGED = "notifications/events/list_changed";
 
 	/** {@code NotFound}: the draft's provisional code. */
 	static final int NOT_FOUND = -32023;

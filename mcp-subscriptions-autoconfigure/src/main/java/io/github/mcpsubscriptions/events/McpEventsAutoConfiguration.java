@@ -7,12 +7,14 @@ import javax.net.ssl.SSLContext;
 
 import io.github.mcpsubscriptions.jsonrpc.JsonRpcCodec;
 import io.github.mcpsubscriptions.notification.DeliveryScheduler;
+import io.github.mcpsubscriptions.notification.NotificationEngine;
 import io.github.mcpsubscriptions.notification.ResourceChangeFeed;
 import io.github.mcpsubscriptions.server.McpRequestDispatcher;
 import io.github.mcpsubscriptions.subscription.ResourceAccessPolicy;
 
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurationPackages;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -110,6 +112,28 @@ public final class McpEventsAutoConfiguration {
 				push.getMaxStreamsPerPrincipal());
 		streams.register(dispatcher);
 		return streams;
+	}
+
+	/**
+	 * Event types that come and go at run time: {@code notifications/events/list_changed}
+	 * to the listen streams that asked, and the subscriptions of a removed type ended.
+	 * Wired apart from the registry's factory method, so that an application's own
+	 * registry is followed as well.
+	 */
+	@Bean
+	SmartInitializingSingleton mcpEventTypeChanges(EventTypeRegistry types, EventStreams streams,
+			WebhookDelivery webhooks, ObjectProvider<NotificationEngine> notifications,
+			McpRequestDispatcher dispatcher) {
+		return () -> types.addListener((type, removed) -> {
+			if (removed) {
+				streams.typeRemoved(type.name());
+				webhooks.typeRemoved(type.name());
+			}
+			NotificationEngine engine = notifications.getIfAvailable();
+			if (engine != null && dispatcher.isListenEnabled()) {
+				engine.extensionListChanged(EventsWire.LIST_CHANGED);
+			}
+		});
 	}
 
 	@Bean

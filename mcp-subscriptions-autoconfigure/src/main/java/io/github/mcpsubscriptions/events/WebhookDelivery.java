@@ -394,12 +394,8 @@ final class WebhookDelivery implements AutoCloseable {
 				checked = true;
 				if (!this.policy.canSee(lane.principal, type.name())
 						|| !this.policy.canSubscribe(lane.principal, type.name(), lane.arguments)) {
-					lane.terminating = true;
-					lane.queue.clear();
-					lane.queue.addLast(Pending.envelope("terminated",
-							EventsWire.terminatedEnvelope(EventsWire.FORBIDDEN, "Forbidden",
-									Map.of("reason", "the principal may no longer subscribe to " + type.name())),
-							this.codec));
+					terminate(lane, EventsWire.terminatedEnvelope(EventsWire.FORBIDDEN, "Forbidden",
+							Map.of("reason", "the principal may no longer subscribe to " + type.name())));
 					return;
 				}
 			}
@@ -415,6 +411,44 @@ final class WebhookDelivery implements AutoCloseable {
 					event.timestamp().toString(), data, new Cursor(this.log.epoch(), event.position()).encode());
 			lane.queue.addLast(
 					new Pending(event.eventId(), this.codec.write(occurrence), event.position(), event.timestamp()));
+		}
+	}
+
+	/**
+	 * End a lane with a {@code terminated} envelope: nothing else is queued after it.
+	 * Called holding its monitor. A POST in flight (the queue's head while the lane runs)
+	 * stays, since the drain takes it off the queue once answered.
+	 */
+	private void terminate(WebhookLane lane, Map<String, Object> envelope) {
+		Pending inFlight = lane.running ? lane.queue.peekFirst() : null;
+		lane.terminating = true;
+		lane.queue.clear();
+		if (inFlight != null) {
+			lane.queue.addLast(inFlight);
+		}
+		lane.queue.addLast(Pending.envelope("terminated", envelope, this.codec));
+	}
+
+	/**
+	 * An event type was removed: its subscriptions this node delivers get a
+	 * {@code terminated} envelope ({@code NotFound}) and end.
+	 * @param name the type's name
+	 */
+	void typeRemoved(String name) {
+		for (WebhookLane lane : this.lanes.values()) {
+			boolean start;
+			synchronized (lane) {
+				if (!lane.subscription.name().equals(name) || lane.terminating || lane.closed) {
+					continue;
+				}
+				terminate(lane, EventsWire.terminatedEnvelope(EventsWire.NOT_FOUND, "NotFound",
+						Map.of("kind", "event", "name", name)));
+				start = !lane.running;
+				lane.running = true;
+			}
+			if (start) {
+				submit(lane, 0);
+			}
 		}
 	}
 

@@ -387,6 +387,22 @@ class NotificationDispatcher implements AutoCloseable {
 	}
 
 	/**
+	 * Tell every subscriber that asked for it that an extension's list changed.
+	 * @param method the notification's method, such as
+	 * {@code notifications/events/list_changed}
+	 */
+	void extensionListChanged(String method) {
+		submit(() -> {
+			OutboundNotification notification = OutboundNotification.extensionListChanged(method, this.clock.instant());
+			for (Subscriber subscriber : this.subscribers) {
+				if (subscriber.isExtensionListChanges(method)) {
+					tell(subscriber, notification);
+				}
+			}
+		});
+	}
+
+	/**
 	 * Queue a notification for a subscriber: on its lane, once the dispatcher's current
 	 * task ends. On the dispatcher's thread only.
 	 */

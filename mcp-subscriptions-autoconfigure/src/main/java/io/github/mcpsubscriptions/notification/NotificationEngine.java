@@ -213,6 +213,16 @@ public final class NotificationEngine implements AutoCloseable {
 	}
 
 	/**
+	 * Tell every listen stream that asked for it that an extension's list changed (such
+	 * as the Events extension's event types).
+	 * @param method the notification's method, such as
+	 * {@code notifications/events/list_changed}
+	 */
+	public void extensionListChanged(String method) {
+		this.dispatcher.extensionListChanged(method);
+	}
+
+	/**
 	 * Observe every dispatch, for tracing.
 	 * @param observer the observer
 	 */

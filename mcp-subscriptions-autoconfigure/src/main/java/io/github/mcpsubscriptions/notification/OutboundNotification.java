@@ -135,6 +135,10 @@ final class OutboundNotification {
 		return new OutboundNotification(PROMPTS_LIST_CHANGED, null, null, Map.of(), false, now);
 	}
 
+	static OutboundNotification extensionListChanged(String method, Instant now) {
+		return new OutboundNotification(method, null, null, Map.of(), false, now);
+	}
+
 	/**
 	 * The notification method.
 	 * @return the method

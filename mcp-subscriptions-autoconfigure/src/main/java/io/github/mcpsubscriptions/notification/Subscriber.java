@@ -2,6 +2,7 @@ package io.github.mcpsubscriptions.notification;
 
 import java.security.Principal;
 import java.util.Map;
+import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
 
@@ -40,6 +41,9 @@ public final class Subscriber {
 	private volatile boolean toolListChanges;
 
 	private volatile boolean promptListChanges;
+
+	/** The methods of the extensions' list changes it asked for. */
+	private volatile Set<String> extensionListChanges = Set.of();
 
 	/**
 	 * How many subscriptions it has, as the dispatcher counts them: only a subscriber
@@ -140,6 +144,23 @@ public final class Subscriber {
 	 */
 	public void setPromptListChanges(boolean promptListChanges) {
 		this.promptListChanges = promptListChanges;
+	}
+
+	/**
+	 * Whether the subscriber is told when an extension's list changes; by default not.
+	 * @param method the notification's method
+	 * @return whether it gets that notification
+	 */
+	public boolean isExtensionListChanges(String method) {
+		return this.extensionListChanges.contains(method);
+	}
+
+	/**
+	 * Set which extensions' list changes the subscriber is told of.
+	 * @param methods the notifications' methods
+	 */
+	public void setExtensionListChanges(Set<String> methods) {
+		this.extensionListChanges = Set.copyOf(methods);
 	}
 
 	/**

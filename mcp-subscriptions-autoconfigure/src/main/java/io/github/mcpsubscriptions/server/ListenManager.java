@@ -260,6 +260,17 @@ public class ListenManager implements SmartLifecycle {
 		if (wantsPromptListChanges) {
 			honoured.put("promptsListChanged", true);
 		}
+		Set<String> extensionListChanges = new HashSet<>();
+		this.requests.listenListChanges().forEach((field, method) -> {
+			JsonNode asked = notifications.get(field);
+			if (asked != null && !asked.isNull() && !asked.isBoolean()) {
+				throw JsonRpcException.invalidParams("Invalid params: \"" + field + "\" must be a boolean");
+			}
+			if (asked != null && asked.asBoolean(false)) {
+				honoured.put(field, true);
+				extensionListChanges.add(method);
+			}
+		});
 		List<String> uris = acceptedUris(notifications.get("resourceSubscriptions"), principal);
 		if (notifications.has("resourceSubscriptions")) {
 			honoured.put("resourceSubscriptions", uris);
@@ -280,6 +291,7 @@ public class ListenManager implements SmartLifecycle {
 				false);
 		listen.toolListChanges = wantsToolListChanges;
 		listen.promptListChanges = wantsPromptListChanges;
+		listen.extensionListChanges = extensionListChanges;
 		listen.correlationDeclared = CorrelationMode.isDeclaredIn(clientCapabilities(request.params()));
 		return listen;
 	}
@@ -467,6 +479,8 @@ public class ListenManager implements SmartLifecycle {
 
 		private boolean promptListChanges;
 
+		private Set<String> extensionListChanges = Set.of();
+
 		private final List<String> uris;
 
 		private final Map<String, Object> honoured;
@@ -522,6 +536,7 @@ public class ListenManager implements SmartLifecycle {
 			registered.setCorrelationDeclared(this.correlationDeclared);
 			registered.setToolListChanges(this.toolListChanges);
 			registered.setPromptListChanges(this.promptListChanges);
+			registered.setExtensionListChanges(this.extensionListChanges);
 			this.subscriber = registered;
 			this.stream = stream;
 			this.startedAt = ListenManager.this.clock.instant();

@@ -109,6 +109,8 @@ public class McpRequestDispatcher {
 
 	private final boolean listenEnabled;
 
+	private final Map<String, String> listenListChanges = new ConcurrentHashMap<>();
+
 	private final Limits limits;
 
 	private volatile McpRequestObserver requestObserver = McpRequestObserver.NONE;
@@ -283,6 +285,36 @@ public class McpRequestDispatcher {
 	 */
 	public void addStatelessExtension(String id, Object settings) {
 		this.statelessExtensions.put(id, settings);
+	}
+
+	/**
+	 * Let listen streams ask for an extension's list changes (2026 era): a boolean field
+	 * of the listen request's {@code notifications} filter, echoed in the acknowledgement
+	 * when asked for, and the notification sent on the stream when
+	 * {@link io.github.mcpsubscriptions.notification.NotificationEngine#extensionListChanged}
+	 * is called with its method. Called while the application starts.
+	 * @param filterField the filter's field, such as {@code eventsListChanged}
+	 * @param method the notification's method, such as
+	 * {@code notifications/events/list_changed}
+	 */
+	public void addListenListChanges(String filterField, String method) {
+		this.listenListChanges.put(filterField, method);
+	}
+
+	/**
+	 * The extensions' list changes listen streams may ask for.
+	 * @return the notifications' methods by the filter's fields
+	 */
+	Map<String, String> listenListChanges() {
+		return this.listenListChanges;
+	}
+
+	/**
+	 * Whether 2026-era clients may listen (and so be told of list changes).
+	 * @return whether listen streams are on
+	 */
+	public boolean isListenEnabled() {
+		return this.listenEnabled;
 	}
 
 	/**

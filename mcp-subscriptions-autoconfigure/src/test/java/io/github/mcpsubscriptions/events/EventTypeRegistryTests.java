@@ -1,5 +1,6 @@
 package io.github.mcpsubscriptions.events;
 
+import java.util.ArrayList;
 import java.util.List;
 
 import io.github.mcpsubscriptions.invalidevents.InvalidEvents.Duplicate;
@@ -48,6 +49,27 @@ class EventTypeRegistryTests {
 		assertThat(registry.typeOf(new AuditEvent(this, "x") {
 		})).isNotNull();
 		assertThat(registry.typeOf("not an event")).isNull();
+	}
+
+	@Test
+	void typesComeAndGoAtRunTimeAndTheListenersAreToldOfEachChange() {
+		EventTypeRegistry registry = EventTypeRegistry.of(List.of());
+		List<String> told = new ArrayList<>();
+		registry.addListener((type, removed) -> told.add((removed ? "-" : "+") + type.name()));
+		AuditEvent event = new AuditEvent(this, "x");
+		assertThat(registry.typeOf(event)).isNull();
+		registry.register(EventTypeRegistry.describe(AuditEvent.class));
+		// The published class's lookup is not stale after a change.
+		assertThat(registry.typeOf(event)).isNotNull();
+		assertThatIllegalStateException()
+			.isThrownBy(() -> registry.register(EventTypeRegistry.describe(AuditEvent.class)))
+			.withMessageContaining("declared twice");
+		String name = registry.typeOf(event).name();
+		assertThat(registry.unregister(name)).isTrue();
+		assertThat(registry.unregister(name)).isFalse();
+		assertThat(registry.typeOf(event)).isNull();
+		assertThat(registry.get(name)).isNull();
+		assertThat(told).containsExactly("+" + name, "-" + name);
 	}
 
 }
