@@ -84,12 +84,9 @@ class EventTypeChangesTests {
 	@Test
 	void removingATypeEndsItsPushStreamsWithNotFoundAndPollsAnswerNotFound() throws Exception {
 		this.types.register(EventTypeRegistry.describe(DynamicHappened.class));
-		String body = "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"events/stream\",\"params\":{\"name\":\"" + NAME
-				+ "\"," + McpTestClient.META_2026 + "}}";
-		HttpResponse<InputStream> response = this.http.send(new McpTestClient(this.port).postRequest(body)
-			.header("MCP-Protocol-Version", "2026-07-28")
-			.header("Mcp-Method", "events/stream")
-			.build(), HttpResponse.BodyHandlers.ofInputStream());
+		HttpResponse<InputStream> response = this.http.send(
+				EventsStreamTests.streamRequest(this.port, "5", "\"name\":\"" + NAME + "\"").build(),
+				HttpResponse.BodyHandlers.ofInputStream());
 		assertThat(response.statusCode()).isEqualTo(200);
 		try (SseStream stream = new SseStream(response)) {
 			EventsStreamTests.params(stream, EventsWire.ACTIVE);

@@ -55,12 +55,9 @@ class EventsDeliveryMetersTests {
 		double pushed = delivered("push");
 		double polled = delivered("poll");
 		long lags = this.meters.get("mcp.events.push.lag").timer().count();
-		String body = "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"events/stream\",\"params\":{" + ALERTS + ","
-				+ McpTestClient.META_2026 + "}}";
-		HttpResponse<InputStream> response = this.http.send(client.postRequest(body)
-			.header("MCP-Protocol-Version", "2026-07-28")
-			.header("Mcp-Method", "events/stream")
-			.build(), HttpResponse.BodyHandlers.ofInputStream());
+		HttpResponse<InputStream> response = this.http.send(
+				EventsStreamTests.streamRequest(this.port, "5", ALERTS).build(),
+				HttpResponse.BodyHandlers.ofInputStream());
 		assertThat(response.statusCode()).isEqualTo(200);
 		try (SseStream stream = new SseStream(response)) {
 			EventsStreamTests.params(stream, EventsWire.ACTIVE);

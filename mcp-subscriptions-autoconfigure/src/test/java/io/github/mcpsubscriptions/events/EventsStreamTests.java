@@ -328,15 +328,26 @@ class EventsStreamTests {
 
 	private HttpResponse<InputStream> send(String id, String params, @Nullable String user)
 			throws IOException, InterruptedException {
-		String body = "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"events/stream\",\"params\":{" + params + ","
-				+ McpTestClient.META_2026 + "}}";
-		HttpRequest.Builder request = new McpTestClient(this.port).postRequest(body)
-			.header("MCP-Protocol-Version", "2026-07-28")
-			.header("Mcp-Method", "events/stream");
+		HttpRequest.Builder request = streamRequest(this.port, id, params);
 		if (user != null) {
 			request.header("X-Test-User", user);
 		}
 		return this.http.send(request.build(), HttpResponse.BodyHandlers.ofInputStream());
+	}
+
+	/**
+	 * An {@code events/stream} request of the 2026 era, as a client posts it.
+	 * @param port the server's port
+	 * @param id the request's id, as JSON
+	 * @param params the request's params, without their {@code _meta}
+	 * @return the request, to which headers may be added
+	 */
+	static HttpRequest.Builder streamRequest(int port, String id, String params) {
+		String body = "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"events/stream\",\"params\":{" + params + ","
+				+ McpTestClient.META_2026 + "}}";
+		return new McpTestClient(port).postRequest(body)
+			.header("MCP-Protocol-Version", "2026-07-28")
+			.header("Mcp-Method", "events/stream");
 	}
 
 	/**
